@@ -1,0 +1,119 @@
+"""The `drill` command: the TUI by default, and subcommands for scripts.
+
+Imports stay inside the commands so that `drill` reaches its first paint quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _parser() -> argparse.ArgumentParser:
+    from drill import __version__
+
+    parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
+    parser.add_argument("--version", action="version", version=f"drill {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("review", help="open today's review directly")
+    check = commands.add_parser("check", help="validate every content file (exit 0 only when all are valid)")
+    check.add_argument("--json", action="store_true", help="print the errors as JSON")
+    listing = commands.add_parser("list", help="list every content item")
+    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    stats = commands.add_parser("stats", help="summary of your progress")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    commands.add_parser("locate", help="print where drill keeps its files")
+    return parser
+
+
+def _print_json(value: object) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from drill.content.check import check_all
+    from drill.paths import Paths
+
+    errors = check_all(Paths.resolve())
+    if args.json:
+        _print_json({"ok": not errors, "errors": [error.as_json() for error in errors]})
+    else:
+        for error in errors:
+            print(error)
+        print(f"{len(errors)} error(s)" if errors else "all content is valid", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from drill.content.decks import load_decks
+    from drill.paths import Paths
+
+    load = load_decks(Paths.resolve().deck_dirs())
+    rows = [
+        {key: getattr(loaded.item, key) for key in ("id", "kind", "block", "topic", "prompt", "answer", "source")}
+        for loaded in load.items
+    ]
+    if args.json:
+        _print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['id']:<32} {row['kind']:<5} {row['block']:<13} {row['prompt'][:60]}")
+    for error in load.errors:
+        print(error, file=sys.stderr)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from drill.stats.summary import summary_json
+    from drill.study import Study
+
+    study = Study.open()
+    try:
+        figures = summary_json(study.home())
+    finally:
+        study.close()
+    if args.json:
+        _print_json(figures)
+    else:
+        print(f"{figures['items']} items, {figures['reviews_total']} reviews, "
+              f"{figures['due_today']} due today, {figures['new_available']} new available")
+        for block, counts in figures["by_block"].items():
+            print(f"  {block:<13} {counts['items']:>4} items {counts['due']:>4} due {counts['reviews']:>6} reviews")
+    return 0
+
+
+def cmd_locate(_args: argparse.Namespace) -> int:
+    from drill.paths import Paths
+
+    for name, path in Paths.resolve().as_dict().items():
+        print(f"{name:<11} {path}")
+    return 0
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from drill.paths import Paths
+
+    paths = Paths.resolve()
+    paths.ensure()
+    from drill.tui.app import DrillApp
+
+    DrillApp(paths, start_review=args.command == "review").run()
+    return 0
+
+
+COMMANDS = {"check": cmd_check, "list": cmd_list, "stats": cmd_stats, "locate": cmd_locate}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from drill.config import ConfigError
+    from drill.paths import StateDirError
+    from drill.store.migrations import NewerDatabaseError
+
+    try:
+        return COMMANDS.get(args.command, cmd_tui)(args)
+    except (StateDirError, ConfigError, NewerDatabaseError) as error:
+        print(f"drill: {error}", file=sys.stderr)
+        return 2

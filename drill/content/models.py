@@ -1,0 +1,61 @@
+"""The content item as read from a deck file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, model_validator
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+PITCH_SECONDS = (30, 120, 300)
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text
+
+
+Text = Annotated[str, AfterValidator(_not_blank)]
+ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
+
+
+class DeckItem(BaseModel):
+    """One card or pitch, exactly as the deck file states it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: ItemId
+    kind: Literal["card", "pitch"]
+    block: Literal["memory", "compute", "inference", "training", "communication"]
+    topic: Text
+    prompt: Text
+    answer: Text
+    source: Text
+    points: list[Text] = []
+    target_seconds: Literal[30, 120, 300] | None = None
+
+    @model_validator(mode="after")
+    def _pitch_has_target(self) -> "DeckItem":
+        if self.kind == "pitch" and self.target_seconds is None:
+            raise ValueError("a pitch needs target_seconds (30, 120 or 300)")
+        if self.kind == "card" and self.target_seconds is not None:
+            raise ValueError("target_seconds is only for pitches")
+        return self
+
+    def content_hash(self) -> str:
+        """A fingerprint of everything the user reads, to notice edits."""
+        text = json.dumps(self.model_dump(exclude={"id"}), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class LoadedItem(BaseModel):
+    """A valid item with where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    item: DeckItem
+    deck: str
+    position: int

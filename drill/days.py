@@ -1,0 +1,19 @@
+"""The study day: the one definition of "today" used everywhere.
+
+Times are stored in UTC. A study day is the local calendar day shifted back by the rollover
+hour, so a review at 1 am still counts for the evening before (default rollover: 4 am).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def study_day(moment: datetime, rollover_hour: int) -> date:
+    """The study day a UTC (or aware) moment falls on, in the local time zone."""
+    local = moment.astimezone()
+    return (local - timedelta(hours=rollover_hour)).date()

@@ -1,0 +1,96 @@
+"""Where drill keeps its state and finds its content.
+
+State lives under DRILL_HOME when it is set, else the platformdirs user data dir. Content
+(decks/, problems/, kernels/) comes from the installed wheel (drill/_content) or, in a source
+checkout, from the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class StateDirError(Exception):
+    """DRILL_HOME (or the default data dir) cannot be created or written."""
+
+
+def content_root() -> Path:
+    """The folder holding decks/, problems/ and kernels/ (wheel first, then checkout)."""
+    packaged = PACKAGE_DIR / "_content"
+    return packaged if (packaged / "decks").is_dir() else PACKAGE_DIR.parent
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every path drill reads or writes."""
+
+    home: Path
+
+    @classmethod
+    def resolve(cls) -> "Paths":
+        env = os.environ.get("DRILL_HOME")
+        if env:
+            return cls(Path(env).expanduser())
+        import platformdirs
+
+        return cls(Path(platformdirs.user_data_dir("drill", appauthor=False)))
+
+    @property
+    def database(self) -> Path:
+        return self.home / "drill.db"
+
+    @property
+    def config(self) -> Path:
+        return self.home / "config.toml"
+
+    @property
+    def user_decks(self) -> Path:
+        return self.home / "decks"
+
+    @property
+    def workspaces(self) -> Path:
+        return self.home / "workspaces"
+
+    @property
+    def decks(self) -> Path:
+        return content_root() / "decks"
+
+    @property
+    def problems(self) -> Path:
+        return content_root() / "problems"
+
+    @property
+    def kernels(self) -> Path:
+        return content_root() / "kernels"
+
+    def deck_dirs(self) -> list[Path]:
+        """Shipped decks first, then the user's own."""
+        return [self.decks, self.user_decks]
+
+    def ensure(self) -> None:
+        """Create the state folders, or raise StateDirError with a readable reason."""
+        try:
+            for folder in (self.home, self.user_decks, self.workspaces):
+                folder.mkdir(parents=True, exist_ok=True)
+            probe = self.home / ".write-test"
+            probe.write_text("ok")
+            probe.unlink()
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise StateDirError(f"cannot write drill's state folder {self.home}: {reason}") from None
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "home": str(self.home),
+            "database": str(self.database),
+            "config": str(self.config),
+            "user_decks": str(self.user_decks),
+            "workspaces": str(self.workspaces),
+            "decks": str(self.decks),
+            "problems": str(self.problems),
+            "kernels": str(self.kernels),
+        }

@@ -1,0 +1,1 @@
+"""Pure scheduling: SM-2 and today's queue. No I/O."""

@@ -1,0 +1,52 @@
+"""One grade applied to one item's state: SM-2 once per study day, repeats only logged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+from drill.schedule.sm2 import BUTTON_QUALITY, SM2State, review
+
+
+@dataclass(frozen=True)
+class ItemState:
+    """What the store keeps about an item's schedule."""
+
+    repetitions: int = 0
+    interval: int = 0
+    easiness: float = 2.5
+    due_day: date | None = None
+    last_review_day: date | None = None
+
+    @property
+    def sm2(self) -> SM2State:
+        return SM2State(self.repetitions, self.interval, self.easiness)
+
+    @property
+    def is_new(self) -> bool:
+        return self.last_review_day is None
+
+
+def counts_today(state: ItemState, today: date) -> bool:
+    """Whether a grade given today changes SM-2 state (only the first of the day does)."""
+    return state.last_review_day != today
+
+
+def apply(state: ItemState, button: int, today: date) -> ItemState:
+    """The state after pressing `button` (1 Again … 4 Easy) on `today`."""
+    if not counts_today(state, today):
+        return state
+    after = review(state.sm2, BUTTON_QUALITY[button])
+    return replace(
+        state,
+        repetitions=after.repetitions,
+        interval=after.interval,
+        easiness=after.easiness,
+        due_day=today + timedelta(days=after.interval),
+        last_review_day=today,
+    )
+
+
+def comes_back_today(button: int) -> bool:
+    """Again and Hard bring the item back later in the same session."""
+    return button in (1, 2)

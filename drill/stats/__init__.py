@@ -1,0 +1,1 @@
+"""Figures for the dashboard and `drill stats`; pure queries, no Textual."""

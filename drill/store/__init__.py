@@ -1,0 +1,1 @@
+"""The only package that speaks SQL: tables, engine, migrations, sync and queries."""

@@ -1,0 +1,105 @@
+"""The schema as an ordered list of migrations, tracked by SQLite's user_version.
+
+Never edit a shipped migration: append a new one. A database written by any earlier release
+opens and is brought up to date inside one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: items, their text history, and reviews.
+    """
+    CREATE TABLE item (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        block TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        deck TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        prompt TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        source TEXT NOT NULL,
+        points TEXT NOT NULL DEFAULT '[]',
+        target_seconds INTEGER,
+        content_hash TEXT NOT NULL,
+        repetitions INTEGER NOT NULL DEFAULT 0,
+        interval INTEGER NOT NULL DEFAULT 0,
+        easiness FLOAT NOT NULL DEFAULT 2.5,
+        due_day DATE,
+        last_review_day DATE,
+        suspended BOOLEAN NOT NULL DEFAULT 0,
+        retired BOOLEAN NOT NULL DEFAULT 0,
+        created_at DATETIME NOT NULL,
+        updated_at DATETIME NOT NULL
+    );
+    CREATE TABLE item_revision (
+        id INTEGER PRIMARY KEY,
+        item_id TEXT NOT NULL REFERENCES item(id),
+        content_hash TEXT NOT NULL,
+        prompt TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        replaced_at DATETIME NOT NULL
+    );
+    CREATE TABLE review (
+        id INTEGER PRIMARY KEY,
+        item_id TEXT NOT NULL REFERENCES item(id),
+        reviewed_at DATETIME NOT NULL,
+        study_day DATE NOT NULL,
+        button INTEGER NOT NULL,
+        quality INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        counted BOOLEAN NOT NULL,
+        reps_before INTEGER NOT NULL,
+        interval_before INTEGER NOT NULL,
+        ease_before FLOAT NOT NULL,
+        due_before DATE,
+        last_day_before DATE,
+        reps_after INTEGER NOT NULL,
+        interval_after INTEGER NOT NULL,
+        ease_after FLOAT NOT NULL,
+        due_after DATE
+    );
+    """,
+    # 2: indexes for the queue, the home counts and per-item history.
+    """
+    CREATE INDEX ix_item_due ON item (retired, suspended, due_day);
+    CREATE INDEX ix_review_item ON review (item_id, reviewed_at);
+    CREATE INDEX ix_review_day ON review (study_day);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerDatabaseError(Exception):
+    """The database was written by a newer drill than this one."""
+
+
+def migrate(connection: sqlite3.Connection) -> int:
+    """Apply every pending migration; return how many ran."""
+    if _version(connection) == SCHEMA_VERSION:
+        return 0
+    connection.execute("BEGIN IMMEDIATE")  # another process may be migrating: wait, then re-read
+    try:
+        version = _version(connection)
+        pending = MIGRATIONS[version:]
+        for number, script in enumerate(pending, start=version + 1):
+            for statement in filter(str.strip, script.split(";")):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return len(pending)
+
+
+def _version(connection: sqlite3.Connection) -> int:
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise NewerDatabaseError(
+            f"the database has schema {version}, newer than this drill's {SCHEMA_VERSION}; upgrade drill"
+        )
+    return version

@@ -1,0 +1,133 @@
+"""Read queries: queue candidates, cards to show, and per-block counts. SQL aggregates only."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import Engine, bindparam, text
+
+from drill.schedule.grading import ItemState
+from drill.schedule.queue import Candidate
+
+ACTIVE = "retired = 0 AND suspended = 0"
+
+
+@dataclass(frozen=True)
+class Card:
+    """An item ready to be shown on the review screen."""
+
+    item_id: str
+    kind: str
+    block: str
+    topic: str
+    prompt: str
+    answer: str
+    source: str
+    points: list[str]
+    target_seconds: int | None
+    state: ItemState
+
+
+@dataclass(frozen=True)
+class DayProgress:
+    reviews_done: int
+    new_done: int
+
+
+def _day(value: object) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value))
+
+
+def queue_candidates(engine: Engine, today: date) -> tuple[list[Candidate], list[Candidate]]:
+    """Items due by `today` (not yet seen today) and unseen items in content order."""
+    with engine.connect() as connection:
+        due = [
+            Candidate(row[0], row[1], _day(row[2]))
+            for row in connection.execute(
+                text(f"SELECT id, block, due_day FROM item WHERE {ACTIVE} AND due_day <= :today"),
+                {"today": today},
+            )
+        ]
+        new = [
+            Candidate(row[0], row[1])
+            for row in connection.execute(
+                text(f"SELECT id, block FROM item WHERE {ACTIVE} AND last_review_day IS NULL ORDER BY position")
+            )
+        ]
+    return due, new
+
+
+def day_progress(engine: Engine, today: date) -> DayProgress:
+    """How many grades were given today, and how many items were seen for the first time."""
+    with engine.connect() as connection:
+        row = connection.execute(
+            text(
+                """SELECT COUNT(*), COALESCE(SUM(counted AND last_day_before IS NULL), 0)
+                FROM review WHERE study_day = :today"""
+            ),
+            {"today": today},
+        ).one()
+    return DayProgress(reviews_done=row[0], new_done=row[1])
+
+
+CARD_COLUMNS = """id, kind, block, topic, prompt, answer, source, points, target_seconds,
+    repetitions, interval, easiness, due_day, last_review_day"""
+
+
+def _card(row) -> Card:
+    state = ItemState(row.repetitions, row.interval, row.easiness, _day(row.due_day), _day(row.last_review_day))
+    return Card(
+        row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
+        json.loads(row.points), row.target_seconds, state,
+    )
+
+
+def cards(engine: Engine, ids: list[str]) -> list[Card]:
+    """The cards for `ids`, in the order given."""
+    if not ids:
+        return []
+    query = text(f"SELECT {CARD_COLUMNS} FROM item WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
+    with engine.connect() as connection:
+        found = {row.id: _card(row) for row in connection.execute(query, {"ids": ids})}
+    return [found[id_] for id_ in ids if id_ in found]
+
+
+def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
+    """Per block: active items, due today, unseen, and reviews given."""
+    with engine.connect() as connection:
+        items = connection.execute(
+            text(
+                f"""SELECT block, COUNT(*) AS items,
+                    COALESCE(SUM(due_day <= :today), 0) AS due,
+                    COALESCE(SUM(last_review_day IS NULL), 0) AS new
+                FROM item WHERE {ACTIVE} GROUP BY block"""
+            ),
+            {"today": today},
+        ).all()
+        reviews = dict(
+            connection.execute(
+                text("SELECT item.block, COUNT(*) FROM review JOIN item ON item.id = review.item_id GROUP BY item.block")
+            ).all()
+        )
+    counts = {row.block: {"items": row.items, "due": row.due, "new": row.new, "reviews": 0} for row in items}
+    for block, number in reviews.items():
+        counts.setdefault(block, {"items": 0, "due": 0, "new": 0, "reviews": 0})["reviews"] = number
+    return counts
+
+
+def reviews_total(engine: Engine) -> int:
+    with engine.connect() as connection:
+        return connection.execute(text("SELECT COUNT(*) FROM review")).scalar_one()
+
+
+def list_items(engine: Engine) -> list[dict[str, object]]:
+    """Every active (non-retired) item, for `drill list`."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT id, kind, block, topic, prompt, answer, source FROM item WHERE retired = 0 ORDER BY position")
+        ).mappings()
+        return [dict(row) for row in rows]

@@ -1,0 +1,94 @@
+"""Writes that happen during study: a grade, its undo, suspending. Each commits at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import Engine, text
+
+from drill.schedule.grading import ItemState
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One grade as given: which item, which button, and the state it moved between."""
+
+    item_id: str
+    button: int
+    quality: int
+    duration_ms: int
+    reviewed_at: datetime
+    study_day: date
+    before: ItemState
+    after: ItemState
+
+    @property
+    def counted(self) -> bool:
+        return self.before.last_review_day != self.study_day
+
+
+RECORD = text(
+    """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
+        reps_before, interval_before, ease_before, due_before, last_day_before,
+        reps_after, interval_after, ease_after, due_after)
+    VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
+        :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
+        :reps_after, :interval_after, :ease_after, :due_after)"""
+)
+SET_STATE = text(
+    """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
+        due_day=:due_day, last_review_day=:last_review_day WHERE id=:item_id"""
+)
+
+
+def _state_params(item_id: str, state: ItemState) -> dict[str, object]:
+    return {
+        "item_id": item_id,
+        "repetitions": state.repetitions,
+        "interval": state.interval,
+        "easiness": state.easiness,
+        "due_day": state.due_day,
+        "last_review_day": state.last_review_day,
+    }
+
+
+def record_grade(engine: Engine, grade: Grade) -> int:
+    """Store the review and the item's new state in one committed transaction; return the review id."""
+    before, after = grade.before, grade.after
+    with engine.begin() as connection:
+        review_id = connection.execute(
+            RECORD,
+            {
+                "item_id": grade.item_id,
+                "reviewed_at": grade.reviewed_at,
+                "study_day": grade.study_day,
+                "button": grade.button,
+                "quality": grade.quality,
+                "duration_ms": grade.duration_ms,
+                "counted": grade.counted,
+                "reps_before": before.repetitions,
+                "interval_before": before.interval,
+                "ease_before": before.easiness,
+                "due_before": before.due_day,
+                "last_day_before": before.last_review_day,
+                "reps_after": after.repetitions,
+                "interval_after": after.interval,
+                "ease_after": after.easiness,
+                "due_after": after.due_day,
+            },
+        ).lastrowid
+        connection.execute(SET_STATE, _state_params(grade.item_id, after))
+    return review_id
+
+
+def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
+    """Delete the review and put the item back in the state it had before it."""
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
+        connection.execute(SET_STATE, _state_params(grade.item_id, grade.before))
+
+
+def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE item SET suspended = :s WHERE id = :id"), {"s": suspended, "id": item_id})
