@@ -17,3 +17,12 @@ def study_day(moment: datetime, rollover_hour: int) -> date:
     """The study day a UTC (or aware) moment falls on, in the local time zone."""
     local = moment.astimezone()
     return (local - timedelta(hours=rollover_hour)).date()
+
+
+def describe_interval(days: int) -> str:
+    """A short label for an interval, as shown on the grade buttons: 1d, 6d, 3.2mo, 1.4y."""
+    if days < 31:
+        return f"{days}d"
+    if days < 365:
+        return f"{days / 30.44:.1f}mo"
+    return f"{days / 365.25:.1f}y"

@@ -12,12 +12,13 @@ from drill.content.errors import ContentError
 from drill.days import study_day, utc_now
 from drill.paths import Paths
 from drill.schedule import grading, queue
+from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import queries
 from drill.store.engine import open_engine
 from drill.store.recorder import Recorder
 from drill.store.sync import SyncReport, sync_content
-from drill.store.writes import Grade, record_grade, set_suspended, undo_grade
+from drill.store.writes import record_grade, set_suspended, undo_grade
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Study:
         )
         return queue.build(due, new, limits)
 
-    def cards(self, ids: list[str]) -> list[queries.Card]:
+    def cards(self, ids: list[str]) -> list[Card]:
         return queries.cards(self.engine, ids)
 
     def home(self) -> HomeSummary:
@@ -103,7 +104,7 @@ class Study:
             content_errors=self.content_errors,
         )
 
-    def grade(self, card: queries.Card, button: int, duration_ms: int) -> Grade:
+    def grade(self, card: Card, button: int, duration_ms: int) -> Grade:
         """The grade for pressing `button` on `card` now (pure: nothing is written yet)."""
         now = self.clock()
         today = study_day(now, self.config.rollover_hour)

@@ -10,24 +10,9 @@ from sqlalchemy import Engine, bindparam, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.queue import Candidate
+from drill.schedule.records import Card
 
 ACTIVE = "retired = 0 AND suspended = 0"
-
-
-@dataclass(frozen=True)
-class Card:
-    """An item ready to be shown on the review screen."""
-
-    item_id: str
-    kind: str
-    block: str
-    topic: str
-    prompt: str
-    answer: str
-    source: str
-    points: list[str]
-    target_seconds: int | None
-    state: ItemState
 
 
 @dataclass(frozen=True)

@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
-
 from sqlalchemy import Engine, text
 
 from drill.schedule.grading import ItemState
-
-
-@dataclass(frozen=True)
-class Grade:
-    """One grade as given: which item, which button, and the state it moved between."""
-
-    item_id: str
-    button: int
-    quality: int
-    duration_ms: int
-    reviewed_at: datetime
-    study_day: date
-    before: ItemState
-    after: ItemState
-
-    @property
-    def counted(self) -> bool:
-        return self.before.last_review_day != self.study_day
-
+from drill.schedule.records import Grade
 
 RECORD = text(
     """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,

@@ -1,0 +1,42 @@
+"""The records review works with: a card as shown, and a grade as given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from drill.schedule.grading import ItemState
+
+
+@dataclass(frozen=True)
+class Card:
+    """An item ready to be shown on the review screen."""
+
+    item_id: str
+    kind: str
+    block: str
+    topic: str
+    prompt: str
+    answer: str
+    source: str
+    points: list[str]
+    target_seconds: int | None
+    state: ItemState
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One grade as given: which item, which button, and the state it moved between."""
+
+    item_id: str
+    button: int
+    quality: int
+    duration_ms: int
+    reviewed_at: datetime
+    study_day: date
+    before: ItemState
+    after: ItemState
+
+    @property
+    def counted(self) -> bool:
+        return self.before.last_review_day != self.study_day

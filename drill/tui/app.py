@@ -1,0 +1,123 @@
+"""The drill application: opens the study in a worker after first paint, then routes screens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from drill.days import utc_now
+from drill.paths import Paths
+from drill.tui.messages import HomeRefreshed, QueueLoaded, StudyFailed, StudyOpened
+from drill.tui.screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from drill.study import Study
+
+
+class DrillApp(App[None]):
+    """Home first; the database opens in a thread so the first paint never waits for it."""
+
+    CSS_PATH = "drill.tcss"
+    TITLE = "drill"
+    BINDINGS = [Binding("f1", "toggle_help", "Help", show=True)]
+
+    def __init__(self, paths: Paths, *, start_review: bool = False, clock: Callable[[], datetime] = utc_now) -> None:
+        super().__init__()
+        self.paths = paths
+        self.clock = clock
+        self.start_review = start_review
+        self.study: Study | None = None
+        self.home_screen = HomeScreen()
+
+    def get_default_screen(self) -> Screen:
+        return self.home_screen
+
+    def on_mount(self) -> None:
+        self.open_study()
+
+    @work(thread=True, exclusive=True, group="study")
+    def open_study(self) -> None:
+        from drill.config import ConfigError
+        from drill.store.migrations import NewerDatabaseError
+        from drill.study import Study
+
+        try:
+            study = Study.open(self.paths, self.clock)
+            self.post_message(StudyOpened(study, study.home()))
+        except (ConfigError, NewerDatabaseError, OSError) as error:
+            self.post_message(StudyFailed(str(error)))
+
+    @on(StudyOpened)
+    def _study_opened(self, message: StudyOpened) -> None:
+        self.study = message.study
+        self.home_screen.show(message.home)
+        if message.home.content_errors:
+            files = sorted({error.path.name for error in message.home.content_errors})
+            self.notify(f"Broken content in {', '.join(files)}; run `drill check`. The rest is loaded.",
+                        severity="warning", timeout=10)
+        if self.start_review:
+            self.start_review = False
+            self.action_review()
+
+    @on(StudyFailed)
+    def _study_failed(self, message: StudyFailed) -> None:
+        self.home_screen.show_failure(message.reason)
+
+    # -- actions shared by screens -------------------------------------------------------
+
+    def action_review(self) -> None:
+        """Load today's queue (in a thread) and open the review screen."""
+        if self.study is not None:
+            self.load_queue()
+
+    @work(thread=True, exclusive=True, group="study")
+    def load_queue(self) -> None:
+        assert self.study is not None
+        self.post_message(QueueLoaded(self.study.cards(self.study.queue())))
+
+    @on(QueueLoaded)
+    def _queue_loaded(self, message: QueueLoaded) -> None:
+        from drill.tui.screens.review import ReviewScreen
+
+        if not message.cards:
+            self.notify("Nothing is due and no new cards are left for today.", title="All done")
+            return
+        assert self.study is not None
+        self.push_screen(ReviewScreen(self.study, message.cards))
+
+    def action_home(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.refresh_home()
+
+    @work(thread=True, exclusive=True, group="study")
+    def refresh_home(self) -> None:
+        if self.study is not None:
+            self.post_message(HomeRefreshed(self.study.home()))
+
+    @on(HomeRefreshed)
+    def _home_refreshed(self, message: HomeRefreshed) -> None:
+        self.home_screen.show(message.home)
+
+    def action_toggle_help(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Review", "Start today's review", self.action_review)
+        yield SystemCommand("Home", "Go back to the home screen", self.action_home)
+        yield from getattr(screen, "screen_commands", lambda: ())()
+
+    async def action_quit(self) -> None:
+        if self.study is not None:
+            self.study.close()  # waits for the last grade's commit
+        self.exit()

@@ -1,0 +1,42 @@
+"""Messages posted from workers to the app ("attributes down, messages up")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from drill.schedule.records import Card
+    from drill.study import HomeSummary, Study
+
+
+class StudyOpened(Message):
+    """The database is open and the content synced."""
+
+    def __init__(self, study: "Study", home: "HomeSummary") -> None:
+        super().__init__()
+        self.study = study
+        self.home = home
+
+
+class StudyFailed(Message):
+    """Opening the study failed; `reason` is shown to the user."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class HomeRefreshed(Message):
+    def __init__(self, home: "HomeSummary") -> None:
+        super().__init__()
+        self.home = home
+
+
+class QueueLoaded(Message):
+    """Today's cards, ready for the review screen."""
+
+    def __init__(self, cards: list["Card"]) -> None:
+        super().__init__()
+        self.cards = cards

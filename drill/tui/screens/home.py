@@ -1,0 +1,68 @@
+"""Home: what is due per block, totals, the interview countdown, and the ways in."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+if TYPE_CHECKING:
+    from drill.study import HomeSummary
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+
+
+def block_table(home: "HomeSummary") -> Table:
+    table = Table(expand=False, box=None, padding=(0, 2), header_style="bold")
+    for name, justify in (("block", "left"), ("due", "right"), ("new", "right"), ("items", "right"), ("reviews", "right")):
+        table.add_column(name, justify=justify)
+    for block in BLOCKS:
+        counts = home.by_block.get(block, {"due": 0, "new": 0, "items": 0, "reviews": 0})
+        table.add_row(block, str(counts["due"]), str(counts["new"]), str(counts["items"]), str(counts["reviews"]))
+    return table
+
+
+def headline(home: "HomeSummary") -> Text:
+    text = Text()
+    text.append(f"{home.due_today} due", style="bold")
+    text.append(f" · {home.new_available} new today · {home.reviews_total} reviews so far")
+    if home.interview_date is not None:
+        days = home.days_left
+        when = "today" if days == 0 else f"in {days} days" if days and days > 0 else "passed"
+        text.append(f"\nInterview {home.interview_date.isoformat()} — {when}", style="bold")
+    return text
+
+
+class HomeScreen(Screen[None]):
+    """The first screen: counts appear once the database has opened."""
+
+    BINDINGS = [Binding("r", "app.review", "Review", show=True)]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="home"):
+            yield Static("Opening your study…", id="headline")
+            yield Static("", id="blocks")
+            yield Static("", id="problems")
+            yield Static("[b]r[/b] review today's cards   [b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
+                         id="ways-in")
+        yield Footer()
+
+    def show(self, home: "HomeSummary") -> None:
+        self.sub_title = home.today.strftime("%A %d %B %Y")
+        self.query_one("#headline", Static).update(headline(home))
+        self.query_one("#blocks", Static).update(block_table(home))
+        broken = sorted({str(error.path) for error in home.content_errors})
+        problems = self.query_one("#problems", Static)
+        problems.update("\n".join(f"⚠ broken content file: {path}" for path in broken))
+        problems.display = bool(broken)
+        self.add_class("ready")
+
+    def show_failure(self, reason: str) -> None:
+        self.query_one("#headline", Static).update(Text(f"Could not open your study: {reason}", style="bold red"))

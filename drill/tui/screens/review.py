@@ -1,0 +1,208 @@
+"""Review: prompt → Space reveals → 1–4 grades, each grade committed in the background."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from datetime import date
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, Rule, Static, TextArea
+
+from drill.days import describe_interval
+from drill.schedule.grading import ItemState, apply, comes_back_today, counts_today
+from drill.schedule.session import ReviewSession
+from drill.schedule.sm2 import BUTTON_LABEL
+from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
+
+if TYPE_CHECKING:
+    from drill.schedule.records import Card, Grade
+    from drill.study import Study
+
+
+class WriteFailed(Message):
+    """A grade could not be committed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+def grade_outcome(state: ItemState, button: int, today: date) -> str:
+    """What a grade does, for its Footer label: the next interval, ↻ if it returns today."""
+    again = "↻" if comes_back_today(button) else ""
+    if not counts_today(state, today):
+        return again or "✓"
+    return describe_interval(apply(state, button, today).interval) + again
+
+
+def points_markdown(card: "Card") -> str:
+    return "\n".join(f"- [ ] {point}" for point in card.points)
+
+
+class ReviewScreen(Screen[None]):
+    """Shows one card at a time until today's queue is empty."""
+
+    BINDINGS = [
+        Binding("space", "reveal", "Show answer"),
+        Binding("t", "type_answer", "Type answer"),
+        Binding("1", "grade(1)", "Again"),
+        Binding("2", "grade(2)", "Hard"),
+        Binding("3", "grade(3)", "Good"),
+        Binding("4", "grade(4)", "Easy"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "suspend", "Suspend"),
+        Binding("escape", "app.home", "Home"),
+    ]
+
+    def __init__(self, study: "Study", cards: list["Card"]) -> None:
+        super().__init__()
+        self.study = study
+        self.session = ReviewSession(cards)
+        self.pending: list[Future] = []  # one per grade in session.given, same order
+        self.revealed = False
+        self.shown_at = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="status")
+        with VerticalScroll(id="card"):
+            yield Markdown("", id="prompt")
+            yield PitchTimer(id="timer")
+            yield TextArea("", id="typed", soft_wrap=True)
+            yield Rule(id="divider")
+            yield Markdown("", id="answer")
+            yield Markdown("", id="points")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_current()
+
+    # -- showing -------------------------------------------------------------------------
+
+    def show_current(self) -> None:
+        card = self.session.current
+        if card is None:
+            self.finish()
+            return
+        self.revealed = False
+        self.shown_at = time.monotonic()
+        done = len(self.session.given)
+        self.query_one("#status", Static).update(
+            f"{done} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
+        )
+        self.query_one("#prompt", Markdown).update(card.prompt)
+        is_pitch = card.kind == "pitch"
+        timer = self.query_one(PitchTimer)
+        timer.display = is_pitch
+        if is_pitch:
+            timer.start(card.target_seconds or 0)
+        typed = self.query_one("#typed", TextArea)
+        typed.text = ""
+        typed.display = False
+        for selector in ("#divider", "#answer", "#points"):
+            self.query_one(selector).display = False
+        self.query_one("#card", VerticalScroll).scroll_home(animate=False)
+        self.set_focus(None)
+        self.refresh_bindings()
+
+    def label_grades(self, card: "Card") -> None:
+        """Put the interval each grade would give into the Footer labels."""
+        today = self.study.today
+        for button in (1, 2, 3, 4):
+            label = f"{BUTTON_LABEL[button]} {grade_outcome(card.state, button, today)}"
+            self._bindings.key_to_bindings[str(button)] = [Binding(str(button), f"grade({button})", label)]
+
+    # -- actions -------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        card = self.session.current
+        if action in ("reveal",):
+            return card is not None and not self.revealed
+        if action == "type_answer":
+            return card is not None and card.kind == "pitch" and not self.revealed
+        if action == "grade":
+            return card is not None and self.revealed
+        if action == "undo":
+            return bool(self.session.given)
+        if action == "suspend":
+            return card is not None
+        return True
+
+    def action_reveal(self) -> None:
+        card = self.session.current
+        if card is None or self.revealed:
+            return
+        self.revealed = True
+        answer = card.answer
+        if card.kind == "pitch":
+            taken = self.query_one(PitchTimer).stop()
+            answer = f"**Your time {clock_text(taken)}** against a target of {clock_text(card.target_seconds or 0)}.\n\n{answer}"
+        self.query_one("#answer", Markdown).update(answer)
+        points = self.query_one("#points", Markdown)
+        points.update(f"**Checklist**\n\n{points_markdown(card)}" if card.points else "")
+        for selector in ("#divider", "#answer"):
+            self.query_one(selector).display = True
+        points.display = bool(card.points)
+        self.set_focus(None)
+        self.label_grades(card)
+        self.refresh_bindings()
+
+    def action_type_answer(self) -> None:
+        typed = self.query_one("#typed", TextArea)
+        typed.display = True
+        typed.focus()
+
+    def action_grade(self, button: int) -> None:
+        card = self.session.current
+        if card is None or not self.revealed:
+            return
+        duration_ms = int((time.monotonic() - self.shown_at) * 1000)
+        grade = self.study.grade(card, button, duration_ms)
+        self.session.answer(grade)
+        self.pending.append(self._write(self.study.record, grade))
+        self.show_current()
+
+    def action_undo(self) -> None:
+        grade = self.session.undo()
+        if grade is None:
+            return
+        recorded = self.pending.pop()
+        self._write(lambda: self.study.undo(recorded.result(), grade))
+        self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {grade.item_id}", timeout=2)
+        self.show_current()
+
+    def action_suspend(self) -> None:
+        card = self.session.drop_current()
+        if card is None:
+            return
+        self._write(self.study.suspend, card.item_id)
+        self.notify(f"Suspended {card.item_id}; it will not be shown until unsuspended.", timeout=3)
+        self.show_current()
+
+    def _write(self, write, *args) -> Future:
+        future = self.study.recorder.submit(write, *args)
+        future.add_done_callback(self._check_write)
+        return future
+
+    def _check_write(self, future: Future) -> None:
+        error = future.exception()
+        if error is not None:
+            self.post_message(WriteFailed(str(error)))
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        self.notify(f"Could not save the last grade: {message.reason}", severity="error", timeout=15)
+
+    def finish(self) -> None:
+        from drill.tui.screens.summary import SummaryScreen
+
+        self.app.switch_screen(SummaryScreen(self.session.summary()))
+
+    def screen_commands(self):
+        yield SystemCommand("Undo last grade", "Take back the last grade and its database write", self.action_undo)
+        yield SystemCommand("Suspend card", "Stop showing the current card", self.action_suspend)

@@ -1,0 +1,33 @@
+"""The end of a review session: how many, how many failed, how long."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from drill.schedule.session import SessionSummary
+from drill.tui.widgets.pitch_timer import clock_text
+
+
+class SummaryScreen(Screen[None]):
+    BINDINGS = [Binding("escape,enter", "app.home", "Home")]
+
+    def __init__(self, summary: SessionSummary) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        s = self.summary
+        yield Header()
+        with Vertical(id="summary"):
+            yield Static("[b]Session complete[/b]")
+            yield Static(
+                f"Reviewed   {s.reviewed}\n"
+                f"Again rate {s.again_rate:.0%}\n"
+                f"Time spent {clock_text(s.seconds)}"
+            )
+            yield Static("Press Enter to go home.")
+        yield Footer()
