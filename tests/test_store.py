@@ -1,0 +1,118 @@
+"""The SQLite store: pragmas, migrations, content sync, grades and undo."""
+
+import shutil
+import sqlite3
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import inspect, text
+from sqlmodel import SQLModel
+
+from drill.content.decks import load_decks
+from drill.schedule.grading import ItemState
+from drill.schedule.records import Grade
+from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+from drill.store.engine import open_engine
+from drill.store.migrations import SCHEMA_VERSION
+from drill.store.sync import sync_content
+from drill.store.writes import record_grade, undo_grade
+from conftest import write_deck
+
+FIXTURES = Path(__file__).parent / "fixtures"
+NOW = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)
+
+
+def scalar(engine, sql: str, **params):
+    with engine.connect() as connection:
+        return connection.execute(text(sql), params).scalar_one()
+
+
+def test_pragmas(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path / "d.db")
+    assert scalar(engine, "PRAGMA journal_mode") == "wal"
+    assert scalar(engine, "PRAGMA foreign_keys") == 1
+    assert scalar(engine, "PRAGMA busy_timeout") >= 5000
+    assert scalar(engine, "PRAGMA user_version") == SCHEMA_VERSION
+
+
+def test_migrated_schema_matches_the_sqlmodel_tables(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path / "d.db")
+    inspector = inspect(engine)
+    for name, table in SQLModel.metadata.tables.items():
+        assert {c["name"] for c in inspector.get_columns(name)} == {c.name for c in table.columns}, name
+
+
+def test_first_schema_database_upgrades_without_loss(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    shutil.copy(FIXTURES / "schema_v1.sqlite", path)
+    engine = open_engine(path)
+    assert scalar(engine, "PRAGMA user_version") == SCHEMA_VERSION
+    assert scalar(engine, "SELECT COUNT(*) FROM item") == 3
+    assert scalar(engine, "SELECT COUNT(*) FROM review") == 3
+    assert scalar(engine, "SELECT easiness FROM item WHERE id = 'grill-01'") == 2.6
+    assert scalar(engine, "SELECT due_day FROM item WHERE id = 'grill-15'") == "2026-11-07"
+    indexes = {row[1] for row in sqlite3.connect(path).execute("SELECT type, name FROM sqlite_master WHERE type='index'")}
+    assert {"ix_item_due", "ix_review_item", "ix_review_day"} <= indexes
+
+
+def test_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    try:
+        open_engine(path)
+    except Exception as error:  # noqa: BLE001
+        assert "newer" in str(error)
+    else:
+        raise AssertionError("a database from a newer drill must not be opened")
+
+
+def synced(engine, deck_dir: Path):
+    load = load_decks([deck_dir])
+    return sync_content(engine, load.items, load.broken_decks, NOW)
+
+
+def test_sync_adds_edits_retires_and_restores(tmp_path: Path, deck_dir: Path) -> None:
+    engine = open_engine(tmp_path / "d.db")
+    deck = write_deck(deck_dir, "a.toml", [("a-1", "memory"), ("a-2", "compute")])
+    assert synced(engine, deck_dir).added == 2
+
+    deck.write_text(deck.read_text().replace("Answer of a-1.", "A better answer."))
+    report = synced(engine, deck_dir)
+    assert (report.added, report.updated) == (0, 1)
+    assert scalar(engine, "SELECT answer FROM item WHERE id='a-1'") == "A better answer."
+    assert scalar(engine, "SELECT answer FROM item_revision WHERE item_id='a-1'") == "Answer of a-1."
+
+    write_deck(deck_dir, "a.toml", [("a-1", "memory")])
+    assert synced(engine, deck_dir).retired == 1
+    assert scalar(engine, "SELECT retired FROM item WHERE id='a-2'") == 1
+
+    write_deck(deck_dir, "a.toml", [("a-1", "memory"), ("a-2", "compute")])
+    assert synced(engine, deck_dir).restored == 1
+    assert scalar(engine, "SELECT retired FROM item WHERE id='a-2'") == 0
+
+
+def test_a_broken_deck_retires_nothing(tmp_path: Path, deck_dir: Path) -> None:
+    engine = open_engine(tmp_path / "d.db")
+    deck = write_deck(deck_dir, "a.toml", [("a-1", "memory")])
+    synced(engine, deck_dir)
+    deck.write_text(deck.read_text() + "\n[[item]\n")
+    assert synced(engine, deck_dir).retired == 0
+    assert scalar(engine, "SELECT retired FROM item WHERE id='a-1'") == 0
+
+
+def test_grade_is_committed_and_undo_restores(tmp_path: Path, deck_dir: Path) -> None:
+    path = tmp_path / "d.db"
+    engine = open_engine(path)
+    write_deck(deck_dir, "a.toml", [("a-1", "memory")])
+    synced(engine, deck_dir)
+    before = ItemState()
+    after = ItemState(1, 1, 2.6, date(2026, 11, 23), date(2026, 11, 22))
+    grade = Grade("a-1", 4, 5, 1500, NOW, date(2026, 11, 22), before, after)
+    review_id = record_grade(engine, grade)
+    # A separate connection sees it at once: it was committed, not held.
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT button, quality, duration_ms, counted, reps_after FROM review").fetchall() == [(4, 5, 1500, 1, 1)]
+    assert other.execute("SELECT interval, easiness, due_day FROM item").fetchone() == (1, 2.6, "2026-11-23")
+    undo_grade(engine, review_id, grade)
+    assert other.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
+    assert other.execute("SELECT interval, easiness, due_day, last_review_day FROM item").fetchone() == (0, 2.5, None, None)
