@@ -1,0 +1,32 @@
+"""Pitch items: a timer against the target, the reference answer and checklist on reveal."""
+
+from textual.widgets import Markdown, TextArea
+
+from drill.tui.app import DrillApp
+from drill.tui.widgets.pitch_timer import PitchTimer
+from test_content import PITCH
+from test_tui_review import start_review
+from tui_helpers import db_rows
+
+
+async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:
+    for path in small_paths.decks.glob("*.toml"):
+        path.unlink()
+    (small_paths.decks / "pitch.toml").write_text(PITCH)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_review(pilot)
+        timer = screen.query_one(PitchTimer)
+        assert timer.display and "target 0:30" in str(timer.render())
+        await pilot.press("t")
+        assert app.focused is screen.query_one("#typed", TextArea)
+        await pilot.press("F", "S", "D", "P", "tab")
+        assert screen.query_one("#typed", TextArea).text == "FSDP"
+        await pilot.pause(0.3)
+        await pilot.press("space")
+        assert "time taken" in str(timer.render())
+        assert "Your time" in screen.query_one("#answer", Markdown).source
+        assert "- [ ] FSDP is ZeRO-3" in screen.query_one("#points", Markdown).source
+        await pilot.press("3")
+    [(duration,)] = db_rows(app, "SELECT duration_ms FROM review")
+    assert duration >= 300

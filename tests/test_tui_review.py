@@ -1,0 +1,131 @@
+"""Pilot tests: keys pressed through the app, results read back from the database."""
+
+from textual.widgets import Markdown
+
+from drill.tui.app import DrillApp
+from drill.tui.screens.review import ReviewScreen
+from drill.tui.screens.summary import SummaryScreen
+from tui_helpers import db_rows, wait_ready, wait_until
+
+
+def make_app(paths, clock, **kwargs) -> DrillApp:
+    return DrillApp(paths, clock=clock, **kwargs)
+
+
+async def start_review(pilot) -> ReviewScreen:
+    await wait_ready(pilot)
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
+    return pilot.app.screen
+
+
+async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        seen = []
+        while isinstance(app.screen, ReviewScreen):
+            seen.append(screen.session.current.item_id)
+            await pilot.press("space", "3")
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.summary.reviewed == 6
+        assert sorted(seen) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]
+        assert db_rows(app, "SELECT item_id, button, quality, counted FROM review ORDER BY id") == [
+            (item_id, 3, 4, 1) for item_id in seen
+        ]
+        assert db_rows(app, "SELECT DISTINCT interval, due_day FROM item") == [(1, "2026-11-23")]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "6 reviews so far" in str(app.home_screen.query_one("#headline").render()))
+
+
+async def test_grade_keys_do_nothing_before_the_reveal(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        first = screen.session.current.item_id
+        await pilot.press("3", "4")
+        assert screen.session.current.item_id == first
+        assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
+        shown = {key for key, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+        assert "space" in shown
+        assert not {"1", "2", "3", "4"} & shown
+
+
+async def test_footer_shows_each_grades_interval_after_the_reveal(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await start_review(pilot)
+        await pilot.press("space")
+        labels = {key: b.binding.description for key, b in app.screen.active_bindings.items() if key in "1234"}
+        assert labels == {"1": "Again 1d↻", "2": "Hard 1d↻", "3": "Good 1d", "4": "Easy 1d"}
+        markdown = app.screen.query_one("#answer", Markdown)
+        assert markdown.display and "Answer of" in markdown.source
+
+
+async def test_again_brings_the_card_back_and_counts_once(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        failed = screen.session.current.item_id
+        await pilot.press("space", "1")
+        shown = []
+        while isinstance(app.screen, ReviewScreen):
+            shown.append(screen.session.current.item_id)
+            await pilot.press("space", "3")
+        assert shown.count(failed) == 1 and len(shown) == 6
+        assert db_rows(app, f"SELECT button, counted FROM review WHERE item_id = '{failed}' ORDER BY id") == [(1, 1), (3, 0)]
+        assert db_rows(app, f"SELECT repetitions, interval, easiness FROM item WHERE id = '{failed}'") == [(0, 1, 2.18)]
+
+
+async def test_undo_takes_back_the_grade_and_its_write(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        first = screen.session.current.item_id
+        await pilot.press("space", "4", "space", "3")
+        assert db_rows(app, "SELECT COUNT(*) FROM review") == [(2,)]
+        await pilot.press("u", "u")
+        assert screen.session.current.item_id == first
+        assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
+        assert db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day IS NOT NULL OR due_day IS NOT NULL") == [(0,)]
+
+
+async def test_suspend_and_quit_mid_session_keep_what_was_given(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        await pilot.press("space", "3")
+        suspended = screen.session.current.item_id
+        await pilot.press("s")
+        assert screen.session.current.item_id != suspended
+        await pilot.press("space", "2")
+        await pilot.press("ctrl+q")
+    rows = db_rows(app, "SELECT button FROM review ORDER BY id")
+    assert rows == [(3,), (2,)]
+    assert db_rows(app, "SELECT id FROM item WHERE suspended = 1") == [(suspended,)]
+
+
+async def test_escape_goes_home_with_fresh_counts(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_review(pilot)
+        await pilot.press("space", "3", "escape")
+        await wait_until(pilot, lambda: "1 reviews so far" in str(app.home_screen.query_one("#headline").render()))
+        assert app.screen is app.home_screen
+
+
+async def test_drill_review_opens_the_review_directly(small_paths, clock) -> None:
+    app = make_app(small_paths, clock, start_review=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+
+
+async def test_broken_deck_is_named_and_the_rest_is_served(small_paths, clock) -> None:
+    (small_paths.decks / "zz-broken.toml").write_text("[[item]]\nid = \n")
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        problems = str(app.home_screen.query_one("#problems").render())
+        assert "zz-broken.toml" in problems
+        screen = await start_review(pilot)
+        assert screen.session.remaining == 6
