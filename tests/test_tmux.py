@@ -1,0 +1,55 @@
+"""A real terminal: `drill review` under tmux, keys sent as a person would type them."""
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"),
+]
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+
+def wait_for_screen(session: str, text: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if text in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never appeared; the screen shows:\n{screen}")
+
+
+def test_review_reveal_grade_quit_in_a_real_terminal(drill_home: Path) -> None:
+    session = f"drill-test-{time.monotonic_ns()}"
+    command = f"DRILL_HOME={drill_home} {sys.executable} -m drill review"
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    try:
+        screen = wait_for_screen(session, "Show answer")
+        assert "0 done" in screen
+        tmux("send-keys", "-t", session, "Space")
+        wait_for_screen(session, "Good")
+        tmux("send-keys", "-t", session, "3")
+        wait_for_screen(session, "1 done")
+        tmux("send-keys", "-t", session, "Space")
+        wait_for_screen(session, "Again")
+        tmux("send-keys", "-t", session, "1")
+        wait_for_screen(session, "2 done")
+        tmux("send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 15
+        while subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode == 0:
+            assert time.monotonic() < deadline, "drill did not quit on ctrl+q"
+            time.sleep(0.1)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()
+    assert rows == [(3, 1), (1, 1)]
