@@ -1,0 +1,38 @@
+"""The installed wheel carries decks/, problems/ and kernels/ and finds them."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from drill.content.decks import load_decks
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_wheel_install_finds_its_content(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(ROOT)],
+        check=True, capture_output=True,
+    )
+    [wheel] = (tmp_path / "dist").glob("drill-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True)
+    env = {"DRILL_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    where = subprocess.run(
+        [python, "-c", "import drill.paths as p; print(p.content_root())"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert where == str(venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages" / "drill" / "_content")
+    listed = subprocess.run(
+        [venv / "bin" / "drill", "list", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    shipped = load_decks([ROOT / "decks"]).items
+    assert [row["id"] for row in json.loads(listed.stdout)] == [loaded.item.id for loaded in shipped]
+    for folder in ("problems", "kernels"):
+        assert (Path(where) / folder).is_dir()
