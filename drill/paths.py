@@ -8,6 +8,7 @@ checkout, from the repository root.
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,9 +77,8 @@ class Paths:
         try:
             for folder in (self.home, self.user_decks, self.workspaces):
                 folder.mkdir(parents=True, exist_ok=True)
-            probe = self.home / ".write-test"
-            probe.write_text("ok")
-            probe.unlink()
+            with tempfile.TemporaryFile(dir=self.home):
+                pass
         except OSError as error:
             reason = error.strerror or str(error)
             raise StateDirError(f"cannot write drill's state folder {self.home}: {reason}") from None

@@ -1,0 +1,139 @@
+"""Estimation problems: fresh numbers, a safe answer parser with units, scoring, worked solutions.
+
+Public API (everything else is internal):
+
+    families(problems_dir) -> list[Family]          valid families, cached until files change
+    family(problems_dir, id) -> Family               one family; KeyError if unknown
+    check(problems_dir) -> list[ContentError]        what `drill check` reports for problems/
+    describe(family) -> dict                         one row of `drill problems --json`
+    parse_assignments(["k=v", ...]) -> dict          CLI key=value pairs (values stay strings)
+    generate(family, rng) -> Problem                 params, prompt text, truth (rng: random.Random)
+    solve(family, params) -> {"value", "unit", "pretty"}
+    grade(family, params, answer_text) -> {"correct", "score", "truth", "parsed", "error", ...}
+    quality_from_score(score) -> int                 SM-2 quality 0..5
+    parse_answer(text) -> Parsed                     the safe parser (AnswerError on bad input)
+
+`params` may hold numbers or strings (`"8192"`, `"50GB/s"`, `model="llama-3-70b"`);
+bad params raise ParamError (a ValueError) with a message for the user. `grade` never
+raises for any answer text: a malformed or hostile answer yields `error`.
+
+`grade` also returns: unit, log_error, quality, truth_pretty, parsed_pretty,
+feedback (one line), slip (str | None) and worked (list of lines).
+
+Import cost: stdlib only at import. pydantic loads with the first call that reads
+problems/, sympy (about 0.5 s) only when a formula is first evaluated — call
+`warm_up(family)` in a worker to pay it early. Textual is never imported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from drill.estimate.parser import AnswerError, Parsed, parse_answer
+
+if TYPE_CHECKING:
+    import random
+
+    from drill.content.errors import ContentError
+    from drill.estimate.family import Family
+    from drill.estimate.generate import Problem
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+
+__all__ = [
+    "BLOCKS",
+    "AnswerError",
+    "ParamError",
+    "Parsed",
+    "check",
+    "describe",
+    "families",
+    "family",
+    "generate",
+    "grade",
+    "parse_answer",
+    "parse_assignments",
+    "quality_from_score",
+    "solve",
+    "warm_up",
+]
+
+
+def families(problems_dir: Path | str) -> list[Family]:
+    from drill.estimate.family import families as _families
+
+    return _families(problems_dir)
+
+
+def family(problems_dir: Path | str, family_id: str) -> Family:
+    for fam in families(problems_dir):
+        if fam.id == family_id:
+            return fam
+    raise KeyError(f"no estimation problem {family_id!r}")
+
+
+def check(problems_dir: Path | str) -> list[ContentError]:
+    from drill.estimate.check import check as _check
+
+    return _check(problems_dir)
+
+
+def describe(fam: Family) -> dict[str, Any]:
+    return fam.describe()
+
+
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    from drill.estimate.params import parse_assignments as _parse
+
+    return _parse(items)
+
+
+def generate(fam: Family, rng: random.Random) -> Problem:
+    from drill.estimate.generate import generate as _generate
+
+    return _generate(fam, rng)
+
+
+def solve(fam: Family, params: Mapping[str, Any]) -> dict[str, Any]:
+    from drill.estimate.score import solve as _solve
+
+    return _solve(fam, params)
+
+
+def grade(fam: Family, params: Mapping[str, Any], answer_text: object) -> dict[str, Any]:
+    from drill.estimate.score import grade as _grade
+
+    return _grade(fam, params, answer_text)
+
+
+def quality_from_score(score: float) -> int:
+    from drill.estimate.score import quality_from_score as _q
+
+    return _q(score)
+
+
+def warm_up(fam: Family | None = None) -> None:
+    """Import sympy and compile a family's formulas now (call from a worker thread)."""
+    import sympy  # noqa: F401
+
+    if fam is not None:
+        from drill.estimate.formula import compile_family
+
+        compile_family(fam)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ParamError":
+        from drill.estimate.params import ParamError
+
+        return ParamError
+    if name in ("Family", "Catalog"):
+        from drill.estimate import family as _family_mod
+
+        return getattr(_family_mod, name)
+    if name == "Problem":
+        from drill.estimate.generate import Problem
+
+        return Problem
+    raise AttributeError(f"module 'drill.estimate' has no attribute {name!r}")

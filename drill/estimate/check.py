@@ -1,0 +1,97 @@
+"""`drill check` for problems/: every file loads, every formula parses with every symbol
+bound, units are known, templates name real fields, sampling gives finite positive
+answers, and each family's hand-computed examples hold.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+from drill.content.errors import ContentError
+from drill.estimate import formula
+from drill.estimate.family import Family, load_dir
+from drill.estimate.generate import GenerationError, generate
+from drill.estimate.params import ParamError, complete
+from drill.estimate.template import KINDS, TemplateError, fields
+from drill.estimate.worked import worked_solution
+
+SAMPLES = 40
+
+
+def _check_template(family: Family, template: str, allowed: set[str], where: tuple) -> list[ContentError]:
+    errors = []
+    try:
+        used = fields(template)
+    except TemplateError as exc:
+        return [ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: {exc}")]
+    for name, spec in used:
+        if name not in allowed:
+            errors.append(ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: unknown field {{{name}}}"))
+        if spec and spec not in KINDS:
+            try:
+                format(1.5, spec)
+            except ValueError:
+                errors.append(ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: bad format {{{name}:{spec}}}"))
+    return errors
+
+
+def check_family(family: Family) -> list[ContentError]:
+    errors: list[ContentError] = []
+    path = family.path
+    try:
+        formula.compile_family(family)
+    except formula.FormulaError as exc:
+        where = tuple(p for p in exc.where)
+        return [ContentError(path, family.line_of(*where), f"{'.'.join(str(p) for p in where)}: {exc}")]
+
+    names = set(family.params) | set(family.draws) | set(family.derived)
+    errors += _check_template(family, family.prompt, names, ("prompt",))
+    for step in family.steps:
+        errors += _check_template(family, step, names | {"answer", "answer_value"}, ("steps",))
+    for i, slip in enumerate(family.slips):
+        errors += _check_template(family, slip.message, names, ("slips", i, "message"))
+    if errors:
+        return errors
+
+    for seed in range(SAMPLES):
+        try:
+            problem = generate(family, random.Random(seed))
+        except GenerationError as exc:
+            errors.append(ContentError(path, family.line_of("require"), str(exc)))
+            break
+        except (TemplateError, ValueError, KeyError) as exc:
+            errors.append(ContentError(path, family.line_of("prompt"), f"prompt: {exc}"))
+            break
+        if not (math.isfinite(problem.truth) and problem.truth > 0):
+            errors.append(ContentError(path, family.line_of("answer"), f"answer: sample {problem.params} gives {problem.truth}"))
+            break
+        if seed == 0:
+            try:
+                worked_solution(family, problem.params, problem.truth, problem.truth)
+            except (TemplateError, ValueError, KeyError) as exc:
+                errors.append(ContentError(path, family.line_of("steps"), f"steps: {exc}"))
+
+    for i, example in enumerate(family.examples):
+        line = family.line_of("examples", i)
+        try:
+            params = complete(family, example.params)
+        except ParamError as exc:
+            errors.append(ContentError(path, line, f"examples[{i}]: {exc}"))
+            continue
+        got = formula.evaluate(family, params)
+        if not (math.isfinite(got) and abs(got - example.answer) <= example.rel * abs(example.answer)):
+            errors.append(ContentError(path, line, f"examples[{i}]: formula gives {got:.6g}, example says {example.answer:.6g}"))
+    return errors
+
+
+def check(problems_dir: Path | str) -> list[ContentError]:
+    """Every problem in the directory found by `drill check` (empty when all is well)."""
+    families, catalogs, errors = load_dir(problems_dir)
+    for family in families:
+        errors += check_family(family)
+    return errors
+
+
+__all__ = ["check", "check_family"]

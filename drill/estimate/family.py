@@ -1,0 +1,436 @@
+"""Problem families and catalogs: TOML files → validated pydantic models.
+
+A directory of problems holds two kinds of TOML file:
+
+* a *catalog* (a top-level `catalog = "models"` key, then one table per entry:
+  `[llama-3-70b] name = "Llama-3-70B"  layers = 80 ...`), and
+* a *family*, one per file: id, block, topic, prompt template, `[params.<name>]`
+  distributions, optional `[draws.<name>]` catalog draws, optional `[derived]`
+  intermediate formulas, the `answer` formula, its `unit`, a `tolerance`, worked
+  solution `steps`, optional `[[slips]]`, `[[examples]]` and `require` constraints.
+
+Loading needs no sympy. Problems are reported as `ContentError(path, line, message)`.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import threading
+import tomllib
+from pathlib import Path
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from drill.content.errors import ContentError
+from drill.estimate.units import FAMILY_UNITS
+
+BLOCKS: tuple[str, ...] = ("memory", "compute", "inference", "training", "communication")
+DISPLAYS = ("auto", "%", "x", "count", "sci")
+# Names usable as functions in formulas (see formula.py); parameters may not shadow them.
+FUNCTION_NAMES = frozenset(
+    {"ceil", "ceiling", "floor", "Min", "Max", "min", "max", "sqrt", "log", "log2", "log10", "exp", "shard", "pi"}
+)
+RESERVED_NAMES = FUNCTION_NAMES | {"answer", "answer_value", "answer_gib", "yours", "E", "I", "N", "S", "O", "Q"}
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+Number = Union[int, float]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ParamSpec(_Strict):
+    """How one parameter is drawn, and what explicit values it accepts."""
+
+    choice: list[Number] | None = None
+    log_uniform: tuple[float, float] | None = None
+    uniform: tuple[float, float] | None = None
+    int_range: tuple[int, int] | None = None
+    from_: str | None = Field(default=None, alias="from")  # "<draw>.<field>"
+    default: Number | None = None
+    sig: int = Field(default=2, ge=1, le=6)  # significant figures kept by log_uniform / uniform
+    step: float | None = Field(default=None, gt=0)  # round uniform / int_range draws to a multiple
+    integer: bool = False
+    unit: str | None = None  # a family unit, so key=value may carry units (bandwidth=50GB/s)
+    range: tuple[float, float] | None = None  # inclusive bounds for explicit values
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ParamSpec:
+        sources = [s for s in ("choice", "log_uniform", "uniform", "int_range", "from_") if getattr(self, s) is not None]
+        if len(sources) > 1:
+            raise ValueError(f"give only one of choice, log_uniform, uniform, int_range, from (got {', '.join(sources)})")
+        if not sources and self.default is None:
+            raise ValueError("needs a distribution: choice, log_uniform, uniform, int_range, from, or a default")
+        if self.choice is not None and not self.choice:
+            raise ValueError("choice must not be empty")
+        for name in ("log_uniform", "uniform", "int_range", "range"):
+            bounds = getattr(self, name)
+            if bounds is not None and bounds[0] > bounds[1]:
+                raise ValueError(f"{name}: lower bound above upper bound")
+        if self.log_uniform is not None and self.log_uniform[0] <= 0:
+            raise ValueError("log_uniform bounds must be positive")
+        if self.from_ is not None and not re.fullmatch(r"[a-z][a-z0-9_]*\.[A-Za-z0-9_]+", self.from_):
+            raise ValueError("from must look like '<draw>.<field>', e.g. 'model.layers'")
+        if self.unit is not None and self.unit not in FAMILY_UNITS:
+            raise ValueError(f"unknown unit {self.unit!r}; known: {', '.join(FAMILY_UNITS)}")
+        return self
+
+    @property
+    def is_integer(self) -> bool:
+        if self.integer or self.int_range is not None:
+            return True
+        if self.choice is not None:
+            return all(isinstance(c, int) for c in self.choice)
+        return False
+
+
+class DrawSpec(_Strict):
+    """A draw of one catalog entry; parameters bind its fields with `from = "<draw>.<field>"`."""
+
+    catalog: str
+    pick: list[str] | None = None
+    exclude: list[str] = []
+    reason: str = ""  # why `exclude` entries are left out, shown if a user names one
+
+
+class SlipSpec(_Strict):
+    """A family-specific slip: the answer is `factor` × the truth (factor: formula over params)."""
+
+    factor: str
+    message: str
+
+
+class ExampleSpec(_Strict):
+    """A hand-computed case checked by `drill check` and the tests."""
+
+    params: dict[str, Union[int, float, str]]
+    answer: float
+    rel: float = Field(default=1e-3, gt=0)
+    source: str = ""
+
+
+class Catalog(BaseModel):
+    """Named entries of real figures (models, GPUs): {id: {field: value}}."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    entries: dict[str, dict[str, Union[int, float, str, list[str]]]]
+
+    _path: Path = PrivateAttr(default=Path("<memory>"))
+    _text: str = PrivateAttr(default="")
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def find(self, key: str) -> str | None:
+        """The entry id for a user's spelling: an id or a display name, any case."""
+        if key in self.entries:
+            return key
+        folded = key.strip().casefold()
+        for entry_id, fields in self.entries.items():
+            if entry_id.casefold() == folded or str(fields.get("name", "")).casefold() == folded:
+                return entry_id
+        return None
+
+    def display_name(self, entry_id: str) -> str:
+        return str(self.entries[entry_id].get("name", entry_id))
+
+
+class Family(_Strict):
+    """One problem family, validated. Formulas are compiled lazily (see formula.py)."""
+
+    id: str
+    block: Literal["memory", "compute", "inference", "training", "communication"]
+    topic: str
+    prompt: str
+    params: dict[str, ParamSpec]
+    draws: dict[str, DrawSpec] = {}
+    derived: dict[str, str] = {}
+    answer: str
+    unit: str
+    display: Literal["auto", "%", "x", "count", "sci"] = "auto"
+    tolerance: float = Field(default=0.05, gt=0, le=0.5)
+    steps: list[str] = []
+    slips: list[SlipSpec] = []
+    examples: list[ExampleSpec] = []
+    require: list[str] = []
+    notes: str = ""
+
+    _path: Path = PrivateAttr(default=Path("<memory>"))
+    _text: str = PrivateAttr(default="")
+    _catalogs: dict[str, Catalog] = PrivateAttr(default_factory=dict)
+    _compiled: Any = PrivateAttr(default=None)
+    _lock: Any = PrivateAttr(default_factory=threading.Lock)
+
+    @field_validator("id")
+    @classmethod
+    def _check_id(cls, v: str) -> str:
+        if not _ID.fullmatch(v):
+            raise ValueError("id must be lower-case words joined by '-', e.g. 'kv-cache'")
+        return v
+
+    @field_validator("unit")
+    @classmethod
+    def _check_unit(cls, v: str) -> str:
+        if v not in FAMILY_UNITS:
+            raise ValueError(f"unknown unit {v!r}; known: {', '.join(FAMILY_UNITS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _check_names(self) -> Family:
+        names = list(self.params) + list(self.derived) + list(self.draws)
+        for name in names:
+            if not _NAME.fullmatch(name) or keyword.iskeyword(name):
+                raise ValueError(f"name {name!r} must be lower_snake_case and not a Python keyword")
+            if name in RESERVED_NAMES:
+                raise ValueError(f"name {name!r} is reserved")
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"names used twice among params, derived and draws: {', '.join(sorted(dup))}")
+        for pname, spec in self.params.items():
+            if spec.from_ is not None:
+                draw = spec.from_.split(".", 1)[0]
+                if draw not in self.draws:
+                    raise ValueError(f"params.{pname}: from {spec.from_!r} names no draw (declare [draws.{draw}])")
+        return self
+
+    # -- conveniences -----------------------------------------------------------
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def catalogs(self) -> dict[str, Catalog]:
+        return self._catalogs
+
+    @property
+    def display_kind(self) -> str:
+        """How answers are shown: the display override, else the unit."""
+        return self.unit if self.display == "auto" else self.display
+
+    def bound_params(self, draw: str) -> dict[str, str]:
+        """{param: field} for the params a draw binds."""
+        out = {}
+        for pname, spec in self.params.items():
+            if spec.from_ is not None and spec.from_.split(".", 1)[0] == draw:
+                out[pname] = spec.from_.split(".", 1)[1]
+        return out
+
+    def draw_entries(self, draw: str) -> list[str]:
+        """The catalog entry ids a draw may pick, in catalog order."""
+        spec = self.draws[draw]
+        catalog = self._catalogs.get(spec.catalog)
+        if catalog is None:
+            return []
+        ids = spec.pick if spec.pick is not None else list(catalog.entries)
+        return [i for i in ids if i in catalog.entries and i not in spec.exclude]
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON shape for `drill problems --json`."""
+        return {
+            "id": self.id,
+            "block": self.block,
+            "topic": self.topic,
+            "parameters": list(self.params),
+            "draws": {name: d.catalog for name, d in self.draws.items()},
+            "unit": self.unit,
+            "tolerance": self.tolerance,
+        }
+
+    def line_of(self, *loc: str | int) -> int:
+        return find_line(self._text, loc)
+
+
+# ---------------------------------------------------------------------------
+# Line numbers for errors (tomllib keeps none, so search the text).
+
+
+def find_line(text: str, loc: tuple[str | int, ...]) -> int:
+    """Best-effort line (1-based) of a key path like ('params', 'alpha', 'uniform')."""
+    if not text:
+        return 1
+    lines = text.splitlines()
+    pos = 0
+    found = 0
+    table_prefix: list[str] = []
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            # the part-th [[array]] of the previous key
+            if i == 0:
+                continue
+            key = str(loc[i - 1])
+            hits = [n for n in range(len(lines)) if re.match(rf"\s*\[\[\s*{re.escape(key)}\s*\]\]", lines[n])]
+            if part < len(hits):
+                pos = found = hits[part]
+            continue
+        table_prefix.append(re.escape(str(part)))
+        header = re.compile(r"\s*\[+\s*" + r"\s*\.\s*".join(f'"?{p}"?' for p in table_prefix) + r"\s*\]+")
+        key = re.compile(rf'\s*"?{re.escape(str(part))}"?\s*=')
+        for n in range(pos, len(lines)):
+            if header.match(lines[n]) or key.match(lines[n]):
+                pos = found = n
+                break
+    return found + 1
+
+
+def _toml_error_line(exc: tomllib.TOMLDecodeError) -> int:
+    m = re.search(r"line (\d+)", str(exc))
+    return int(m.group(1)) if m else 1
+
+
+def _pydantic_errors(path: Path, text: str, exc: ValidationError, prefix: tuple = ()) -> list[ContentError]:
+    out = []
+    for err in exc.errors():
+        loc = prefix + tuple(err["loc"])
+        where = ".".join(str(p) for p in loc if not isinstance(p, int)) or "file"
+        msg = err["msg"].removeprefix("Value error, ")
+        out.append(ContentError(path, find_line(text, loc), f"{where}: {msg}"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Loading.
+
+
+def load_catalog(path: Path, text: str, data: dict[str, Any]) -> tuple[Catalog | None, list[ContentError]]:
+    errors: list[ContentError] = []
+    name = data.get("catalog")
+    entries = {k: v for k, v in data.items() if isinstance(v, dict)}
+    for key, value in data.items():
+        if key not in ("catalog", "description") and not isinstance(value, dict):
+            errors.append(ContentError(path, find_line(text, (key,)), f"{key}: expected a table per catalog entry"))
+    try:
+        catalog = Catalog(name=name, description=str(data.get("description", "")), entries=entries)
+    except ValidationError as exc:
+        return None, errors + _pydantic_errors(path, text, exc)
+    for entry_id, fields in catalog.entries.items():
+        if not _ID.fullmatch(entry_id):
+            errors.append(ContentError(path, find_line(text, (entry_id,)), f"entry id {entry_id!r} must be lower-case words joined by '-'"))
+        if "name" not in fields:
+            errors.append(ContentError(path, find_line(text, (entry_id,)), f"{entry_id}: needs a display name"))
+        for field, value in fields.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0:
+                errors.append(ContentError(path, find_line(text, (entry_id, field)), f"{entry_id}.{field}: must be positive"))
+    catalog._path = path
+    catalog._text = text
+    return catalog, errors
+
+
+def _read(path: Path) -> tuple[str, dict[str, Any] | None, list[ContentError]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return "", None, [ContentError(path, 1, f"cannot read: {exc}")]
+    try:
+        return text, tomllib.loads(text), []
+    except tomllib.TOMLDecodeError as exc:
+        return text, None, [ContentError(path, _toml_error_line(exc), f"invalid TOML: {exc}")]
+
+
+def _check_draws(family: Family) -> list[ContentError]:
+    errors = []
+    path, text = family._path, family._text
+    for dname, spec in family.draws.items():
+        catalog = family._catalogs.get(spec.catalog)
+        if catalog is None:
+            errors.append(ContentError(path, find_line(text, ("draws", dname, "catalog")), f"draws.{dname}: no catalog named {spec.catalog!r}"))
+            continue
+        for entry in (spec.pick or []) + spec.exclude:
+            if entry not in catalog.entries:
+                errors.append(ContentError(path, find_line(text, ("draws", dname)), f"draws.{dname}: {spec.catalog} has no entry {entry!r}"))
+        allowed = family.draw_entries(dname)
+        if not allowed:
+            errors.append(ContentError(path, find_line(text, ("draws", dname)), f"draws.{dname}: no entries left to draw"))
+        for pname, field in family.bound_params(dname).items():
+            for entry in allowed:
+                value = catalog.entries[entry].get(field)
+                if not isinstance(value, (int, float)) or isinstance(value, bool):
+                    errors.append(
+                        ContentError(path, find_line(text, ("params", pname, "from")), f"params.{pname}: {spec.catalog} entry {entry!r} has no number {field!r}")
+                    )
+    return errors
+
+
+def load_dir(problems_dir: Path | str) -> tuple[list[Family], dict[str, Catalog], list[ContentError]]:
+    """Every family and catalog under a directory (not recursive), and the errors found.
+
+    Families with errors are left out of the list; the rest load normally.
+    """
+    root = Path(problems_dir)
+    errors: list[ContentError] = []
+    catalogs: dict[str, Catalog] = {}
+    raw_families: list[tuple[Path, str, dict[str, Any]]] = []
+    if not root.is_dir():
+        return [], {}, [ContentError(root, 1, "problems directory not found")]
+    for path in sorted(root.glob("*.toml")):
+        text, data, errs = _read(path)
+        errors += errs
+        if data is None:
+            continue
+        if isinstance(data.get("catalog"), str):
+            catalog, errs = load_catalog(path, text, data)
+            errors += errs
+            if catalog is not None:
+                if catalog.name in catalogs:
+                    errors.append(ContentError(path, find_line(text, ("catalog",)), f"catalog {catalog.name!r} defined twice"))
+                catalogs[catalog.name] = catalog
+        else:
+            raw_families.append((path, text, data))
+    families: list[Family] = []
+    seen: dict[str, Path] = {}
+    for path, text, data in raw_families:
+        try:
+            family = Family.model_validate(data)
+        except ValidationError as exc:
+            errors += _pydantic_errors(path, text, exc)
+            continue
+        family._path = path
+        family._text = text
+        family._catalogs = catalogs
+        if family.id in seen:
+            errors.append(ContentError(path, family.line_of("id"), f"family id {family.id!r} already used in {seen[family.id].name}"))
+            continue
+        if path.stem != family.id:
+            errors.append(ContentError(path, family.line_of("id"), f"file name should match the id: {family.id}.toml"))
+        draw_errors = _check_draws(family)
+        errors += draw_errors
+        if draw_errors:
+            continue
+        seen[family.id] = path
+        families.append(family)
+    return families, catalogs, errors
+
+
+_cache: dict[Path, tuple[tuple, list[Family]]] = {}
+_cache_lock = threading.Lock()
+
+
+def _fingerprint(root: Path) -> tuple:
+    try:
+        return tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(root.glob("*.toml")))
+    except OSError:
+        return ()
+
+
+def families(problems_dir: Path | str) -> list[Family]:
+    """The valid families under a directory, cached until a file there changes."""
+    root = Path(problems_dir).resolve()
+    key = _fingerprint(root)
+    with _cache_lock:
+        hit = _cache.get(root)
+        if hit is not None and hit[0] == key:
+            return list(hit[1])
+    loaded, _, _ = load_dir(root)
+    with _cache_lock:
+        _cache[root] = (key, loaded)
+    return list(loaded)

@@ -1,0 +1,124 @@
+"""Fresh numbers for a family: draw parameters with a seeded `random.Random`, render the prompt."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from drill.estimate import formula
+from drill.estimate.family import Family, ParamSpec
+from drill.estimate.pretty import pretty
+from drill.estimate.template import render
+
+MAX_ATTEMPTS = 500
+
+
+class GenerationError(RuntimeError):
+    """No parameters satisfying the family's `require` constraints were found."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One instance of a family: its parameters, the question and the true answer."""
+
+    family_id: str
+    block: str
+    params: dict[str, Any]
+    prompt: str
+    truth: float  # in base units
+    unit: str
+    pretty: str = ""
+    tolerance: float = 0.05
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "family": self.family_id,
+            "block": self.block,
+            "params": dict(self.params),
+            "prompt": self.prompt,
+            "truth": self.truth,
+            "unit": self.unit,
+            "pretty": self.pretty,
+            "tolerance": self.tolerance,
+        }
+
+
+def round_sig(x: float, digits: int) -> float:
+    if x == 0:
+        return 0.0
+    return round(x, digits - 1 - math.floor(math.log10(abs(x))))
+
+
+def _draw_one(spec: ParamSpec, rng: random.Random) -> int | float:
+    if spec.choice is not None:
+        value: float = rng.choice(spec.choice)
+    elif spec.log_uniform is not None:
+        lo, hi = spec.log_uniform
+        value = round_sig(math.exp(rng.uniform(math.log(lo), math.log(hi))), spec.sig)
+    elif spec.uniform is not None:
+        lo, hi = spec.uniform
+        value = rng.uniform(lo, hi)
+        value = round(round(value / spec.step) * spec.step, 10) if spec.step else round_sig(value, spec.sig)
+    elif spec.int_range is not None:
+        lo, hi = spec.int_range
+        step = int(spec.step) if spec.step else 1
+        value = rng.randrange(lo, hi + 1, step)
+    else:
+        value = spec.default  # type: ignore[assignment]
+    if spec.is_integer:
+        return int(round(value))
+    return value
+
+
+def draw_params(family: Family, rng: random.Random) -> dict[str, Any]:
+    """One draw of every parameter (draws first, then distributions, in file order)."""
+    params: dict[str, Any] = {}
+    for dname, dspec in family.draws.items():
+        entry = rng.choice(family.draw_entries(dname))
+        params[dname] = entry
+        fields = family.catalogs[dspec.catalog].entries[entry]
+        for pname, fname in family.bound_params(dname).items():
+            value = fields[fname]
+            params[pname] = int(value) if family.params[pname].is_integer else value
+    for pname, spec in family.params.items():
+        if spec.from_ is None:
+            params[pname] = _draw_one(spec, rng)
+    # keep the family's parameter order, draws first
+    return {**{d: params[d] for d in family.draws}, **{p: params[p] for p in family.params}}
+
+
+def template_values(family: Family, params: dict[str, Any]) -> dict[str, Any]:
+    """Names a template may use: params, derived values, draws by display name."""
+    values: dict[str, Any] = dict(params)
+    for dname, dspec in family.draws.items():
+        if dname in params:
+            values[dname] = family.catalogs[dspec.catalog].display_name(params[dname])
+    values.update(formula.evaluate_derived(family, params))
+    return values
+
+
+def generate(family: Family, rng: random.Random) -> Problem:
+    """A fresh problem: parameters drawn from `rng`, satisfying every `require`."""
+    for _ in range(MAX_ATTEMPTS):
+        params = draw_params(family, rng)
+        if not formula.requirements_met(family, params):
+            continue
+        truth = formula.evaluate(family, params)
+        if math.isfinite(truth) and truth > 0:
+            break
+    else:
+        raise GenerationError(f"{family.id}: no parameters met the constraints in {MAX_ATTEMPTS} draws")
+    prompt = render(family.prompt, template_values(family, params))
+    return Problem(
+        family_id=family.id,
+        block=family.block,
+        params=params,
+        prompt=prompt,
+        truth=truth,
+        unit=family.unit,
+        pretty=pretty(truth, family.display_kind),
+        tolerance=family.tolerance,
+    )

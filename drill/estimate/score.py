@@ -1,0 +1,125 @@
+"""Solve and grade: the truth, the user's parsed answer, a score on |log10(answer/truth)|.
+
+Scoring: full credit (1.0) within the family's tolerance (a max |log10 error|); beyond
+it, partial credit starts at 0.8 and falls linearly to 0 at one order of magnitude.
+SM-2 quality comes from the score (`quality_from_score`), never from self-grading.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from drill.estimate import formula, slips, units
+from drill.estimate.family import Family
+from drill.estimate.params import complete
+from drill.estimate.parser import AnswerError, parse_answer
+from drill.estimate.pretty import pretty
+from drill.estimate.worked import answer_text, worked_solution
+
+PARTIAL_START = 0.8  # credit just beyond the tolerance
+ZERO_AT = 1.0  # |log10 error| at which credit reaches 0 (a factor of 10)
+
+
+def score_from_log_error(log_error: float, tolerance: float) -> float:
+    if not math.isfinite(log_error):
+        return 0.0
+    if log_error <= tolerance + 1e-12:
+        return 1.0
+    if log_error >= ZERO_AT:
+        return 0.0
+    return round(PARTIAL_START * (1 - (log_error - tolerance) / (ZERO_AT - tolerance)), 4)
+
+
+def quality_from_score(score: float) -> int:
+    """SM-2 quality 0..5: 5 full credit; 4 within ~1.7×; 3 within ~2.2×; 2 within ~4×; 1 some credit; 0 none."""
+    if score >= 1.0:
+        return 5
+    if score >= 0.65:
+        return 4
+    if score >= 0.55:
+        return 3
+    if score >= 0.3:
+        return 2
+    if score > 0:
+        return 1
+    return 0
+
+
+def truth(family: Family, params: dict[str, Any]) -> float:
+    value = formula.evaluate(family, params)
+    if not (math.isfinite(value) and value > 0):
+        from drill.estimate.params import ParamError
+
+        raise ParamError(f"{family.id}: these parameters give no positive finite answer ({value})")
+    return value
+
+
+def solve(family: Family, params: Mapping[str, Any]) -> dict[str, Any]:
+    """{'value': float in base units, 'unit': str, 'pretty': str}; ParamError on bad params."""
+    full = complete(family, params)
+    value = truth(family, full)
+    return {"value": value, "unit": family.unit, "pretty": pretty(value, family.display_kind)}
+
+
+def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> dict[str, Any]:
+    """Grade one answer. Never raises for any answer text; ParamError only for bad params."""
+    full = complete(family, params)
+    true_value = truth(family, full)
+    want = units.FAMILY_UNITS[family.unit]
+    result: dict[str, Any] = {
+        "correct": False,
+        "score": 0.0,
+        "truth": true_value,
+        "parsed": None,
+        "error": None,
+        "unit": family.unit,
+        "log_error": None,
+        "quality": 0,
+        "truth_pretty": answer_text(family, true_value),
+        "parsed_pretty": None,
+        "feedback": "",
+        "slip": None,
+        "worked": [],
+    }
+    try:
+        parsed = parse_answer(answer_text_in)
+        value, dim = parsed.in_base_units(want)
+        if dim is not None and dim != want:
+            raise AnswerError(units.mismatch_message(dim, want))
+        if not (value > 0):
+            raise AnswerError("the answer must be a positive number")
+    except AnswerError as exc:
+        result["error"] = str(exc)
+    except Exception:  # noqa: BLE001 - a grader bug must not become a traceback for the user
+        result["error"] = "could not read that answer"
+    if result["error"] is not None:
+        result["feedback"] = f"Could not grade: {result['error']}."
+        result["worked"] = worked_solution(family, full, true_value)
+        return result
+
+    log_error = abs(math.log10(value / true_value))
+    score = score_from_log_error(log_error, family.tolerance)
+    correct = log_error <= family.tolerance + 1e-12
+    slip = slips.diagnose(family, full, true_value, value, correct)
+    result.update(
+        correct=correct,
+        score=score,
+        parsed=value,
+        log_error=log_error,
+        quality=quality_from_score(score),
+        parsed_pretty=answer_text(family, value),
+        slip=slip,
+        worked=worked_solution(family, full, true_value, value),
+    )
+    factor = value / true_value
+    if correct:
+        feedback = f"Correct: {result['truth_pretty']}."
+    else:
+        direction = "high" if factor > 1 else "low"
+        off = factor if factor > 1 else 1 / factor
+        feedback = f"Off by {off:.2g}× (too {direction}); the answer is {result['truth_pretty']}. Score {score:.2f}."
+    if slip:
+        feedback += f" {slip[0].upper()}{slip[1:]}"
+    result["feedback"] = feedback
+    return result

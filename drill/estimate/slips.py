@@ -1,0 +1,113 @@
+"""Name the usual slip behind a wrong answer from the ratio answer/truth.
+
+Three groups are tried in order, each picking its closest match within tolerance:
+
+1. the family's own `[[slips]]` (forgot the 2 for K and V, used 2·N·D instead of 6·N·D...);
+2. a parameter left out or counted twice (a missing layer count, batch, bytes per element);
+3. generic factors: 2, 8 (bits vs bytes), 1000 / 1024 / 1e6 (prefixes), 60 / 3600 / 86400
+   (time units), 100 (percent).
+
+A correct answer can still carry a note when it matches GB-vs-GiB exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from drill.estimate import formula
+from drill.estimate.family import Family
+from drill.estimate.template import TemplateError, render
+
+GENERIC: list[tuple[float, str]] = [
+    (2.0, "your answer is 2× the truth: a factor of 2 counted twice?"),
+    (0.5, "your answer is half the truth: a factor of 2 missing?"),
+    (8.0, "your answer is 8× the truth: bits vs bytes?"),
+    (1 / 8, "your answer is 1/8 of the truth: bits vs bytes?"),
+    (1000.0, "your answer is 1000× the truth: check the prefixes (K/M/G/T, ms vs s)"),
+    (1e-3, "your answer is 1/1000 of the truth: check the prefixes (K/M/G/T, ms vs s)"),
+    (1024.0, "your answer is 1024× the truth: a binary prefix applied once too often?"),
+    (1 / 1024, "your answer is 1/1024 of the truth: a binary prefix missing?"),
+    (1e6, "your answer is a million times the truth: check the prefixes"),
+    (1e-6, "your answer is a millionth of the truth: check the prefixes"),
+    (1e9, "your answer is 1e9× the truth: GB written as bytes, or a missing unit?"),
+    (1e-9, "your answer is 1e-9 of the truth: a number in GB without the unit?"),
+    (1e12, "your answer is 1e12× the truth: check the prefixes"),
+    (1e-12, "your answer is 1e-12 of the truth: a number in T-units without the unit?"),
+    (100.0, "your answer is 100× the truth: a percentage where a fraction was wanted?"),
+    (0.01, "your answer is 1/100 of the truth: a fraction where a percentage was wanted?"),
+    (60.0, "your answer is 60× the truth: minutes vs seconds or hours?"),
+    (1 / 60, "your answer is 1/60 of the truth: minutes vs seconds or hours?"),
+    (3600.0, "your answer is 3600× the truth: hours vs seconds?"),
+    (1 / 3600, "your answer is 1/3600 of the truth: seconds vs hours?"),
+    (86400.0, "your answer is 86400× the truth: days vs seconds?"),
+    (1 / 86400, "your answer is 1/86400 of the truth: a number of days without the unit?"),
+    (4.0, "your answer is 4× the truth: two factors of 2 too many?"),
+    (0.25, "your answer is 1/4 of the truth: two factors of 2 missing?"),
+]
+
+BINARY_NOTES: list[tuple[float, str]] = [
+    (2**30 / 1e9, "note: your number matches the answer in GiB written as GB (1 GiB = 1.074 GB)"),
+    (1e9 / 2**30, "note: your number matches the answer in GB written as GiB (1 GiB = 1.074 GB)"),
+    (2**40 / 1e12, "note: your number matches the answer in TiB written as TB (1 TiB = 1.1 TB)"),
+    (1e12 / 2**40, "note: your number matches the answer in TB written as TiB (1 TiB = 1.1 TB)"),
+    (2**20 / 1e6, "note: your number matches the answer in MiB written as MB (1 MiB = 1.049 MB)"),
+    (1e6 / 2**20, "note: your number matches the answer in MB written as MiB (1 MiB = 1.049 MB)"),
+]
+
+
+def _closest(lr: float, candidates: list[tuple[float, str]], tol: float) -> str | None:
+    best: tuple[float, str] | None = None
+    for factor, message in candidates:
+        if not (factor > 0 and math.isfinite(factor)):
+            continue
+        lf = math.log10(factor)
+        if abs(lf) <= tol:  # a factor near 1 explains nothing
+            continue
+        d = abs(lr - lf)
+        if d <= tol and (best is None or d < best[0]):
+            best = (d, message)
+    return best[1] if best else None
+
+
+def _param_candidates(family: Family, params: dict[str, Any], truth: float) -> list[tuple[float, str]]:
+    out: list[tuple[float, str]] = []
+    for name in family.params:
+        v = params.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0 or v == 1:
+            continue
+        bumped = dict(params)
+        bumped[name] = v * 1.01
+        grows = formula.evaluate(family, bumped) > truth
+        shown = f"{name} = {v:g}"
+        if grows:
+            out.append((1 / v, f"did you leave out {shown}?"))
+            out.append((v, f"did you count {shown} twice?"))
+        else:
+            out.append((v, f"did you forget to divide by {shown}?"))
+            out.append((1 / v, f"did you divide by {shown} twice?"))
+    return out
+
+
+def diagnose(family: Family, params: dict[str, Any], truth: float, answer: float, correct: bool) -> str | None:
+    """The likely slip behind `answer` (base units), or None."""
+    if not (truth > 0 and answer > 0 and math.isfinite(truth) and math.isfinite(answer)):
+        return None
+    ratio = answer / truth
+    lr = math.log10(ratio)
+    if correct:
+        return _closest(lr, BINARY_NOTES, 0.004) if abs(lr) > 0.015 else None
+    tol = min(max(family.tolerance, 0.02), 0.05)
+    values: dict[str, Any] = dict(params)
+    values.update(formula.evaluate_derived(family, params))
+    own = []
+    for factor, spec in zip(formula.slip_factors(family, params), family.slips):
+        try:
+            own.append((factor, render(spec.message, values)))
+        except (TemplateError, ValueError, KeyError):
+            own.append((factor, spec.message))
+    for group in (own, _param_candidates(family, params, truth), GENERIC):
+        found = _closest(lr, group, tol)
+        if found:
+            return found
+    return None
