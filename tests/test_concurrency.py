@@ -12,7 +12,7 @@ import sys
 from drill.paths import Paths
 from drill.study import Study
 study = Study.open(Paths.resolve())
-mine = [card for card in study.cards([f"x-{i}" for i in range(200)]) if card.item_id.endswith(sys.argv[1])]
+mine = [card for card in study.cards([f"x-{i}" for i in range(400)]) if int(card.item_id[2:]) % 2 == int(sys.argv[1])]
 for card in mine:
     study.record(study.grade(card, 3, 500))
 print(len(mine))
@@ -20,7 +20,7 @@ print(len(mine))
 
 
 def test_two_processes_grade_at_once(drill_home: Path) -> None:
-    write_deck(drill_home / "decks", "many.toml", [(f"x-{i}", "memory") for i in range(200)])
+    write_deck(drill_home / "decks", "many.toml", [(f"x-{i}", "memory") for i in range(400)])
     processes = [
         subprocess.Popen([sys.executable, "-c", GRADER, parity], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for parity in ("0", "1")
@@ -30,8 +30,8 @@ def test_two_processes_grade_at_once(drill_home: Path) -> None:
         assert process.returncode == 0, err
         assert "locked" not in err
     graded = sum(int(out) for out, _ in outputs)
-    assert graded == 40
+    assert graded == 400
     connection = sqlite3.connect(drill_home / "drill.db")
-    assert connection.execute("SELECT COUNT(*) FROM review").fetchone() == (40,)
-    assert connection.execute("SELECT COUNT(*) FROM item WHERE interval = 1").fetchone() == (40,)
+    assert connection.execute("SELECT COUNT(*) FROM review").fetchone() == (400,)
+    assert connection.execute("SELECT COUNT(*) FROM item WHERE interval = 1").fetchone() == (400,)
     assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     import random
 
     from drill.content.errors import ContentError
-    from drill.estimate.family import Family
-    from drill.estimate.generate import Problem
+    from drill.estimate.schema import Family
+    from drill.estimate.draw import Problem
 
 BLOCKS = ("memory", "compute", "inference", "training", "communication")
 
@@ -61,7 +61,7 @@ __all__ = [
 
 
 def families(problems_dir: Path | str) -> list[Family]:
-    from drill.estimate.family import families as _families
+    from drill.estimate.schema import families as _families
 
     return _families(problems_dir)
 
@@ -74,7 +74,7 @@ def family(problems_dir: Path | str, family_id: str) -> Family:
 
 
 def check(problems_dir: Path | str) -> list[ContentError]:
-    from drill.estimate.check import check as _check
+    from drill.estimate.validate import check as _check
 
     return _check(problems_dir)
 
@@ -90,7 +90,7 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
 
 
 def generate(fam: Family, rng: random.Random) -> Problem:
-    from drill.estimate.generate import generate as _generate
+    from drill.estimate.draw import generate as _generate
 
     return _generate(fam, rng)
 
@@ -129,11 +129,11 @@ def __getattr__(name: str) -> Any:
 
         return ParamError
     if name in ("Family", "Catalog"):
-        from drill.estimate import family as _family_mod
+        from drill.estimate import schema as _family_mod
 
         return getattr(_family_mod, name)
     if name == "Problem":
-        from drill.estimate.generate import Problem
+        from drill.estimate.draw import Problem
 
         return Problem
     raise AttributeError(f"module 'drill.estimate' has no attribute {name!r}")

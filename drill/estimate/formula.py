@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from drill.estimate.family import FUNCTION_NAMES, Family
+from drill.estimate.schema import FUNCTION_NAMES, Family
 
 
 class FormulaError(ValueError):

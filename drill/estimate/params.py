@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from drill.estimate.family import Family
+from drill.estimate.schema import Family
 from drill.estimate.parser import AnswerError, parse_value
 from drill.estimate.units import FAMILY_UNITS
 

@@ -11,7 +11,7 @@ import math
 from typing import Any, Mapping
 
 from drill.estimate import formula, slips, units
-from drill.estimate.family import Family
+from drill.estimate.schema import Family
 from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError, parse_answer
 from drill.estimate.pretty import pretty

@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from drill.estimate import formula
-from drill.estimate.family import Family
+from drill.estimate.schema import Family
 from drill.estimate.template import TemplateError, render
 
 GENERIC: list[tuple[float, str]] = [

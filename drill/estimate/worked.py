@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drill.estimate.family import Family
-from drill.estimate.generate import template_values
+from drill.estimate.schema import Family
+from drill.estimate.draw import template_values
 from drill.estimate.pretty import binary_bytes_text, plain, pretty
 from drill.estimate.template import render
 

@@ -1,12 +1,18 @@
-"""Opening the database: SQLite in WAL mode, foreign keys on, a busy timeout, migrated."""
+"""Opening the database: SQLite in WAL mode, foreign keys on, a busy timeout, migrated.
+
+Write transactions start with BEGIN IMMEDIATE (through `writing`), so two drill processes
+queue for the write lock instead of failing half-way; reads never take it.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+import time
+from contextlib import AbstractContextManager
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.store.migrations import migrate
 
@@ -14,9 +20,33 @@ BUSY_TIMEOUT_MS = 15_000
 
 
 def _configure(connection: sqlite3.Connection) -> None:
+    connection.isolation_level = None  # SQLAlchemy's begin event below issues BEGIN itself
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     connection.execute("PRAGMA foreign_keys = ON")
     connection.execute("PRAGMA synchronous = FULL")
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Switch to WAL; a second process creating the database at the same moment may hold it briefly."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if connection.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
+                return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.02)
+
+
+def _begin(connection: Connection) -> None:
+    mode = "IMMEDIATE" if connection.get_execution_options().get("write") else "DEFERRED"
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def writing(engine: Engine) -> AbstractContextManager[Connection]:
+    """A transaction that holds the write lock from its first statement and commits on exit."""
+    return engine.execution_options(write=True).begin()
 
 
 def open_engine(path: Path) -> Engine:
@@ -27,7 +57,7 @@ def open_engine(path: Path) -> Engine:
     raw = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     try:
         _configure(raw)
-        raw.execute("PRAGMA journal_mode = WAL")
+        _use_wal(raw)
         migrate(raw)
     finally:
         raw.close()
@@ -36,4 +66,5 @@ def open_engine(path: Path) -> Engine:
         connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False},
     )
     event.listen(engine, "connect", lambda dbapi_connection, _record: _configure(dbapi_connection))
+    event.listen(engine, "begin", _begin)
     return engine

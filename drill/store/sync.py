@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import Engine, text
 
 from drill.content.models import LoadedItem
+from drill.store.engine import writing
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ RETIRE = text("UPDATE item SET retired=1, updated_at=:now WHERE id=:id")
 
 def sync_content(engine: Engine, items: list[LoadedItem], broken_decks: set[str], now: datetime) -> SyncReport:
     """Apply the difference between `items` and the store in one transaction."""
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         known = {
             row.id: row
             for row in connection.execute(text("SELECT id, content_hash, deck, position, retired FROM item"))

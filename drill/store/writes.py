@@ -6,6 +6,7 @@ from sqlalchemy import Engine, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade
+from drill.store.engine import writing
 
 RECORD = text(
     """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
@@ -35,7 +36,7 @@ def _state_params(item_id: str, state: ItemState) -> dict[str, object]:
 def record_grade(engine: Engine, grade: Grade) -> int:
     """Store the review and the item's new state in one committed transaction; return the review id."""
     before, after = grade.before, grade.after
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         review_id = connection.execute(
             RECORD,
             {
@@ -63,11 +64,11 @@ def record_grade(engine: Engine, grade: Grade) -> int:
 
 def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
     """Delete the review and put the item back in the state it had before it."""
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
         connection.execute(SET_STATE, _state_params(grade.item_id, grade.before))
 
 
 def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         connection.execute(text("UPDATE item SET suspended = :s WHERE id = :id"), {"s": suspended, "id": item_id})

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drill.estimate import formula
-from drill.estimate.family import Family, ParamSpec
+from drill.estimate.schema import Family, ParamSpec
 from drill.estimate.pretty import pretty
 from drill.estimate.template import render
 

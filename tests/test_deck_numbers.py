@@ -1,0 +1,304 @@
+"""Recompute the numeric facts stated in decks/numbers.toml and
+decks/cheat-sheet.toml from first principles, and check that each card's
+answer states the recomputed figure.
+
+Each row of CHECKS is (item id, function computing the value from base
+quantities, formatter producing the exact text the answer must contain).
+If a card states a wrong number, the formatted recomputed value is missing
+from its answer and the test fails.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+DECKS = Path(__file__).parents[1] / "decks"
+DECK_FILES = ("numbers.toml", "cheat-sheet.toml")
+
+# ---------------------------------------------------------------------------
+# Base quantities: vendor specifications and model shapes.
+# ---------------------------------------------------------------------------
+GB = 1e9
+TB = 1e12
+GiB = 2**30
+KiB = 2**10
+MiB = 2**20
+
+# A100 SXM 80GB
+A100_SMS, A100_TC_PER_SM, A100_FMA_PER_TC_CLK, A100_CLK = 108, 4, 256, 1.41e9
+A100_BF16 = 312e12            # dense, FLOP/s (vendor spec)
+A100_TF32 = 156e12            # dense
+A100_FP32_SIMT = 19.5e12      # non-Tensor-Core FP32
+A100_HBM = 2.039e12           # B/s
+A100_NVLINK_LINKS = 12
+NVLINK_PER_LINK = 50e9        # B/s, both directions together
+
+# H100 SXM5
+H100_SMS, H100_TC_PER_SM, H100_FMA_PER_TC_CLK, H100_CLK = 132, 4, 512, 1.83e9
+H100_BF16 = 989.4e12
+H100_HBM = 3.35e12
+H100_NVLINK_LINKS = 18
+
+# H200: 6016-bit HBM3e bus at 3.201 GHz DDR (nvidia-smi), 143771 MiB
+H200_BUS_BITS, H200_MEM_CLK = 6016, 3.201e9
+H200_MIB = 143771
+H200_HBM = 4.8e12
+
+V100_FP16, V100_HBM = 125e12, 0.9e12
+B200_BF16, B200_HBM = 2250e12, 8e12
+
+PCIE4_GTS, PCIE_LANES, PCIE_ENCODING = 16e9, 16, 128 / 130
+HDR_BITS, NDR_BITS = 200e9, 400e9
+
+# Models
+LLAMA2_7B = dict(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128)
+LLAMA3_8B = dict(layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128)
+LLAMA3_70B = dict(layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128)
+BF16 = 2
+
+
+def kv_bytes_per_token(m: dict, dtype_bytes: int = BF16) -> int:
+    """K and V for every layer and KV head: 2 * L * n_kv * d_head * bytes."""
+    return 2 * m["layers"] * m["kv_heads"] * m["head_dim"] * dtype_bytes
+
+
+def ring_allreduce_bytes(n: int, payload: float) -> float:
+    """Bytes each rank sends in a ring all-reduce: 2 * (N - 1) / N * S."""
+    return 2 * (n - 1) / n * payload
+
+
+def korthikanti_layer_bytes(s: int, b: int, h: int, a: int) -> float:
+    """Activation bytes of one layer, 16-bit, no recompute: sbh(34+5as/h)."""
+    return s * b * h * (34 + 5 * a * s / h)
+
+
+GRAD_7B = 7e9 * BF16            # 14 GB of BF16 gradients
+RING_7B_8 = ring_allreduce_bytes(8, GRAD_7B)
+A100_NVLINK_ONE_WAY = A100_NVLINK_LINKS * NVLINK_PER_LINK / 2
+H100_NVLINK_ONE_WAY = H100_NVLINK_LINKS * NVLINK_PER_LINK / 2
+HDR_BYTES = HDR_BITS / 8
+TRAIN_FLOPS_7B_1T = 6 * 7e9 * 1e12
+CLUSTER_RATE = 64 * A100_BF16 * 0.4
+INT4_G128_BITS = 4 + 2 * 16 / 128   # FP16 scale + zero point per 128 weights
+
+Fmt = Callable[[float], str]
+
+
+def f(template: str) -> Fmt:
+    """Formatter from a str.format template with one positional field."""
+    return lambda v: template.format(v)
+
+
+def sci(unit: str = "") -> Fmt:
+    """Scientific notation like 4.2e22 (two significant digits)."""
+    def fmt(v: float) -> str:
+        exp = math.floor(math.log10(v))
+        return f"{v / 10**exp:.1f}e{exp}{unit}"
+    return fmt
+
+
+def sci3(unit: str = "") -> Fmt:
+    def fmt(v: float) -> str:
+        exp = math.floor(math.log10(v))
+        return f"{v / 10**exp:.2f}e{exp}{unit}"
+    return fmt
+
+
+CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
+    # --- numbers.toml ------------------------------------------------------
+    ("num-a100-bf16-flops",
+     lambda: A100_SMS * A100_TC_PER_SM * A100_FMA_PER_TC_CLK * 2 * A100_CLK / 1e12,
+     f("{:.1f} TFLOP/s")),
+    ("num-a100-hbm-bandwidth", lambda: 7e9 * BF16 / A100_HBM * 1e3, f("{:.1f} ms")),
+    ("num-a100-ridge-point", lambda: A100_BF16 / A100_HBM, f("{:.0f} FLOP/byte")),
+    ("num-h100-bf16-flops",
+     lambda: H100_SMS * H100_TC_PER_SM * H100_FMA_PER_TC_CLK * 2 * H100_CLK / 1e12,
+     f("{:.1f} TFLOP/s")),
+    ("num-h100-bf16-flops", lambda: H100_BF16 / A100_BF16, f("= {:.2f}")),
+    ("num-h100-bf16-flops", lambda: H100_HBM / A100_HBM, f("{:.2f}x")),
+    ("num-h100-ridge-point", lambda: H100_BF16 / H100_HBM, f("{:.0f} FLOP/byte")),
+    ("num-h100-ridge-point", lambda: 2 * H100_BF16 / H100_HBM, f("{:.0f} FLOP/B")),
+    ("num-h100-hbm", lambda: 7e9 * BF16 / H100_HBM * 1e3, f("{:.1f} ms")),
+    ("num-h100-hbm", lambda: H100_HBM / (7e9 * BF16), f("{:.0f} tokens/s")),
+    ("num-h200-specs", lambda: H100_BF16 / H200_HBM / 1e12 * 1e12, f("{:.0f} FLOP/B")),
+    ("num-h200-specs",
+     lambda: H200_BUS_BITS / 8 * H200_MEM_CLK * 2 / TB, f("{:.2f} TB/s")),
+    ("num-h200-specs", lambda: H200_MIB * MiB / GiB, f("{:.1f} GiB")),
+    ("num-h200-specs", lambda: H200_MIB * MiB / 1e9, f("{:.1f}e9 bytes")),
+    ("num-v100-specs", lambda: V100_FP16 / V100_HBM, f("{:.0f} FLOP/byte")),
+    ("num-v100-specs", lambda: A100_BF16 / V100_FP16, f("{:.1f}x")),
+    ("num-v100-specs", lambda: A100_HBM / V100_HBM, f("{:.1f}x")),
+    ("num-b200-specs", lambda: B200_BF16 / B200_HBM, f("{:.0f} FLOP/B")),
+    ("num-b200-specs", lambda: B200_HBM / H100_HBM, f("{:.1f}x")),
+    ("num-nvlink-a100", lambda: A100_NVLINK_LINKS * NVLINK_PER_LINK / GB,
+     f("{:.0f} GB/s")),
+    ("num-nvlink-a100", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
+    ("num-nvlink-a100", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
+    ("num-nvlink-h100", lambda: H100_NVLINK_LINKS * NVLINK_PER_LINK / GB,
+     f("{:.0f} GB/s")),
+    ("num-nvlink-h100", lambda: RING_7B_8 / H100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
+    ("num-infiniband", lambda: HDR_BITS / 8 / GB, f("{:.0f} GB/s")),
+    ("num-infiniband", lambda: NDR_BITS / 8 / GB, f("{:.0f} GB/s")),
+    ("num-infiniband", lambda: A100_NVLINK_ONE_WAY / HDR_BYTES, f("{:.0f}x")),
+    ("num-infiniband", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
+    ("num-pcie-bandwidth",
+     lambda: PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8 / GB, f("{:.1f} GB/s")),
+    ("num-pcie-bandwidth",
+     lambda: GRAD_7B / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8), f("{:.2f} s")),
+    ("num-bf16-bytes-per-param", lambda: 7e9 * BF16 / GB, f("{:.0f} GB")),
+    ("num-bf16-bytes-per-param", lambda: 70e9 * BF16 / GB, f("{:.0f} GB")),
+    ("num-bf16-bytes-per-param", lambda: 70e9 * BF16 / GiB, f("{:.1f} GiB")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * 32 / 8 / GB, f("FP32 {:.0f} GB")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * 4 / 8 / GB, f("INT4 {:.0f} GB")),
+    ("num-70b-weights-by-precision",
+     lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
+    ("num-adam-state-bytes", lambda: 7e9 * (4 + 4 + 4) / GB, f("{:.0f} GB")),
+    ("num-training-bytes-per-param",
+     lambda: 2 + 2 + 4 + 4 + 4, f("{:.0f} bytes/param")),
+    ("num-training-bytes-per-param", lambda: 7e9 * 16 / GB, f("{:.0f} GB")),
+    ("num-training-bytes-per-param", lambda: 70e9 * 16 / TB, f("{:.2f} TB")),
+    ("num-activation-memory-per-layer",
+     lambda: korthikanti_layer_bytes(2048, 1, 4096, 32) / 1e6, f("{:.0f} MB")),
+    ("num-activation-memory-per-layer",
+     lambda: 32 * korthikanti_layer_bytes(2048, 1, 4096, 32) / GB, f("{:.1f} GB")),
+    ("num-activation-memory-per-layer",
+     lambda: 34 * 2048 * 4096 / 1e6, f("{:.0f} MB")),
+    ("num-kernel-launch-overhead", lambda: 32 * 50 * 10e-6 * 1e3, f("{:.0f} ms")),
+    ("num-attention-matrix-size", lambda: 8192**2 * BF16 / 1e6, f("{:.0f} MB")),
+    ("num-attention-matrix-size", lambda: 8192 * 4 / KiB, f("{:.0f} KiB")),
+    ("num-attention-matrix-size",
+     lambda: 32 * 8192**2 * BF16 / GB, f("{:.1f} GB per layer")),
+    ("num-kv-per-token-llama2-7b",
+     lambda: kv_bytes_per_token(LLAMA2_7B), f("{:,.0f} B")),
+    ("num-kv-per-token-llama2-7b",
+     lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-kv-per-token-llama2-7b",
+     lambda: 2 * LLAMA2_7B["hidden"] * BF16 / KiB, f("{:.0f} KiB is one")),
+    ("num-kv-per-token-llama2-7b",
+     lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192),
+     f("~{:.0f} such")),
+    ("num-kv-per-token-llama3-8b",
+     lambda: kv_bytes_per_token(LLAMA3_8B), f("{:,.0f} B")),
+    ("num-kv-per-token-llama3-8b",
+     lambda: kv_bytes_per_token(LLAMA3_8B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B), f("{:,.0f} B")),
+    ("num-kv-llama3-70b",
+     lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
+    ("num-kv-llama3-70b",
+     lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-decode-step-floor", lambda: 7e9 * BF16 / A100_HBM * 1e3, f("{:.1f} ms")),
+    ("num-decode-step-floor", lambda: A100_HBM / (7e9 * BF16), f("~{:.0f} tokens/s")),
+    ("num-training-flops-per-token",
+     lambda: 100 * 512 / (6 * 4096), f("{:.1f}% at S=512")),
+    ("num-training-flops-per-token",
+     lambda: 100 * 8192 / (6 * 4096), f("{:.0f}% at")),
+    ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T, sci()),
+    ("num-train-time-7b-1t", lambda: CLUSTER_RATE, sci(" FLOP/s")),
+    ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T / CLUSTER_RATE, sci3(" s")),
+    ("num-train-time-7b-1t",
+     lambda: TRAIN_FLOPS_7B_1T / CLUSTER_RATE / 86400, f("{:.1f} days")),
+    ("num-train-time-7b-1t", lambda: 6 * 7e9 * 4e6, sci3(" FLOPs")),
+    ("num-train-time-7b-1t",
+     lambda: TRAIN_FLOPS_7B_1T / (64 * A100_BF16 * 0.55) / 86400, f("{:.0f} days")),
+    ("num-inference-memory-70b",
+     lambda: (70e9 * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
+     f("About {:.0f} GB")),
+    ("num-inference-memory-70b",
+     lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
+    ("num-ring-allreduce-7b",
+     lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
+    ("num-fp8-formats", lambda: (1 + 6 / 8) * 2**8, f("max {:.0f}")),
+    ("num-fp8-formats", lambda: (1 + 2 / 4) * 2**15 + 2**15 / 4, f("max {:.0f}")),
+    ("num-fp8-formats", lambda: (2 - 2**-10) * 2**15, f("{:.0f}")),
+    ("num-gb-vs-gib", lambda: 140e9 / GiB, f("{:.1f} GiB")),
+    ("num-gb-vs-gib", lambda: 81920 * MiB / 1e9, f("{:.1f}e9 bytes")),
+    ("num-gb-vs-gib", lambda: GiB / 1e9, f("{:.3f}e9 bytes")),
+    ("num-ad-latency-budget", lambda: 1000 / 30, f("{:.1f} ms per frame")),
+    ("num-ad-latency-budget", lambda: 70 * 1609.344 / 3600, f("{:.1f} m/s")),
+    ("num-ad-latency-budget", lambda: 70 * 1609.344 / 3600 / 30, f("{:.2f} m")),
+    ("num-ad-latency-budget", lambda: 1000 / 30 - 25, f("{:.1f} ms")),
+    # --- cheat-sheet.toml --------------------------------------------------
+    ("cheat-mixed-precision", lambda: A100_BF16 / A100_FP32_SIMT, f("{:.0f}x vs")),
+    ("cheat-mixed-precision", lambda: A100_TF32 / 1e12, f("{:.0f} TFLOP/s")),
+    ("cheat-mixed-precision", lambda: 2 + 2 + 12, f("{:.0f} B/param")),
+    ("cheat-mixed-precision",
+     lambda: 100 * ((7 * 16 + 32) - (7 * 16 + 16)) / (7 * 16 + 32), f("~{:.0f}%")),
+    ("cheat-fused-optimizer", lambda: 7e9 * (16 + 12) / GB, f("{:.0f} GB")),
+    ("cheat-fused-optimizer", lambda: 7e9 * 28 / A100_HBM * 1e3, f("{:.0f} ms")),
+    ("cheat-fused-optimizer", lambda: 1 / (1 - 0.10 * 0.5), f("({:.2f}x)")),
+    ("cheat-flashattention", lambda: 8192**2 * BF16 / 1e6, f("{:.0f} MB")),
+    ("cheat-flashattention", lambda: 8192 * 4 / KiB, f("{:.0f} KiB")),
+    ("cheat-gradient-checkpointing", lambda: 8 / 6, f("{:.2f}x the compute")),
+    ("cheat-gradient-checkpointing", lambda: 6 / 8, f("{:.2f}x throughput")),
+    ("cheat-gradient-checkpointing", lambda: 34 / 2, f("{:.0f}x less")),
+    ("cheat-ddp", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
+    ("cheat-ddp", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
+    ("cheat-ddp", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
+    ("cheat-ddp", lambda: 80e9 / 16 / 1e9, f("{:.0f}B params")),
+    ("cheat-fsdp", lambda: 3 / 2, f("{:.1f}x DDP")),
+    ("cheat-fsdp", lambda: 70e9 * 16 / 64 / GB, f("{:.1f} GB per GPU")),
+    ("cheat-int8-quantization", lambda: 70e9 * 1 / GB, f("70B → {:.0f} GB")),
+    ("cheat-int4-weight-only", lambda: INT4_G128_BITS, f("{:.2f} bits/weight")),
+    ("cheat-int4-weight-only", lambda: 16 / INT4_G128_BITS, f("{:.1f}x smaller")),
+    ("cheat-int4-weight-only", lambda: 32 / INT4_G128_BITS, f("({:.1f}x vs FP32")),
+    ("cheat-int4-weight-only", lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
+    ("cheat-int4-weight-only", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
+    ("cheat-structured-pruning", lambda: 16 / (0.5 * (16 + 2)), f("{:.2f}x")),
+    ("cheat-distillation", lambda: 100 * (1 - 66 / 110), f("{:.0f}% smaller")),
+]
+
+
+def _load_answers() -> dict[str, str]:
+    answers: dict[str, str] = {}
+    for name in DECK_FILES:
+        with open(DECKS / name, "rb") as fh:
+            for item in tomllib.load(fh)["item"]:
+                answers[item["id"]] = item["answer"]
+    return answers
+
+
+ANSWERS = _load_answers()
+
+
+def _check_id(row: tuple[str, Callable[[], float], Fmt]) -> str:
+    return f"{row[0]}={row[2](row[1]())}"
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", CHECKS, ids=[_check_id(r) for r in CHECKS])
+def test_answer_states_recomputed_value(item_id: str, compute, fmt) -> None:
+    assert item_id in ANSWERS, f"{item_id} not found in {DECK_FILES}"
+    expected = fmt(compute())
+    assert expected in ANSWERS[item_id], (
+        f"{item_id}: recomputed {expected!r} not in answer:\n{ANSWERS[item_id]}"
+    )
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", CHECKS, ids=[_check_id(r) for r in CHECKS])
+def test_check_would_catch_a_ten_percent_error(item_id: str, compute, fmt) -> None:
+    """Each formatter must tell the true value from one 10% off, so a card
+    stating a wrong number cannot pass by rounding."""
+    value = compute()
+    assert fmt(value * 1.1) != fmt(value)
+    assert fmt(value * 0.9) != fmt(value)
+
+
+def test_enough_checks_and_both_decks_covered() -> None:
+    ids = {row[0] for row in CHECKS}
+    assert len(CHECKS) >= 15
+    assert any(i.startswith("num-") for i in ids)
+    assert any(i.startswith("cheat-") for i in ids)
+
+
+def test_wrong_seed_values_are_not_stated_as_facts() -> None:
+    """Seed mistakes corrected in the decks must not be asserted as values."""
+    nvlink = ANSWERS["num-nvlink-a100"]
+    assert nvlink.startswith("600 GB/s")
+    kv = ANSWERS["num-kv-per-token-llama2-7b"]
+    assert kv.index("512 KiB") < kv.index("16 KB")  # right value first
