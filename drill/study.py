@@ -76,8 +76,9 @@ class Study:
     def queue(self) -> list[str]:
         """Today's item ids in review order."""
         today = self.today
-        due, new = queries.queue_candidates(self.engine, today)
         progress = queries.day_progress(self.engine, today)
+        room = max(0, self.config.max_reviews_per_day - progress.reviews_done)
+        due, new = queries.queue_candidates(self.engine, today, per_block=room)
         limits = queue.Limits(
             new_per_day=self.config.new_per_day,
             max_reviews_per_day=self.config.max_reviews_per_day,

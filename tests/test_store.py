@@ -52,7 +52,7 @@ def test_first_schema_database_upgrades_without_loss(tmp_path: Path) -> None:
     assert scalar(engine, "SELECT easiness FROM item WHERE id = 'grill-01'") == 2.6
     assert scalar(engine, "SELECT due_day FROM item WHERE id = 'grill-15'") == "2026-11-07"
     indexes = {row[1] for row in sqlite3.connect(path).execute("SELECT type, name FROM sqlite_master WHERE type='index'")}
-    assert {"ix_item_due", "ix_review_item", "ix_review_day"} <= indexes
+    assert {"ix_item_due", "ix_item_new", "ix_review_item", "ix_review_day"} <= indexes
 
 
 def test_newer_database_is_refused(tmp_path: Path) -> None:

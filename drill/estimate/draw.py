@@ -16,7 +16,11 @@ MAX_ATTEMPTS = 500
 
 
 class GenerationError(RuntimeError):
-    """No parameters satisfying the family's `require` constraints were found."""
+    """No parameters met the family's `require` constraints, or the answer was not positive."""
+
+    def __init__(self, message: str, where: str = "require") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 @dataclass(frozen=True)
@@ -107,8 +111,9 @@ def generate(family: Family, rng: random.Random) -> Problem:
         if not formula.requirements_met(family, params):
             continue
         truth = formula.evaluate(family, params)
-        if math.isfinite(truth) and truth > 0:
-            break
+        if not (math.isfinite(truth) and truth > 0):
+            raise GenerationError(f"answer: {params} gives {truth}, not a positive finite number", "answer")
+        break
     else:
         raise GenerationError(f"{family.id}: no parameters met the constraints in {MAX_ATTEMPTS} draws")
     prompt = render(family.prompt, template_values(family, params))

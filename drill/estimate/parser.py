@@ -53,6 +53,10 @@ class Parsed:
         """
         if not self.unit_text:
             return self.number, None
+        if want is not None and all(q.dim != want for q in self.readings):
+            scale = units.multiplier_of(self.unit_text)
+            if scale is not None:  # "2.4K" where tokens/s are asked: the question's unit is implied
+                return self.number * scale, None
         q = units.resolve(self.readings, want)
         return self.number * q.factor, q.dim
 
@@ -156,6 +160,7 @@ class _Evaluator:
         return None
 
     def enter(self) -> None:
+        """Count one level of parentheses or unary sign; MAX_DEPTH bounds the recursion."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise AnswerError("expression nested too deeply")
@@ -172,12 +177,10 @@ class _Evaluator:
         return value
 
     def expr(self) -> float:
-        self.enter()
         value = self.term()
         while (op := self.take_op("+", "-")) is not None:
             rhs = self.term()
             value = _check(value + rhs if op == "+" else value - rhs)
-        self.depth -= 1
         return value
 
     def term(self) -> float:
@@ -193,9 +196,11 @@ class _Evaluator:
         return value
 
     def unary(self) -> float:
-        self.enter()
         op = self.take_op("+", "-")
-        value = self.unary() if op is not None else self.power()
+        if op is None:
+            return self.power()
+        self.enter()
+        value = self.unary()
         self.depth -= 1
         return -value if op == "-" else value
 
@@ -266,6 +271,8 @@ def parse_answer(text: object) -> Parsed:
     if not cleaned:
         raise AnswerError("empty answer")
     expr_text, unit_text = _split_unit(cleaned)
+    if unit_text and expr_text.rstrip().endswith("/"):  # "250/s" means 250 per second
+        expr_text, unit_text = expr_text.rstrip()[:-1], "1/" + unit_text
     tokens = _tokenize(expr_text)
     if not tokens:
         raise AnswerError("expected a number" + (f" before the unit {unit_text!r}" if unit_text else ""))

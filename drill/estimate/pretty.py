@@ -25,11 +25,9 @@ def sig(value: float, digits: int = 3) -> str:
         mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
         mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
         return f"{mantissa}e{int(exponent)}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(magnitude)))
+    decimals = digits - 1 - math.floor(math.log10(magnitude))
     rounded = round(value, decimals)
-    if abs(rounded) >= 10 ** digits:  # e.g. 999.6 → 1000
-        decimals = 0
-    text = f"{rounded:.{decimals}f}"
+    text = f"{rounded:.{max(decimals, 0)}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text
@@ -108,7 +106,7 @@ def pretty(value: float, kind: str = "1") -> str:
     if kind == "count":
         return count_text(value)
     if kind == "sci":
-        return f"{value:.3g}".replace("e+", "e")
+        return sig(value)
     return sig(value)
 
 

@@ -200,7 +200,7 @@ class Family(_Strict):
             if spec.from_ is not None:
                 draw = spec.from_.split(".", 1)[0]
                 if draw not in self.draws:
-                    raise ValueError(f"params.{pname}: from {spec.from_!r} names no draw (declare [draws.{draw}])")
+                    raise ValueError(f"params.{pname}: 'from' {spec.from_!r} names no draw (declare [draws.{draw}])")
         return self
 
     # -- conveniences -----------------------------------------------------------
@@ -288,13 +288,28 @@ def _toml_error_line(exc: tomllib.TOMLDecodeError) -> int:
     return int(m.group(1)) if m else 1
 
 
+def _refine_line(text: str, loc: tuple, msg: str) -> int:
+    """The line of `loc`, or of a key inside it that the message names ('choice must...')."""
+    line = find_line(text, loc)
+    if loc:
+        for word in re.findall(r"[a-z_]+", msg):
+            deeper = find_line(text, loc + (word,))
+            if deeper != line:
+                return deeper
+    return line
+
+
 def _pydantic_errors(path: Path, text: str, exc: ValidationError, prefix: tuple = ()) -> list[ContentError]:
     out = []
     for err in exc.errors():
         loc = prefix + tuple(err["loc"])
-        where = ".".join(str(p) for p in loc if not isinstance(p, int)) or "file"
         msg = err["msg"].removeprefix("Value error, ")
-        out.append(ContentError(path, find_line(text, loc), f"{where}: {msg}"))
+        named = re.match(r"([a-z_]+(?:\.[A-Za-z0-9_]+)*): ", msg)
+        if not loc and named:  # a model-level check that names its own location
+            loc = tuple(named.group(1).split("."))
+            msg = msg[named.end():]
+        where = ".".join(str(p) for p in loc if not isinstance(p, int)) or "file"
+        out.append(ContentError(path, _refine_line(text, loc, msg), f"{where}: {msg}"))
     return out
 
 

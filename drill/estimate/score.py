@@ -14,7 +14,7 @@ from drill.estimate import formula, slips, units
 from drill.estimate.schema import Family
 from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError, parse_answer
-from drill.estimate.pretty import pretty
+from drill.estimate.pretty import pretty, sig
 from drill.estimate.worked import answer_text, worked_solution
 
 PARTIAL_START = 0.8  # credit just beyond the tolerance
@@ -101,7 +101,7 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     log_error = abs(math.log10(value / true_value))
     score = score_from_log_error(log_error, family.tolerance)
     correct = log_error <= family.tolerance + 1e-12
-    slip = slips.diagnose(family, full, true_value, value, correct)
+    slip = slips.diagnose(family, full, true_value, value, correct, parsed.unit_text)
     result.update(
         correct=correct,
         score=score,
@@ -118,7 +118,7 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     else:
         direction = "high" if factor > 1 else "low"
         off = factor if factor > 1 else 1 / factor
-        feedback = f"Off by {off:.2g}× (too {direction}); the answer is {result['truth_pretty']}. Score {score:.2f}."
+        feedback = f"Off by {sig(off, 2)}× (too {direction}); the answer is {result['truth_pretty']}. Score {score:.2f}."
     if slip:
         feedback += f" {slip[0].upper()}{slip[1:]}"
     result["feedback"] = feedback

@@ -13,11 +13,14 @@ A correct answer can still carry a note when it matches GB-vs-GiB exactly.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from drill.estimate import formula
 from drill.estimate.schema import Family
 from drill.estimate.template import TemplateError, render
+
+MATCH_TOLERANCE = 0.025  # |log10| distance for parameter and generic factors (about 6%)
 
 GENERIC: list[tuple[float, str]] = [
     (2.0, "your answer is 2× the truth: a factor of 2 counted twice?"),
@@ -47,12 +50,12 @@ GENERIC: list[tuple[float, str]] = [
 ]
 
 BINARY_NOTES: list[tuple[float, str]] = [
-    (2**30 / 1e9, "note: your number matches the answer in GiB written as GB (1 GiB = 1.074 GB)"),
-    (1e9 / 2**30, "note: your number matches the answer in GB written as GiB (1 GiB = 1.074 GB)"),
-    (2**40 / 1e12, "note: your number matches the answer in TiB written as TB (1 TiB = 1.1 TB)"),
-    (1e12 / 2**40, "note: your number matches the answer in TB written as TiB (1 TiB = 1.1 TB)"),
-    (2**20 / 1e6, "note: your number matches the answer in MiB written as MB (1 MiB = 1.049 MB)"),
-    (1e6 / 2**20, "note: your number matches the answer in MB written as MiB (1 MiB = 1.049 MB)"),
+    (2**30 / 1e9, "note: your number is the answer in GB, labelled GiB (1 GiB = 1.074 GB)"),
+    (1e9 / 2**30, "note: your number is the answer in GiB, labelled GB (1 GiB = 1.074 GB)"),
+    (2**40 / 1e12, "note: your number is the answer in TB, labelled TiB (1 TiB = 1.1 TB)"),
+    (1e12 / 2**40, "note: your number is the answer in TiB, labelled TB (1 TiB = 1.1 TB)"),
+    (2**20 / 1e6, "note: your number is the answer in MB, labelled MiB (1 MiB = 1.049 MB)"),
+    (1e6 / 2**20, "note: your number is the answer in MiB, labelled MB (1 MiB = 1.049 MB)"),
 ]
 
 
@@ -89,8 +92,13 @@ def _param_candidates(family: Family, params: dict[str, Any], truth: float) -> l
     return out
 
 
-def diagnose(family: Family, params: dict[str, Any], truth: float, answer: float, correct: bool) -> str | None:
-    """The likely slip behind `answer` (base units), or None."""
+_BIT_UNIT = re.compile(r"(?:^|[\s/])(?:[kKMGTPE]i?)?(?:b|bit|bits|bps)(?:$|[\s/])")
+
+
+def diagnose(
+    family: Family, params: dict[str, Any], truth: float, answer: float, correct: bool, unit_text: str = ""
+) -> str | None:
+    """The likely slip behind `answer` (base units), or None. `unit_text` is the unit the user typed."""
     if not (truth > 0 and answer > 0 and math.isfinite(truth) and math.isfinite(answer)):
         return None
     ratio = answer / truth
@@ -98,6 +106,8 @@ def diagnose(family: Family, params: dict[str, Any], truth: float, answer: float
     if correct:
         return _closest(lr, BINARY_NOTES, 0.004) if abs(lr) > 0.015 else None
     tol = min(max(family.tolerance, 0.02), 0.05)
+    if _BIT_UNIT.search(unit_text) and abs(lr - math.log10(1 / 8)) <= tol:
+        return f"{unit_text.strip()} is in bits (lower-case b); the question asks for bytes (B): 1 byte = 8 bits"
     values: dict[str, Any] = dict(params)
     values.update(formula.evaluate_derived(family, params))
     own = []
@@ -106,8 +116,13 @@ def diagnose(family: Family, params: dict[str, Any], truth: float, answer: float
             own.append((factor, render(spec.message, values)))
         except (TemplateError, ValueError, KeyError):
             own.append((factor, spec.message))
-    for group in (own, _param_candidates(family, params, truth), GENERIC):
-        found = _closest(lr, group, tol)
-        if found:
-            return found
-    return None
+    found = _closest(lr, own, tol)
+    if found:
+        return found
+    # Guesses without a family's say-so need a closer match, or small parameters explain anything.
+    strict = min(tol, MATCH_TOLERANCE)
+    generic = _closest(lr, GENERIC, strict)
+    found = _closest(lr, _param_candidates(family, params, truth), strict)
+    if found and generic:
+        return f"{found} (or: {generic})"
+    return found or generic

@@ -205,27 +205,49 @@ def _build_table() -> dict[str, tuple[Quantity, ...]]:
         "elem", "elems", "element", "elements", "weight", "weights",
     ):
         add(name, 1.0, NONE)
-    for name, f in (
-        ("k", 1e3), ("K", 1e3), ("thousand", 1e3),
-        ("M", 1e6), ("mn", 1e6), ("million", 1e6), ("millions", 1e6),
-        ("bn", 1e9), ("billion", 1e9), ("billions", 1e9), ("B", 1e9),
-        ("T", 1e12), ("trillion", 1e12),
-    ):
+    for name, f in MULTIPLIERS.items():
         add(name, f, NONE)
     return {name: tuple(qs) for name, qs in table.items()}
 
 
-TABLE: dict[str, tuple[Quantity, ...]] = _build_table()
+# Bare multipliers: "4.2M", "2.4K", "1.2 billion" scale a number without giving it a
+# dimension, so they also work where the question's own unit is implied.
+MULTIPLIERS: dict[str, float] = {
+    "k": 1e3, "K": 1e3, "thousand": 1e3,
+    "M": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
+    "bn": 1e9, "billion": 1e9, "billions": 1e9, "B": 1e9,
+    "T": 1e12, "trillion": 1e12,
+}
+
+
+def multiplier_of(text: str) -> float | None:
+    """The scale of a unit made only of bare multipliers ('M', 'K', 'billion'), else None."""
+    atoms = text.split()
+    if not atoms or len(atoms) > MAX_UNIT_ATOMS or any(a not in MULTIPLIERS for a in atoms):
+        return None
+    scale = 1.0
+    for atom in atoms:
+        scale *= MULTIPLIERS[atom]
+    return scale
 
 
 def _build_folded() -> dict[str, tuple[Quantity, ...]]:
-    """Case-insensitive fallbacks, only where the lower-case name is unambiguous."""
-    groups: dict[str, set[tuple[Quantity, ...]]] = {}
+    """Case-insensitive fallbacks. Readings of names that differ only in case are merged
+    when the question's dimension can still tell them apart ('tflops': count or rate);
+    names like 'mb' (MB or Mb, both sizes) are left out as ambiguous."""
+    groups: dict[str, list[Quantity]] = {}
     for name, qs in TABLE.items():
-        groups.setdefault(name.casefold(), set()).add(qs)
-    return {key: next(iter(v)) for key, v in groups.items() if len(v) == 1}
+        merged = groups.setdefault(name.casefold(), [])
+        merged.extend(q for q in qs if q not in merged)
+    out = {}
+    for key, qs in groups.items():
+        dims = [q.dim for q in qs]
+        if len(dims) == len(set(dims)):
+            out[key] = tuple(qs)
+    return out
 
 
+TABLE: dict[str, tuple[Quantity, ...]] = _build_table()
 _FOLDED = _build_folded()
 
 MAX_UNIT_ATOMS = 6
@@ -235,6 +257,8 @@ def lookup(atom: str) -> tuple[Quantity, ...]:
     """The candidate meanings of one unit name, best first; UnitError if unknown."""
     if atom in TABLE:
         return TABLE[atom]
+    if atom == "m":
+        raise UnitError("unit 'm' is ambiguous: write min for minutes or ms for milliseconds")
     folded = _FOLDED.get(atom.casefold())
     if folded is not None:
         return folded

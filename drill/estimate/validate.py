@@ -59,7 +59,7 @@ def check_family(family: Family) -> list[ContentError]:
         try:
             problem = generate(family, random.Random(seed))
         except GenerationError as exc:
-            errors.append(ContentError(path, family.line_of("require"), str(exc)))
+            errors.append(ContentError(path, family.line_of(exc.where), str(exc)))
             break
         except (TemplateError, ValueError, KeyError) as exc:
             errors.append(ContentError(path, family.line_of("prompt"), f"prompt: {exc}"))

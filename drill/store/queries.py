@@ -27,20 +27,37 @@ def _day(value: object) -> date | None:
     return date.fromisoformat(str(value))
 
 
-def queue_candidates(engine: Engine, today: date) -> tuple[list[Candidate], list[Candidate]]:
-    """Items due by `today` (not yet seen today) and unseen items in content order."""
+def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[Candidate], list[Candidate]]:
+    """Due items (not yet seen today) and unseen items, at most `per_block` of each per block.
+
+    The queue keeps each block's own order, so nothing past a block's first `per_block`
+    items can ever be chosen today: the database is asked for no more than that.
+    """
     with engine.connect() as connection:
         due = [
             Candidate(row[0], row[1], _day(row[2]))
             for row in connection.execute(
-                text(f"SELECT id, block, due_day FROM item WHERE {ACTIVE} AND due_day <= :today"),
-                {"today": today},
+                text(
+                    f"""SELECT id, block, due_day FROM (
+                        SELECT id, block, due_day, position, ROW_NUMBER() OVER (
+                            PARTITION BY block ORDER BY due_day, position) AS lane
+                        FROM item WHERE {ACTIVE} AND due_day <= :today)
+                    WHERE lane <= :per_block ORDER BY due_day, position"""
+                ),
+                {"today": today, "per_block": per_block},
             )
         ]
         new = [
             Candidate(row[0], row[1])
             for row in connection.execute(
-                text(f"SELECT id, block FROM item WHERE {ACTIVE} AND last_review_day IS NULL ORDER BY position")
+                text(
+                    f"""SELECT id, block FROM (
+                        SELECT id, block, position, ROW_NUMBER() OVER (
+                            PARTITION BY block ORDER BY position) AS lane
+                        FROM item WHERE {ACTIVE} AND last_review_day IS NULL)
+                    WHERE lane <= :per_block ORDER BY position"""
+                ),
+                {"per_block": per_block},
             )
         ]
     return due, new

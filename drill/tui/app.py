@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 class DrillApp(App[None]):
     """Home first; the database opens in a thread so the first paint never waits for it."""
 
-    CSS_PATH = "drill.tcss"
+    CSS_PATH = Path(__file__).with_name("drill.tcss")
     TITLE = "drill"
     BINDINGS = [Binding("f1", "toggle_help", "Help", show=True)]
 
