@@ -1,0 +1,151 @@
+"""Hidden tests for the kv-cache-decode drill."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+LOW = dict(atol=3e-2, rtol=3e-2)
+
+
+def make(candidate, device, d_model=32, n_heads=4, dtype=torch.float32):
+    return candidate.CachedSelfAttention(d_model, n_heads).to(device=device, dtype=dtype)
+
+
+def reference(mod, x):
+    """Full causal recompute over the whole sequence, in float32."""
+    B, S, D = x.shape
+    H = mod.n_heads
+    x32 = x.float()
+
+    def proj(lin):
+        return F.linear(x32, lin.weight.float()).view(B, S, H, D // H).transpose(1, 2)
+
+    q, k, v = proj(mod.wq), proj(mod.wk), proj(mod.wv)
+    o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return F.linear(o.transpose(1, 2).reshape(B, S, D), mod.wo.weight.float()), k, v
+
+
+def step(mod, x_new, cache):
+    snapshot = None if cache is None else (cache[0].clone(), cache[1].clone())
+    x_before = x_new.clone()
+    result = mod(x_new, cache)
+    assert torch.equal(x_new, x_before), "forward modified x_new in place"
+    if cache is not None:
+        assert torch.equal(cache[0], snapshot[0]) and torch.equal(cache[1], snapshot[1]), (
+            "forward modified the cache it was given; return a new (k, v) instead"
+        )
+    assert isinstance(result, tuple) and len(result) == 2, "forward must return (out, (k_all, v_all))"
+    out, new_cache = result
+    assert isinstance(new_cache, tuple) and len(new_cache) == 2, "the cache must be a tuple (k_all, v_all)"
+    B, T, D = x_new.shape
+    P = 0 if cache is None else cache[0].shape[2]
+    want = (B, mod.n_heads, P + T, mod.head_dim)
+    assert out.shape == (B, T, D), f"out must be (B, T, d_model) = {(B, T, D)}, got {tuple(out.shape)}"
+    assert tuple(new_cache[0].shape) == want and tuple(new_cache[1].shape) == want, (
+        f"cache must grow from length {P} to {P + T}: expected k, v of shape {want}, "
+        f"got {tuple(new_cache[0].shape)}, {tuple(new_cache[1].shape)}"
+    )
+    return out, new_cache
+
+
+def decode(mod, x, chunks):
+    cache, outs, start = None, [], 0
+    for n in chunks:
+        out, cache = step(mod, x[:, start : start + n], cache)
+        outs.append(out)
+        start += n
+    assert start == x.shape[1]
+    return torch.cat(outs, dim=1), cache
+
+
+@torch.no_grad()
+def test_prefill_matches_full_recompute(candidate, device, seed):
+    mod = make(candidate, device)
+    x = torch.randn(2, 12, 32, device=device)
+    out, (k, v) = step(mod, x, None)
+    ref, k_ref, v_ref = reference(mod, x)
+    torch.testing.assert_close(out, ref, msg=lambda m: "prefill (cache=None) differs from causal attention\n" + m)
+    torch.testing.assert_close(k, k_ref, msg=lambda m: "cached keys must be wk(x) split into heads (B, H, S, Dh)\n" + m)
+    torch.testing.assert_close(v, v_ref, msg=lambda m: "cached values must be wv(x) split into heads\n" + m)
+
+
+@torch.no_grad()
+def test_token_by_token(candidate, device, seed):
+    mod = make(candidate, device)
+    x = torch.randn(2, 10, 32, device=device)
+    out, (k, v) = decode(mod, x, [1] * 10)
+    ref, k_ref, v_ref = reference(mod, x)
+    torch.testing.assert_close(out, ref, msg=lambda m: "token-by-token decoding differs from full causal recompute\n" + m)
+    torch.testing.assert_close(k, k_ref)
+    torch.testing.assert_close(v, v_ref)
+
+
+@pytest.mark.parametrize("chunks", [[5, 1, 3, 1, 2], [1, 4, 4, 3], [2, 2, 2, 2, 2, 2]])
+@torch.no_grad()
+def test_prefill_then_mixed_chunks(candidate, device, seed, chunks):
+    mod = make(candidate, device, d_model=48, n_heads=6)
+    x = torch.randn(3, sum(chunks), 48, device=device)
+    out, _ = decode(mod, x, chunks)
+    ref, _, _ = reference(mod, x)
+    torch.testing.assert_close(
+        out, ref,
+        msg=lambda m: (
+            f"chunks {chunks}: a multi-token chunk after a non-empty cache must use absolute positions "
+            "(query P+i sees keys 0..P+i); a top-left causal mask is wrong there\n" + m
+        ),
+    )
+
+
+@torch.no_grad()
+def test_no_future_leak(candidate, device, seed):
+    mod = make(candidate, device)
+    x = torch.randn(1, 9, 32, device=device)
+    out, _ = decode(mod, x, [4, 5])
+    x2 = x.clone()
+    x2[:, 6:] = torch.randn_like(x2[:, 6:]) * 10
+    out2, _ = decode(mod, x2, [4, 5])
+    torch.testing.assert_close(out[:, :6], out2[:, :6], msg=lambda m: "outputs at positions < 6 changed when tokens >= 6 changed (future leak)\n" + m)
+
+
+@torch.no_grad()
+def test_projects_only_new_tokens(candidate, device):
+    mod = make(candidate, device)
+    seen: list[tuple[str, int]] = []
+    for name in ("wq", "wk", "wv"):
+        getattr(mod, name).register_forward_hook(lambda m, a, o, name=name: seen.append((name, a[0].shape[-2])))
+    x = torch.randn(2, 8, 32, device=device)
+    _, cache = step(mod, x[:, :6], None)
+    seen.clear()
+    step(mod, x[:, 6:7], cache)
+    assert seen, "wq / wk / wv were not called"
+    assert all(n == 1 for _, n in seen), f"decode step must project only the new token; projections saw {seen}"
+    seen.clear()
+    _, cache = step(mod, x[:, 6:7], cache)
+    step(mod, x[:, 7:8], cache)
+    assert all(n == 1 for _, n in seen), f"projections must not re-run on cached tokens; saw {seen}"
+
+
+@torch.no_grad()
+def test_bfloat16_module(candidate, device, seed):
+    mod = make(candidate, device, dtype=torch.bfloat16)
+    x = torch.randn(2, 8, 32, device=device).to(torch.bfloat16)
+    out, (k, _) = decode(mod, x, [3, 1, 4])
+    assert out.dtype == torch.bfloat16 and k.dtype == torch.bfloat16, "a bfloat16 module returns bfloat16 outputs and cache"
+    ref, _, _ = reference(mod, x)
+    torch.testing.assert_close(out.float(), ref, **LOW, msg=lambda m: "bfloat16 decode vs float32 recompute\n" + m)
+
+
+def benchmark_case(module, device):
+    d, h, B, P = (1024, 16, 8, 1024) if device == "cuda" else (256, 4, 2, 256)
+    mod = module.CachedSelfAttention(d, h).to(device)
+    with torch.no_grad():
+        _, cache = mod(torch.randn(B, P, d, device=device))
+    x = torch.randn(B, 1, d, device=device)
+
+    def decode_step():
+        with torch.no_grad():
+            mod(x, cache)
+
+    return decode_step

@@ -1,0 +1,106 @@
+"""Hidden tests for the sequence-packing drill (first-fit packing + document mask)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+
+def make_docs(lengths, device):
+    """Document d holds tokens 1000*(d+1) + 0, 1, ...: every token identifies its document and offset."""
+    return [1000 * (d + 1) + torch.arange(n, device=device) for d, n in enumerate(lengths)]
+
+
+def expected(lengths, seq_len, pad_id=0):
+    """Straightforward first-fit reference, built slot by slot on the CPU."""
+    used, where = [], []
+    for n in lengths:
+        row = next((r for r, u in enumerate(used) if seq_len - u >= n), None)
+        if row is None:
+            row = len(used)
+            used.append(0)
+        where.append((row, used[row]))
+        used[row] += n
+    R = len(used)
+    ids = torch.full((R, seq_len), pad_id, dtype=torch.long)
+    pos = torch.zeros((R, seq_len), dtype=torch.long)
+    doc = torch.full((R, seq_len), -1, dtype=torch.long)
+    for d, (n, (row, start)) in enumerate(zip(lengths, where)):
+        for o in range(n):
+            ids[row, start + o] = 1000 * (d + 1) + o
+            pos[row, start + o] = o
+            doc[row, start + o] = d
+    mask = torch.zeros((R, seq_len, seq_len), dtype=torch.bool)
+    for r in range(R):
+        for i in range(seq_len):
+            for j in range(i + 1):
+                mask[r, i, j] = bool(doc[r, i] >= 0 and doc[r, i] == doc[r, j])
+    return ids, pos, doc, mask
+
+
+def check(candidate, lengths, seq_len, device, pad_id=0):
+    docs = make_docs(lengths, device)
+    before = [d.clone() for d in docs]
+    out = candidate.pack_documents(docs, seq_len, pad_id)
+    for d, b in zip(docs, before):
+        assert torch.equal(d, b), "pack_documents must not modify the documents"
+    assert isinstance(out, tuple) and len(out) == 4, "return (input_ids, position_ids, doc_ids, mask)"
+    ids, pos, doc, mask = out
+    w_ids, w_pos, w_doc, w_mask = expected(lengths, seq_len, pad_id)
+    R = w_ids.shape[0]
+    for name, t, dt, shape in (("input_ids", ids, torch.long, (R, seq_len)), ("position_ids", pos, torch.long, (R, seq_len)),
+                               ("doc_ids", doc, torch.long, (R, seq_len)), ("mask", mask, torch.bool, (R, seq_len, seq_len))):
+        assert tuple(t.shape) == shape and t.dtype == dt, (
+            f"{name} must be {dt} of shape {shape} (lengths {lengths}, seq_len {seq_len} -> {R} rows by first-fit), "
+            f"got {t.dtype} {tuple(t.shape)}")
+        assert t.device == docs[0].device, f"{name} must be on the documents' device"
+    ids, pos, doc, mask = (t.cpu() for t in (ids, pos, doc, mask))
+    assert torch.equal(doc, w_doc), (
+        f"documents are not where first-fit puts them (lengths {lengths}, seq_len {seq_len}):\n"
+        f"want doc_ids\n{w_doc}\ngot\n{doc}")
+    assert torch.equal(ids, w_ids), f"input_ids wrong (document tokens or pad_id={pad_id}):\nwant\n{w_ids}\ngot\n{ids}"
+    assert torch.equal(pos, w_pos), f"position_ids must restart at 0 for every document, 0 on padding:\nwant\n{w_pos}\ngot\n{pos}"
+    cross = mask & (doc[:, :, None] != doc[:, None, :])
+    assert not cross.any(), f"attention crosses documents at (row, query, key) {cross.nonzero()[0].tolist()}"
+    future = mask & ~torch.ones(seq_len, seq_len, dtype=torch.bool).tril()
+    assert not future.any(), f"a query attends to a later key at (row, query, key) {future.nonzero()[0].tolist()}"
+    pad = mask & ((doc[:, :, None] < 0) | (doc[:, None, :] < 0))
+    assert not pad.any(), f"padding slots must neither attend nor be attended: {pad.nonzero()[0].tolist()}"
+    assert torch.equal(mask, w_mask), "within a document every key j <= query i must be allowed"
+
+
+@pytest.mark.parametrize("lengths, seq_len", [
+    ([6, 4, 2, 3], 8),          # the prompt's example: doc2 goes back to row 0
+    ([8], 8),                   # one full row, no padding
+    ([3, 3, 3], 4),             # nothing fits together
+    ([1, 1, 1, 1, 1], 2),       # many tiny documents
+    ([5, 7, 3, 1, 2, 6, 4], 8),
+])
+def test_hand_built(candidate, device, lengths, seq_len):
+    check(candidate, lengths, seq_len, device)
+
+
+def test_pad_id(candidate, device):
+    check(candidate, [3, 2], 8, device, pad_id=7)
+
+
+@pytest.mark.parametrize("seq_len", [16, 32])
+def test_random_batches(candidate, device, seed, seq_len):
+    n_docs = int(torch.randint(1, 20, ()))
+    lengths = torch.randint(1, seq_len + 1, (n_docs,)).tolist()
+    check(candidate, lengths, seq_len, device)
+
+
+def test_invalid(candidate, device):
+    with pytest.raises(ValueError):
+        candidate.pack_documents([], 8)
+    with pytest.raises(ValueError):
+        candidate.pack_documents([torch.arange(9, device=device)], 8)
+    with pytest.raises(ValueError):
+        candidate.pack_documents([torch.arange(3, device=device), torch.arange(0, device=device)], 8)
+
+
+def benchmark_case(module, device):
+    torch.manual_seed(0)
+    docs = [torch.randint(0, 50000, (int(n),), device=device) for n in torch.randint(1, 513, (256,))]
+    return lambda: module.pack_documents(docs, 512)
