@@ -67,6 +67,7 @@ class ReviewScreen(Screen[None]):
         self.pending: list[Future] = []  # one per grade in session.given, same order
         self.revealed = False
         self.shown_at = 0.0
+        self.pitch_seconds: float | None = None  # a pitch's speaking time, frozen at the reveal
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -92,6 +93,7 @@ class ReviewScreen(Screen[None]):
             return
         self.revealed = False
         self.shown_at = time.monotonic()
+        self.pitch_seconds = None
         done = len(self.session.given)
         self.query_one("#status", Static).update(
             f"{done} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
@@ -141,7 +143,7 @@ class ReviewScreen(Screen[None]):
         self.revealed = True
         answer = card.answer
         if card.kind == "pitch":
-            taken = self.query_one(PitchTimer).stop()
+            taken = self.pitch_seconds = self.query_one(PitchTimer).stop()
             answer = f"**Your time {clock_text(taken)}** against a target of {clock_text(card.target_seconds or 0)}.\n\n{answer}"
         self.query_one("#answer", Markdown).update(answer)
         points = self.query_one("#points", Markdown)
@@ -162,7 +164,8 @@ class ReviewScreen(Screen[None]):
         card = self.session.current
         if card is None or not self.revealed:
             return
-        duration_ms = int((time.monotonic() - self.shown_at) * 1000)
+        seconds = self.pitch_seconds if self.pitch_seconds is not None else time.monotonic() - self.shown_at
+        duration_ms = int(seconds * 1000)
         grade = self.study.grade(card, button, duration_ms)
         self.session.answer(grade)
         self.pending.append(self._write(self.study.record, grade))
