@@ -17,18 +17,22 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("review", help="open today's review directly")
+    parser.set_defaults(handler=cmd_tui)
+    commands.add_parser("review", help="open today's review directly").set_defaults(handler=cmd_tui)
     check = commands.add_parser("check", help="validate every content file (exit 0 only when all are valid)")
     check.add_argument("--json", action="store_true", help="print the errors as JSON")
+    check.set_defaults(handler=cmd_check)
     listing = commands.add_parser("list", help="list every content item")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
+    listing.set_defaults(handler=cmd_list)
     stats = commands.add_parser("stats", help="summary of your progress")
     stats.add_argument("--json", action="store_true", help="print JSON")
-    commands.add_parser("locate", help="print where drill keeps its files")
+    stats.set_defaults(handler=cmd_stats)
+    commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
     return parser
 
 
-def _print_json(value: object) -> None:
+def print_json(value: object) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
@@ -38,7 +42,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     errors = check_all(Paths.resolve())
     if args.json:
-        _print_json({"ok": not errors, "errors": [error.as_json() for error in errors]})
+        print_json({"ok": not errors, "errors": [error.as_json() for error in errors]})
     else:
         for error in errors:
             print(error)
@@ -56,7 +60,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for loaded in load.items
     ]
     if args.json:
-        _print_json(rows)
+        print_json(rows)
     else:
         for row in rows:
             print(f"{row['id']:<32} {row['kind']:<5} {row['block']:<13} {row['prompt'][:60]}")
@@ -75,7 +79,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     finally:
         study.close()
     if args.json:
-        _print_json(figures)
+        print_json(figures)
     else:
         print(f"{figures['items']} items, {figures['reviews_total']} reviews, "
               f"{figures['due_today']} due today, {figures['new_available']} new available")
@@ -103,9 +107,6 @@ def cmd_tui(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"check": cmd_check, "list": cmd_list, "stats": cmd_stats, "locate": cmd_locate}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from drill.config import ConfigError
@@ -113,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from drill.store.migrations import NewerDatabaseError
 
     try:
-        return COMMANDS.get(args.command, cmd_tui)(args)
+        return args.handler(args)
     except (StateDirError, ConfigError, NewerDatabaseError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2

@@ -65,3 +65,57 @@ class Review(SQLModel, table=True):
     interval_after: int
     ease_after: float
     due_after: date | None = None
+
+
+class MockRound(SQLModel, table=True):
+    """A timed round of estimation problems."""
+
+    __tablename__ = "mock_round"
+    id: int | None = Field(default=None, primary_key=True)
+    started_at: datetime
+    finished_at: datetime | None = None
+    problems: int
+    time_limit_s: int
+    blocks: str  # JSON list
+    score: float | None = None
+    abandoned: bool = False
+
+
+class EstimateAttempt(SQLModel, table=True):
+    """One answer to a generated estimation problem, in a review or a mock round."""
+
+    __tablename__ = "estimate_attempt"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: str = Field(foreign_key="item.id")
+    review_id: int | None = Field(default=None, foreign_key="review.id")
+    mock_round_id: int | None = Field(default=None, foreign_key="mock_round.id")
+    attempted_at: datetime
+    params: str  # JSON
+    answer: str
+    parsed: float | None = None
+    truth: float
+    unit: str
+    score: float
+    log_error: float | None = None
+    slip: str | None = None
+    error: str | None = None
+    seconds: float
+
+
+class CodingAttempt(SQLModel, table=True):
+    """One run of a coding drill's hidden tests against the user's file."""
+
+    __tablename__ = "coding_attempt"
+    id: int | None = Field(default=None, primary_key=True)
+    item_id: str = Field(foreign_key="item.id")
+    review_id: int | None = Field(default=None, foreign_key="review.id")
+    started_at: datetime
+    finished_at: datetime
+    status: str
+    passed: int
+    failed: int
+    device: str
+    hints_used: int = 0
+    seconds: float
+    speed_ratio: float | None = None
+    workspace: str
