@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from drill.config import Config
-from drill.content.decks import load_decks
 from drill.content.errors import ContentError
 from drill.days import study_day, utc_now
+from drill.library import load_library
 from drill.paths import Paths
 from drill.schedule import grading, queue
 from drill.schedule.records import Card, Grade
@@ -64,7 +64,7 @@ class Study:
         return study
 
     def sync(self) -> SyncReport:
-        load = load_decks(self.paths.deck_dirs())
+        load = load_library(self.paths)
         self.content_errors = load.errors
         self.last_sync = sync_content(self.engine, load.items, load.broken_decks, self.clock())
         return self.last_sync

@@ -65,17 +65,22 @@ def write_deck(folder: Path, name: str, ids_blocks: list[tuple[str, str]]) -> Pa
 
 
 class TestPaths(Paths):
-    """Paths whose shipped decks come from a test folder."""
+    """Paths whose shipped decks come from a test folder, with no estimation problems."""
 
     __test__ = False
 
     def __init__(self, home: Path, decks: Path) -> None:
         super().__init__(home)
         object.__setattr__(self, "_decks", decks)
+        (decks.parent / "problems").mkdir(exist_ok=True)
 
     @property
     def decks(self) -> Path:
         return self._decks
+
+    @property
+    def problems(self) -> Path:
+        return self._decks.parent / "problems"
 
 
 @pytest.fixture

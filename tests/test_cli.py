@@ -8,6 +8,7 @@ from pathlib import Path
 
 from drill.cli import main
 from drill.content.decks import load_decks
+from drill.library import load_library
 from drill.paths import Paths
 from conftest import write_deck
 
@@ -39,7 +40,7 @@ def test_user_decks_under_drill_home_are_listed_and_checked(capsys, drill_home: 
 
 def test_stats_json_contract(capsys) -> None:
     code, stats = run_json(capsys, "stats", "--json")
-    items = len(load_decks([Paths.resolve().decks]).items)
+    items = len(load_library(Paths.resolve()).items)
     assert code == 0
     assert stats["items"] == items and stats["reviews_total"] == 0 and stats["due_today"] == 0
     assert stats["new_available"] == min(15, items)

@@ -8,5 +8,7 @@ from drill.paths import Paths
 
 
 def check_all(paths: Paths) -> list[ContentError]:
-    """All errors in decks (shipped and the user's)."""
-    return load_decks(paths.deck_dirs()).errors
+    """All errors in decks (shipped and the user's) and estimation problems."""
+    from drill import estimate
+
+    return load_decks(paths.deck_dirs()).errors + estimate.check(paths.problems)

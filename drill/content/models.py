@@ -22,19 +22,32 @@ Text = Annotated[str, AfterValidator(_not_blank)]
 ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
 
 
-class DeckItem(BaseModel):
-    """One card or pitch, exactly as the deck file states it."""
+class ContentItem(BaseModel):
+    """Anything the user practises, as the store keeps it: a card, a pitch, a problem family, a drill."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: ItemId
-    kind: Literal["card", "pitch"]
+    id: str
+    kind: str
     block: Literal["memory", "compute", "inference", "training", "communication"]
     topic: Text
     prompt: Text
     answer: Text
     source: Text
     points: list[Text] = []
+    target_seconds: int | None = None
+
+    def content_hash(self) -> str:
+        """A fingerprint of everything the user reads, to notice edits."""
+        text = json.dumps(self.model_dump(exclude={"id"}), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class DeckItem(ContentItem):
+    """One card or pitch, exactly as a deck file states it."""
+
+    id: ItemId
+    kind: Literal["card", "pitch"]
     target_seconds: Literal[30, 120, 300] | None = None
 
     @model_validator(mode="after")
@@ -45,17 +58,12 @@ class DeckItem(BaseModel):
             raise ValueError("target_seconds is only for pitches")
         return self
 
-    def content_hash(self) -> str:
-        """A fingerprint of everything the user reads, to notice edits."""
-        text = json.dumps(self.model_dump(exclude={"id"}), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
-
 
 class LoadedItem(BaseModel):
     """A valid item with where it came from."""
 
     model_config = ConfigDict(frozen=True)
 
-    item: DeckItem
+    item: ContentItem
     deck: str
     position: int

@@ -3,6 +3,7 @@
 Public API (everything else is internal):
 
     families(problems_dir) -> list[Family]          valid families, cached until files change
+    load(problems_dir) -> (families, errors)         valid families and structural errors (no sympy)
     family(problems_dir, id) -> Family               one family; KeyError if unknown
     check(problems_dir) -> list[ContentError]        what `drill check` reports for problems/
     describe(family) -> dict                         one row of `drill problems --json`
@@ -52,6 +53,7 @@ __all__ = [
     "family",
     "generate",
     "grade",
+    "load",
     "parse_answer",
     "parse_assignments",
     "quality_from_score",
@@ -64,6 +66,13 @@ def families(problems_dir: Path | str) -> list[Family]:
     from drill.estimate.schema import families as _families
 
     return _families(problems_dir)
+
+
+def load(problems_dir: Path | str) -> tuple[list[Family], list[ContentError]]:
+    from drill.estimate.schema import load_dir
+
+    loaded, _, errors = load_dir(problems_dir)
+    return loaded, errors
 
 
 def family(problems_dir: Path | str, family_id: str) -> Family:

@@ -1,0 +1,75 @@
+"""`drill problems`, `drill solve` and `drill grade`: the estimation families from scripts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+GRADE_KEYS = ("correct", "score", "truth", "parsed", "error")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    problems = commands.add_parser("problems", help="list the estimation problem families")
+    problems.add_argument("--json", action="store_true", help="print a JSON array")
+    problems.set_defaults(handler=cmd_problems)
+    solve = commands.add_parser("solve", help="the true answer of a problem for given parameters")
+    solve.add_argument("family", metavar="ID")
+    solve.add_argument("params", nargs="*", metavar="KEY=VALUE")
+    solve.set_defaults(handler=cmd_solve)
+    grade = commands.add_parser("grade", help="grade an answer to a problem for given parameters")
+    grade.add_argument("family", metavar="ID")
+    grade.add_argument("params", nargs="*", metavar="KEY=VALUE")
+    grade.add_argument("--answer", required=True, help="the answer, with units: '2.7 GB', '0.49 s', '18%%'")
+    grade.set_defaults(handler=cmd_grade)
+
+
+def _family(family_id: str):
+    from drill import estimate
+    from drill.paths import Paths
+
+    problems = Paths.resolve().problems
+    try:
+        return estimate.family(problems, family_id)
+    except KeyError:
+        known = ", ".join(sorted(family.id for family in estimate.families(problems)))
+        raise SystemExit(f"drill: no estimation problem {family_id!r}; known: {known}") from None
+
+
+def cmd_problems(args: argparse.Namespace) -> int:
+    from drill import estimate
+    from drill.cli import print_json
+    from drill.paths import Paths
+
+    rows = [estimate.describe(family) for family in estimate.families(Paths.resolve().problems)]
+    if args.json:
+        print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['id']:<24} {row['block']:<13} {row['unit']:<10} {', '.join(row['parameters'])}")
+    return 0
+
+
+def _run(args: argparse.Namespace, answer: str | None) -> int:
+    from drill import estimate
+    from drill.cli import print_json
+
+    family = _family(args.family)
+    try:
+        params = estimate.parse_assignments(args.params)
+        if answer is None:
+            print_json(estimate.solve(family, params))
+        else:
+            result = estimate.grade(family, params, answer)
+            print_json({key: result[key] for key in GRADE_KEYS})
+    except ValueError as error:
+        print(f"drill: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    return _run(args, None)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    return _run(args, args.answer)

@@ -1,0 +1,71 @@
+"""`drill problems`, `drill solve`, `drill grade`: the estimation contracts."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from drill.cli import main
+
+LLAMA3_70B_8K = ["kv-cache", "model=llama-3-70b", "seq_len=8192", "batch=1", "bytes_per_elem=2"]
+
+
+def run_json(capsys, *argv: str):
+    code = main(list(argv))
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_problems_json_lists_every_family(capsys) -> None:
+    code, rows = run_json(capsys, "problems", "--json")
+    assert code == 0 and len(rows) >= 20
+    assert {"kv-cache", "train-memory", "activation-memory", "allreduce-time", "pipeline-bubble",
+            "spec-decode-speedup", "matmul-intensity", "train-time"} <= {row["id"] for row in rows}
+    assert {row["block"] for row in rows} == {"memory", "compute", "inference", "training", "communication"}
+    kv = next(row for row in rows if row["id"] == "kv-cache")
+    assert kv["parameters"] == ["layers", "kv_heads", "head_dim", "seq_len", "batch", "bytes_per_elem"]
+    assert kv["unit"] == "byte"
+
+
+def test_solve_prints_value_unit_pretty(capsys) -> None:
+    code, out = run_json(capsys, "solve", *LLAMA3_70B_8K)
+    assert code == 0
+    assert out == {"value": 2 * 80 * 8 * 128 * 8192 * 2, "unit": "byte", "pretty": "2.68 GB"}
+
+
+def test_solve_pipeline_bubble_is_a_fraction(capsys) -> None:
+    code, out = run_json(capsys, "solve", "pipeline-bubble", "stages=4", "microbatches=16")
+    assert code == 0 and out["unit"] == "1" and out["value"] == pytest.approx(3 / 19)
+
+
+@pytest.mark.parametrize(
+    "answer, correct, parsed",
+    [("2.5 GiB", True, 2.5 * 2**30), ("2*80*8*128*8192*2 bytes", True, 2684354560), ("1.34 GB", False, 1.34e9)],
+)
+def test_grade_contract(capsys, answer, correct, parsed) -> None:
+    code, out = run_json(capsys, "grade", *LLAMA3_70B_8K, "--answer", answer)
+    assert code == 0
+    assert set(out) == {"correct", "score", "truth", "parsed", "error"}
+    assert out["correct"] is correct and out["parsed"] == pytest.approx(parsed) and out["error"] is None
+    assert out["truth"] == 2684354560 and (out["score"] == 1.0) is correct
+
+
+@pytest.mark.parametrize("answer", ["__import__('os').system('echo pwned')", "9**9**9**9", "lambda: 1", "(" * 10_000])
+def test_hostile_answer_is_an_error_with_exit_zero(answer) -> None:
+    result = subprocess.run([sys.executable, "-m", "drill", "grade", *LLAMA3_70B_8K, "--answer", answer],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and "Traceback" not in result.stderr and "pwned" not in result.stdout
+    out = json.loads(result.stdout)
+    assert out["error"] and out["parsed"] is None and out["score"] == 0.0
+
+
+def test_wrong_dimension_says_what_was_asked(capsys) -> None:
+    _, out = run_json(capsys, "grade", *LLAMA3_70B_8K, "--answer", "0.49 s")
+    assert "time" in out["error"] and "bytes" in out["error"]
+
+
+def test_bad_parameter_and_unknown_family(capsys) -> None:
+    assert main(["solve", "kv-cache", "seq_len=abc"]) == 2
+    assert "seq_len" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="no estimation problem 'nope'"):
+        main(["grade", "nope", "--answer", "1"])
