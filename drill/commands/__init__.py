@@ -1,0 +1,1 @@
+"""Subcommands of `drill`, one module per area; each registers its parsers."""
