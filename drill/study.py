@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from drill.config import Config
 from drill.content.errors import ContentError
@@ -19,6 +21,12 @@ from drill.store.engine import open_engine
 from drill.store.recorder import Recorder
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import record_grade, set_suspended, undo_grade
+
+if TYPE_CHECKING:
+    from drill.estimate.attempt import Attempt
+    from drill.estimate.draw import Problem
+    from drill.estimate.rounds import RoundSettings
+    from drill.estimate.schema import Family
 
 
 @dataclass(frozen=True)
@@ -45,21 +53,26 @@ class HomeSummary:
 class Study:
     """One user's study state: open it once, then ask it for queues and give it grades."""
 
-    def __init__(self, paths: Paths, config: Config, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(
+        self, paths: Paths, config: Config, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
+    ) -> None:
         self.paths = paths
         self.config = config
         self.clock = clock
+        self.rng = rng or random.Random()
         self.engine = open_engine(paths.database)
         self.recorder = Recorder()
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
     @classmethod
-    def open(cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now) -> "Study":
+    def open(
+        cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
+    ) -> "Study":
         """Create the state folder if needed, open the database and sync the content into it."""
         paths = paths or Paths.resolve()
         paths.ensure()
-        study = cls(paths, Config.load(paths.config), clock)
+        study = cls(paths, Config.load(paths.config), clock, rng)
         study.sync()
         return study
 
@@ -120,6 +133,74 @@ class Study:
 
     def suspend(self, item_id: str, suspended: bool = True) -> None:
         set_suspended(self.engine, item_id, suspended)
+
+    # -- estimation --------------------------------------------------------------------
+
+    def families(self) -> list["Family"]:
+        from drill import estimate
+
+        return estimate.families(self.paths.problems)
+
+    def warm_up_estimation(self) -> None:
+        """Pay sympy's import and compile the formulas now (call from a worker thread)."""
+        from drill import estimate
+
+        for family in self.families():
+            estimate.warm_up(family)
+
+    def new_problem(self, item_id: str) -> "Problem":
+        """Fresh numbers for the family behind an estimate item."""
+        from drill import estimate
+        from drill.estimate.items import family_id
+
+        return estimate.generate(estimate.family(self.paths.problems, family_id(item_id)), self.rng)
+
+    def answer_problem(self, problem: "Problem", answer: str, seconds: float) -> "Attempt":
+        """Grade `answer` (never raises for any text) into an attempt."""
+        from drill import estimate
+        from drill.estimate.attempt import Attempt
+
+        family = estimate.family(self.paths.problems, problem.family_id)
+        result = estimate.grade(family, problem.params, answer)
+        return Attempt(problem, answer, result, seconds, self.clock())
+
+    def grade_attempt(self, card: Card, attempt: "Attempt") -> Grade:
+        """The review an answered estimate counts as: quality from the score, not from a button."""
+        today = study_day(attempt.attempted_at, self.config.rollover_hour)
+        quality = attempt.result["quality"]
+        after = grading.apply_quality(card.state, quality, today)
+        button = grading.button_for_quality(quality)
+        duration_ms = int(attempt.seconds * 1000)
+        return Grade(card.item_id, button, quality, duration_ms, attempt.attempted_at, today, card.state, after)
+
+    def record_attempt(self, grade: Grade, attempt: "Attempt") -> int:
+        from drill.store.estimates import record_review_attempt
+
+        return record_review_attempt(self.engine, grade, attempt.row())
+
+    def start_round(self, settings: "RoundSettings") -> tuple[int, list["Problem"]]:
+        """Draw a mock round's problems and store the round; return its id and problems."""
+        from drill.estimate.rounds import draw_round
+        from drill.store.estimates import start_round
+
+        problems = draw_round(self.families(), settings, self.rng)
+        round_id = start_round(self.engine, self.clock(), settings.problems, settings.seconds, list(settings.blocks))
+        return round_id, problems
+
+    def record_round_attempt(self, round_id: int, attempt: "Attempt") -> None:
+        from drill.store.estimates import record_round_attempt
+
+        record_round_attempt(self.engine, round_id, attempt.row())
+
+    def finish_round(self, round_id: int, score: float, abandoned: bool) -> None:
+        from drill.store.estimates import finish_round
+
+        finish_round(self.engine, round_id, self.clock(), score, abandoned)
+
+    def round_history(self):
+        from drill.store.estimates import round_history
+
+        return round_history(self.engine)
 
     def close(self) -> None:
         self.recorder.drain()

@@ -32,11 +32,21 @@ def counts_today(state: ItemState, today: date) -> bool:
     return state.last_review_day != today
 
 
+def button_for_quality(quality: int) -> int:
+    """The button a graded answer (estimate, coding drill) counts as: 5→Easy, 4→Good, 3→Hard, else Again."""
+    return {5: 4, 4: 3, 3: 2}.get(quality, 1)
+
+
 def apply(state: ItemState, button: int, today: date) -> ItemState:
     """The state after pressing `button` (1 Again … 4 Easy) on `today`."""
+    return apply_quality(state, BUTTON_QUALITY[button], today)
+
+
+def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
+    """The state after a review of SM-2 `quality` (0–5) on `today`."""
     if not counts_today(state, today):
         return state
-    after = review(state.sm2, BUTTON_QUALITY[button])
+    after = review(state.sm2, quality)
     return replace(
         state,
         repetitions=after.repetitions,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade
@@ -33,38 +33,44 @@ def _state_params(item_id: str, state: ItemState) -> dict[str, object]:
     }
 
 
+def insert_review(connection: Connection, grade: Grade) -> int:
+    """Insert the review row and move the item to its new state; return the review id."""
+    before, after = grade.before, grade.after
+    review_id = connection.execute(
+        RECORD,
+        {
+            "item_id": grade.item_id,
+            "reviewed_at": grade.reviewed_at,
+            "study_day": grade.study_day,
+            "button": grade.button,
+            "quality": grade.quality,
+            "duration_ms": grade.duration_ms,
+            "counted": grade.counted,
+            "reps_before": before.repetitions,
+            "interval_before": before.interval,
+            "ease_before": before.easiness,
+            "due_before": before.due_day,
+            "last_day_before": before.last_review_day,
+            "reps_after": after.repetitions,
+            "interval_after": after.interval,
+            "ease_after": after.easiness,
+            "due_after": after.due_day,
+        },
+    ).lastrowid
+    connection.execute(SET_STATE, _state_params(grade.item_id, after))
+    return review_id
+
+
 def record_grade(engine: Engine, grade: Grade) -> int:
     """Store the review and the item's new state in one committed transaction; return the review id."""
-    before, after = grade.before, grade.after
     with writing(engine) as connection:
-        review_id = connection.execute(
-            RECORD,
-            {
-                "item_id": grade.item_id,
-                "reviewed_at": grade.reviewed_at,
-                "study_day": grade.study_day,
-                "button": grade.button,
-                "quality": grade.quality,
-                "duration_ms": grade.duration_ms,
-                "counted": grade.counted,
-                "reps_before": before.repetitions,
-                "interval_before": before.interval,
-                "ease_before": before.easiness,
-                "due_before": before.due_day,
-                "last_day_before": before.last_review_day,
-                "reps_after": after.repetitions,
-                "interval_after": after.interval,
-                "ease_after": after.easiness,
-                "due_after": after.due_day,
-            },
-        ).lastrowid
-        connection.execute(SET_STATE, _state_params(grade.item_id, after))
-    return review_id
+        return insert_review(connection, grade)
 
 
 def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
     """Delete the review and put the item back in the state it had before it."""
     with writing(engine) as connection:
+        connection.execute(text("DELETE FROM estimate_attempt WHERE review_id = :id"), {"id": review_id})
         connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
         connection.execute(SET_STATE, _state_params(grade.item_id, grade.before))
 

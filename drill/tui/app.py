@@ -80,7 +80,10 @@ class DrillApp(App[None]):
     @work(thread=True, exclusive=True, group="study")
     def load_queue(self) -> None:
         assert self.study is not None
-        self.post_message(QueueLoaded(self.study.cards(self.study.queue())))
+        cards = self.study.cards(self.study.queue())
+        if any(card.kind == "estimate" for card in cards):
+            self.study.warm_up_estimation()  # sympy loads here, never on the start-up path
+        self.post_message(QueueLoaded(cards))
 
     @on(QueueLoaded)
     def _queue_loaded(self, message: QueueLoaded) -> None:

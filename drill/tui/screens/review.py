@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, Rule, Static, TextArea
+from textual.widgets import Footer, Header, Input, Markdown, Rule, Static, TextArea
 
 from drill.days import describe_interval
 from drill.schedule.grading import ItemState, apply, comes_back_today, counts_today
@@ -21,6 +21,7 @@ from drill.schedule.sm2 import BUTTON_LABEL
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
 if TYPE_CHECKING:
+    from drill.estimate.draw import Problem
     from drill.schedule.records import Card, Grade
     from drill.study import Study
 
@@ -57,6 +58,7 @@ class ReviewScreen(Screen[None]):
         Binding("4", "grade(4)", "Easy"),
         Binding("u", "undo", "Undo"),
         Binding("s", "suspend", "Suspend"),
+        Binding("enter", "next", "Next"),
         Binding("escape", "app.home", "Home"),
     ]
 
@@ -68,6 +70,8 @@ class ReviewScreen(Screen[None]):
         self.revealed = False
         self.shown_at = 0.0
         self.pitch_seconds: float | None = None  # a pitch's speaking time, frozen at the reveal
+        self.problem: Problem | None = None  # an estimate card's fresh numbers
+        self.showing_result = False  # an estimate was graded; Enter moves on
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -76,6 +80,7 @@ class ReviewScreen(Screen[None]):
             yield Markdown("", id="prompt")
             yield PitchTimer(id="timer")
             yield TextArea("", id="typed", soft_wrap=True)
+            yield Input(placeholder="your answer with units, e.g. 2.7 GB — Enter grades it", id="estimate")
             yield Rule(id="divider")
             yield Markdown("", id="answer")
             yield Markdown("", id="points")
@@ -92,13 +97,16 @@ class ReviewScreen(Screen[None]):
             self.finish()
             return
         self.revealed = False
+        self.showing_result = False
         self.shown_at = time.monotonic()
         self.pitch_seconds = None
         done = len(self.session.given)
         self.query_one("#status", Static).update(
             f"{done} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
         )
-        self.query_one("#prompt", Markdown).update(card.prompt)
+        is_estimate = card.kind == "estimate"
+        self.problem = self.study.new_problem(card.item_id) if is_estimate else None
+        self.query_one("#prompt", Markdown).update(self.problem.prompt if self.problem else card.prompt)
         is_pitch = card.kind == "pitch"
         timer = self.query_one(PitchTimer)
         timer.display = is_pitch
@@ -110,7 +118,10 @@ class ReviewScreen(Screen[None]):
         for selector in ("#divider", "#answer", "#points"):
             self.query_one(selector).display = False
         self.query_one("#card", VerticalScroll).scroll_home(animate=False)
-        self.set_focus(None)
+        entry = self.query_one("#estimate", Input)
+        entry.value = ""
+        entry.display = is_estimate
+        self.set_focus(entry if is_estimate else None)
         self.refresh_bindings()
 
     def label_grades(self, card: "Card") -> None:
@@ -124,8 +135,12 @@ class ReviewScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         card = self.session.current
+        if self.showing_result:  # an estimate's worked solution is on screen
+            return action in ("next", "undo")
+        if action == "next":
+            return False
         if action in ("reveal",):
-            return card is not None and not self.revealed
+            return card is not None and not self.revealed and card.kind != "estimate"
         if action == "type_answer":
             return card is not None and card.kind == "pitch" and not self.revealed
         if action == "grade":
@@ -154,6 +169,28 @@ class ReviewScreen(Screen[None]):
         self.set_focus(None)
         self.label_grades(card)
         self.refresh_bindings()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """An estimate answer: graded by the grader, committed, then its worked solution shown."""
+        card = self.session.current
+        if card is None or self.problem is None or self.showing_result:
+            return
+        attempt = self.study.answer_problem(self.problem, event.value, time.monotonic() - self.shown_at)
+        grade = self.study.grade_attempt(card, attempt)
+        self.session.answer(grade)
+        self.pending.append(self._write(self.study.record_attempt, grade, attempt))
+        self.showing_result = True
+        answer = self.query_one("#answer", Markdown)
+        answer.update(attempt.report() + "\n\nPress **Enter** for the next card.")
+        self.query_one("#estimate", Input).display = False
+        for selector in ("#divider", "#answer"):
+            self.query_one(selector).display = True
+        self.set_focus(None)
+        self.refresh_bindings()
+
+    def action_next(self) -> None:
+        if self.showing_result:
+            self.show_current()
 
     def action_type_answer(self) -> None:
         typed = self.query_one("#typed", TextArea)

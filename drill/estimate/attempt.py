@@ -1,0 +1,56 @@
+"""One answered estimation problem, as it is stored and summarised."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from drill.estimate.draw import Problem
+from drill.estimate.items import item_id
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A problem, the user's answer and its grade."""
+
+    problem: Problem
+    answer: str
+    result: dict[str, Any]  # what drill.estimate.grade returned
+    seconds: float
+    attempted_at: datetime
+
+    @property
+    def score(self) -> float:
+        return float(self.result["score"])
+
+    @property
+    def slip(self) -> str | None:
+        return self.result.get("slip")
+
+    def row(self) -> dict[str, Any]:
+        """The estimate_attempt columns (without review or round ids)."""
+        return {
+            "item_id": item_id(self.problem.family_id),
+            "attempted_at": self.attempted_at,
+            "params": json.dumps(self.problem.params, default=str, sort_keys=True),
+            "answer": self.answer,
+            "parsed": self.result["parsed"],
+            "truth": self.result["truth"],
+            "unit": self.result["unit"],
+            "score": self.score,
+            "log_error": self.result["log_error"],
+            "slip": self.slip,
+            "error": self.result["error"],
+            "seconds": self.seconds,
+        }
+
+    def report(self) -> str:
+        """Markdown: the verdict, both answers, and the worked solution."""
+        lines = [f"**{self.result['feedback']}**", ""]
+        shown = self.result["parsed_pretty"] or (self.answer.strip() or "(no answer)")
+        lines.append(f"Your answer: `{shown}` · truth: `{self.result['truth_pretty']}` · score {self.score:.2f}")
+        lines += ["", "**Worked solution**", ""]
+        lines += [f"- {step}" for step in self.result["worked"]]
+        return "\n".join(lines)

@@ -1,0 +1,69 @@
+"""Mock rounds: which problems to draw, and what the round came to. Pure, no I/O."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from drill.estimate.attempt import Attempt
+
+if TYPE_CHECKING:
+    from drill.estimate.draw import Problem
+    from drill.estimate.schema import Family
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+
+
+@dataclass(frozen=True)
+class RoundSettings:
+    """A round as the user sets it up."""
+
+    problems: int = 10
+    minutes: int = 15
+    blocks: tuple[str, ...] = BLOCKS
+    grade_at_end: bool = True
+
+    @property
+    def seconds(self) -> int:
+        return self.minutes * 60
+
+
+def draw_round(families: list["Family"], settings: RoundSettings, rng: random.Random) -> list["Problem"]:
+    """`settings.problems` fresh problems from the chosen blocks, no family repeated until all were used."""
+    from drill.estimate.draw import generate
+
+    pool = [family for family in families if family.block in settings.blocks]
+    if not pool:
+        raise ValueError("no estimation problems in the chosen blocks")
+    order: list[Family] = []
+    while len(order) < settings.problems:
+        batch = pool[:]
+        rng.shuffle(batch)
+        order += batch
+    return [generate(family, rng) for family in order[: settings.problems]]
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """The score (unanswered problems count as zero), time per problem and the worst answers."""
+
+    problems: int
+    attempts: list[Attempt]
+
+    @property
+    def answered(self) -> int:
+        return len(self.attempts)
+
+    @property
+    def score(self) -> float:
+        return sum(attempt.score for attempt in self.attempts) / self.problems if self.problems else 0.0
+
+    @property
+    def seconds(self) -> float:
+        return sum(attempt.seconds for attempt in self.attempts)
+
+    def worst(self, count: int = 3) -> list[Attempt]:
+        """The lowest-scoring answers below full credit, worst first."""
+        misses = [attempt for attempt in self.attempts if attempt.score < 1.0]
+        return sorted(misses, key=lambda attempt: attempt.score)[:count]

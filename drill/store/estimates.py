@@ -1,0 +1,86 @@
+"""Estimation writes and reads: attempts (in reviews or mock rounds) and the rounds themselves."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from drill.schedule.records import Grade
+from drill.store.engine import writing
+from drill.store.writes import insert_review
+
+INSERT_ATTEMPT = text(
+    """INSERT INTO estimate_attempt (item_id, review_id, mock_round_id, attempted_at, params, answer,
+        parsed, truth, unit, score, log_error, slip, error, seconds)
+    VALUES (:item_id, :review_id, :mock_round_id, :attempted_at, :params, :answer,
+        :parsed, :truth, :unit, :score, :log_error, :slip, :error, :seconds)"""
+)
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One mock round in the history list."""
+
+    id: int
+    started_at: str
+    problems: int
+    answered: int
+    time_limit_s: int
+    seconds: float
+    score: float | None
+    abandoned: bool
+
+
+def record_review_attempt(engine: Engine, grade: Grade, attempt: dict[str, Any]) -> int:
+    """A graded estimate in the daily review: the review, the new state and the attempt, together."""
+    with writing(engine) as connection:
+        review_id = insert_review(connection, grade)
+        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": review_id, "mock_round_id": None})
+    return review_id
+
+
+def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_s: int, blocks: list[str]) -> int:
+    with writing(engine) as connection:
+        return connection.execute(
+            text(
+                """INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
+                VALUES (:started_at, :problems, :time_limit_s, :blocks)"""
+            ),
+            {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s, "blocks": json.dumps(blocks)},
+        ).lastrowid
+
+
+def record_round_attempt(engine: Engine, round_id: int, attempt: dict[str, Any]) -> None:
+    with writing(engine) as connection:
+        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": None, "mock_round_id": round_id})
+
+
+def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: float, abandoned: bool) -> None:
+    with writing(engine) as connection:
+        connection.execute(
+            text("UPDATE mock_round SET finished_at = :at, score = :score, abandoned = :abandoned WHERE id = :id"),
+            {"at": finished_at, "score": score, "abandoned": abandoned, "id": round_id},
+        )
+
+
+def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
+    """Past rounds, newest first, with how many problems were answered and the time used."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                """SELECT r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned,
+                    COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
+                FROM mock_round r LEFT JOIN estimate_attempt a ON a.mock_round_id = r.id
+                GROUP BY r.id ORDER BY r.started_at DESC LIMIT :limit"""
+            ),
+            {"limit": limit},
+        ).all()
+    return [
+        RoundRow(row.id, str(row.started_at)[:16], row.problems, row.answered, row.time_limit_s,
+                 float(row.seconds), row.score, bool(row.abandoned))
+        for row in rows
+    ]

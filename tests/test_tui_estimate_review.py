@@ -1,0 +1,52 @@
+"""Estimate items in the daily review: fresh numbers, a typed answer, quality from the score."""
+
+import random
+import shutil
+from pathlib import Path
+
+from textual.widgets import Input, Markdown
+
+from drill.tui.app import DrillApp
+from drill.tui.screens.review import ReviewScreen
+from drill.tui.screens.summary import SummaryScreen
+from tui_helpers import db_rows, wait_ready, wait_until
+
+PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
+
+
+async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
+    for path in small_paths.decks.glob("*.toml"):
+        path.unlink()
+    for name in ("models.toml", "gpus.toml", "kv-cache.toml", "pipeline-bubble.toml"):
+        shutil.copy(PROBLEMS / name, small_paths.problems / name)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        app.study.rng = random.Random(3)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        answers = []
+        for good in (True, False):
+            problem = screen.problem
+            assert problem is not None and app.focused is screen.query_one("#estimate", Input)
+            assert screen.query_one("#prompt", Markdown).source == problem.prompt
+            typed = problem.pretty if good else "1 kB"
+            await pilot.press(*typed)
+            await pilot.press("enter")
+            report = screen.query_one("#answer", Markdown).source
+            assert "Worked solution" in report and problem.pretty.split(" (")[0] in report
+            answers.append((problem.family_id, typed))
+            await pilot.press("space", "3")  # neither reveals nor grades: the grade came from the score
+            assert screen.showing_result
+            await pilot.press("enter")
+        # the failed one (quality < 3) comes back with fresh numbers; answer it right this time
+        assert screen.problem is not None and screen.problem.family_id == answers[1][0]
+        await pilot.press(*screen.problem.pretty, "enter", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen))
+    rows = db_rows(app, "SELECT r.quality, r.counted, a.score, a.answer FROM review r JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id")
+    assert [(quality, counted, score) for quality, counted, score, _ in rows] == [(5, 1, 1.0), (0, 1, 0.0), (5, 0, 1.0)]
+    assert [answer for *_, answer in rows][:2] == [typed for _, typed in answers]
+    assert db_rows(app, "SELECT id, interval FROM item ORDER BY id") == [
+        ("estimate:kv-cache", 1), ("estimate:pipeline-bubble", 1)
+    ]
