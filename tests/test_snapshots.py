@@ -26,3 +26,12 @@ def test_review(snap_compare, small_paths, clock, revealed) -> None:
         await pilot.pause()
 
     assert snap_compare(DrillApp(small_paths, clock=clock), terminal_size=(80, 24), run_before=open_review)
+
+
+def test_mock_setup(snap_compare, small_paths, clock) -> None:
+    async def open_setup(pilot) -> None:
+        await wait_ready(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+
+    assert snap_compare(DrillApp(small_paths, clock=clock), terminal_size=(80, 24), run_before=open_setup)

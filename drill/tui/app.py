@@ -95,6 +95,36 @@ class DrillApp(App[None]):
         assert self.study is not None
         self.push_screen(ReviewScreen(self.study, message.cards))
 
+    def action_mock(self) -> None:
+        """Set up a mock estimation round."""
+        from drill.tui.screens.mock_setup import MockSetupScreen
+
+        if self.study is not None:
+            self.push_screen(MockSetupScreen())
+
+    def start_mock_round(self, settings) -> None:
+        self.begin_round(settings)
+
+    @work(thread=True, group="mock")
+    def begin_round(self, settings) -> None:
+        assert self.study is not None
+        self.study.warm_up_estimation()
+        round_id, problems = self.study.start_round(settings)
+        self.call_from_thread(self._show_round, round_id, problems, settings)
+
+    def _show_round(self, round_id, problems, settings) -> None:
+        from drill.tui.screens.mock_round import MockRoundScreen
+
+        assert self.study is not None
+        self.switch_screen(MockRoundScreen(self.study, round_id, problems, settings))
+
+    def action_mock_history(self) -> None:
+        from drill.tui.screens.mock_history import MockHistoryScreen
+
+        if self.study is not None:
+            self.study.recorder.drain()
+            self.push_screen(MockHistoryScreen(self.study.round_history()))
+
     def action_home(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -119,6 +149,8 @@ class DrillApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Review", "Start today's review", self.action_review)
         yield SystemCommand("Home", "Go back to the home screen", self.action_home)
+        yield SystemCommand("Mock round", "A timed round of estimation problems", self.action_mock)
+        yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
         yield from getattr(screen, "screen_commands", lambda: ())()
 
     async def action_quit(self) -> None:

@@ -42,7 +42,11 @@ def headline(home: "HomeSummary") -> Text:
 class HomeScreen(Screen[None]):
     """The first screen: counts appear once the database has opened."""
 
-    BINDINGS = [Binding("r", "app.review", "Review", show=True)]
+    BINDINGS = [
+        Binding("r", "app.review", "Review"),
+        Binding("m", "app.mock", "Mock round"),
+        Binding("h", "app.mock_history", "Round history"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -50,8 +54,11 @@ class HomeScreen(Screen[None]):
             yield Static("Opening your study…", id="headline")
             yield Static("", id="blocks")
             yield Static("", id="problems")
-            yield Static("[b]r[/b] review today's cards   [b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
-                         id="ways-in")
+            yield Static(
+                "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
+                "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
+                id="ways-in",
+            )
         yield Footer()
 
     def show(self, home: "HomeSummary") -> None:

@@ -1,0 +1,125 @@
+"""A mock round under way: countdown, progress, one problem at a time."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Markdown, ProgressBar, Static
+
+from drill.estimate.rounds import RoundSettings, RoundSummary
+from drill.tui.widgets.confirm import Confirm
+from drill.tui.widgets.pitch_timer import clock_text
+
+if TYPE_CHECKING:
+    from drill.estimate.attempt import Attempt
+    from drill.estimate.draw import Problem
+    from drill.study import Study
+
+
+class MockRoundScreen(Screen[None]):
+    """Answers are graded and committed as they are given; shown now or at the end."""
+
+    BINDINGS = [Binding("escape", "abandon", "Abandon"), Binding("enter", "next", "Next", show=False)]
+
+    def __init__(self, study: "Study", round_id: int, problems: list["Problem"], settings: RoundSettings) -> None:
+        super().__init__()
+        self.study = study
+        self.round_id = round_id
+        self.problems = problems
+        self.settings = settings
+        self.attempts: list[Attempt] = []
+        self.started = time.monotonic()
+        self.shown_at = self.started
+        self.waiting_for_next = False
+        self.over = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="round-status")
+        yield ProgressBar(total=len(self.problems), show_eta=False, id="round-progress")
+        with VerticalScroll(id="round-body"):
+            yield Markdown("", id="round-prompt")
+            yield Input(placeholder="your answer with units — Enter", id="round-answer")
+            yield Markdown("", id="round-feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self.tick)
+        self.show_problem()
+
+    @property
+    def remaining_s(self) -> float:
+        return self.settings.seconds - (time.monotonic() - self.started)
+
+    def tick(self) -> None:
+        if self.over:
+            return
+        if self.remaining_s <= 0:
+            self.end(abandoned=False)
+            return
+        index = len(self.attempts)
+        this = time.monotonic() - self.shown_at
+        self.query_one("#round-status", Static).update(
+            f"problem {min(index + 1, len(self.problems))}/{len(self.problems)} · "
+            f"{clock_text(self.remaining_s)} left · this one {clock_text(this)}"
+        )
+
+    def show_problem(self) -> None:
+        self.waiting_for_next = False
+        self.shown_at = time.monotonic()
+        problem = self.problems[len(self.attempts)]
+        self.query_one("#round-prompt", Markdown).update(problem.prompt)
+        feedback = self.query_one("#round-feedback", Markdown)
+        feedback.update("")
+        feedback.display = False
+        entry = self.query_one("#round-answer", Input)
+        entry.value = ""
+        entry.display = True
+        entry.focus()
+        self.tick()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.over or self.waiting_for_next:
+            return
+        problem = self.problems[len(self.attempts)]
+        attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
+        self.attempts.append(attempt)
+        self.study.recorder.submit(self.study.record_round_attempt, self.round_id, attempt)
+        self.query_one("#round-progress", ProgressBar).advance(1)
+        if len(self.attempts) == len(self.problems):
+            self.end(abandoned=False)
+        elif self.settings.grade_at_end:
+            self.show_problem()
+        else:
+            self.waiting_for_next = True
+            self.query_one("#round-answer", Input).display = False
+            feedback = self.query_one("#round-feedback", Markdown)
+            feedback.update(attempt.report() + "\n\nPress **Enter** for the next problem.")
+            feedback.display = True
+            self.set_focus(None)
+
+    def action_next(self) -> None:
+        if self.waiting_for_next and not self.over:
+            self.show_problem()
+
+    def action_abandon(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.end(abandoned=True)
+
+        self.app.push_screen(Confirm("Abandon this round? Answers given so far are kept."), answered)
+
+    def end(self, abandoned: bool) -> None:
+        from drill.tui.screens.mock_summary import MockSummaryScreen
+
+        if self.over:
+            return
+        self.over = True
+        summary = RoundSummary(len(self.problems), list(self.attempts))
+        self.study.recorder.submit(self.study.finish_round, self.round_id, summary.score, abandoned)
+        self.app.switch_screen(MockSummaryScreen(summary, abandoned))

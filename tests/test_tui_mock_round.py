@@ -1,0 +1,105 @@
+"""Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Checkbox, Markdown, Select, Switch
+
+from drill.tui.app import DrillApp
+from drill.tui.screens.mock_history import MockHistoryScreen
+from drill.tui.screens.mock_round import MockRoundScreen
+from drill.tui.screens.mock_setup import MockSetupScreen
+from drill.tui.screens.mock_summary import MockSummaryScreen
+from tui_helpers import db_rows, wait_ready, wait_until
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def app(drill_home, clock):
+    from drill.paths import Paths
+
+    return DrillApp(Paths(drill_home), clock=clock)
+
+
+async def open_setup(pilot, problems: int) -> MockSetupScreen:
+    await wait_ready(pilot)
+    pilot.app.study.rng = random.Random(5)
+    await pilot.press("m")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockSetupScreen))
+    setup = pilot.app.screen
+    setup.query_one("#problems", Select).value = problems
+    return setup
+
+
+async def test_a_whole_round_graded_at_the_end(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot, 5)
+        setup.query_one("#block-communication", Checkbox).value = False
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        screen = app.screen
+        assert "problem 1/5" in str(screen.query_one("#round-status").render())
+        assert all(problem.block != "communication" for problem in screen.problems)
+        truths = []
+        for index, problem in enumerate(screen.problems):
+            answer = problem.pretty if index != 2 else "1 kB" if problem.unit != "1" else "1e9"
+            truths.append(answer)
+            if index == 4:
+                break
+            await pilot.press(*answer, "enter")
+            assert not screen.query_one("#round-feedback", Markdown).display  # graded at the end
+        await pilot.press(*truths[-1], "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        summary = app.screen.summary
+        assert summary.answered == 5 and summary.score == pytest.approx(0.8)
+        assert [attempt.problem.family_id for attempt in summary.worst()] == [screen.problems[2].family_id]
+        text = app.screen.query_one(Markdown).source
+        assert "score 80%" in text and "Worst slips" in text and "Worked solution" in text
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
+        assert app.screen.rounds[0].answered == 5
+    assert db_rows(app, "SELECT problems, score, abandoned, finished_at IS NOT NULL FROM mock_round") == [(5, 0.8, 0, 1)]
+    assert db_rows(app, "SELECT COUNT(*), SUM(score) FROM estimate_attempt WHERE mock_round_id = 1") == [(5, 4.0)]
+    assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]  # rounds are practice, not SM-2 reviews
+
+
+async def test_immediate_grading_shows_each_worked_solution(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot, 5)
+        setup.query_one("#grade-at-end", Switch).value = False
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        screen = app.screen
+        await pilot.press(*screen.problems[0].pretty, "enter")
+        feedback = screen.query_one("#round-feedback", Markdown)
+        assert feedback.display and "Correct" in feedback.source and "Worked solution" in feedback.source
+        await pilot.press("enter")
+        assert not feedback.display and "problem 2/5" in str(screen.query_one("#round-status").render())
+
+
+async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_setup(pilot, 10)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        screen = app.screen
+        await pilot.press(*screen.problems[0].pretty, "enter")
+        await pilot.press("escape", "n")
+        assert app.screen is screen
+        await pilot.press("escape", "y")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        assert app.screen.abandoned and app.screen.summary.score == pytest.approx(0.1)
+    assert db_rows(app, "SELECT problems, abandoned FROM mock_round") == [(10, 1)]
+    assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(1,)]
+
+
+async def test_the_round_ends_when_time_runs_out(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_setup(pilot, 5)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        app.screen.started -= app.screen.settings.seconds  # the clock has run out
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        assert app.screen.summary.answered == 0 and not app.screen.abandoned
