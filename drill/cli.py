@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import estimate
+    from drill.commands import estimate, kernel
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.set_defaults(handler=cmd_stats)
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
+    kernel.register(commands)
     estimate.register(commands)
     return parser
 

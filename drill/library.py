@@ -1,4 +1,4 @@
-"""Everything a user can practise, gathered for the store: deck items and estimation families."""
+"""Everything a user can practise, gathered for the store: deck items, estimation families, drills."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from drill.paths import Paths
 
 
 def load_library(paths: Paths) -> DeckLoad:
-    """Deck items then one item per estimation family; errors from both, as path:line."""
+    """Deck items, then one item per estimation family and per coding drill; errors as path:line."""
     from drill import estimate
+    from drill.coding.drills import load_drills
+    from drill.coding.items import drill_item
     from drill.estimate.items import family_item
 
     load = load_decks(paths.deck_dirs())
@@ -17,4 +19,6 @@ def load_library(paths: Paths) -> DeckLoad:
     for family in families:
         load.items.append(LoadedItem(item=family_item(family), deck=str(family._path), position=len(load.items)))
     load.errors.extend(errors)
+    for drill in load_drills(paths.kernels):
+        load.items.append(LoadedItem(item=drill_item(drill), deck=str(drill.folder), position=len(load.items)))
     return load

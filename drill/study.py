@@ -202,6 +202,33 @@ class Study:
 
         return round_history(self.engine)
 
+    # -- coding drills -------------------------------------------------------------------
+
+    def drills(self):
+        from drill.coding.drills import load_drills
+
+        return load_drills(self.paths.kernels)
+
+    def drill_records(self):
+        from drill.store.coding import drill_records
+
+        return drill_records(self.engine)
+
+    def grade_coding(self, card: Card, status: str, seconds: float, hints_used: int) -> Grade:
+        """The review a finished drill counts as: quality from the result and the time against budget."""
+        from drill.coding.quality import quality
+
+        now = self.clock()
+        today = study_day(now, self.config.rollover_hour)
+        q = quality(status, seconds, card.target_seconds or 0, hints_used)
+        after = grading.apply_quality(card.state, q, today)
+        return Grade(card.item_id, grading.button_for_quality(q), q, int(seconds * 1000), now, today, card.state, after)
+
+    def record_coding(self, attempt: dict, grade: Grade | None) -> int | None:
+        from drill.store.coding import record_attempt
+
+        return record_attempt(self.engine, attempt, grade)
+
     def close(self) -> None:
         self.recorder.drain()
         self.recorder.close()

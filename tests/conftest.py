@@ -65,7 +65,7 @@ def write_deck(folder: Path, name: str, ids_blocks: list[tuple[str, str]]) -> Pa
 
 
 class TestPaths(Paths):
-    """Paths whose shipped decks come from a test folder, with no estimation problems."""
+    """Paths whose shipped decks come from a test folder, with no estimation problems or drills."""
 
     __test__ = False
 
@@ -73,6 +73,7 @@ class TestPaths(Paths):
         super().__init__(home)
         object.__setattr__(self, "_decks", decks)
         (decks.parent / "problems").mkdir(exist_ok=True)
+        (decks.parent / "kernels").mkdir(exist_ok=True)
 
     @property
     def decks(self) -> Path:
@@ -81,6 +82,10 @@ class TestPaths(Paths):
     @property
     def problems(self) -> Path:
         return self._decks.parent / "problems"
+
+    @property
+    def kernels(self) -> Path:
+        return self._decks.parent / "kernels"
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from drill.paths import Paths
 
 
 def check_all(paths: Paths) -> list[ContentError]:
-    """All errors in decks (shipped and the user's) and estimation problems."""
+    """All errors in decks (shipped and the user's), estimation problems and coding drills."""
     from drill import estimate
+    from drill.coding.drills import check as check_kernels
 
-    return load_decks(paths.deck_dirs()).errors + estimate.check(paths.problems)
+    return load_decks(paths.deck_dirs()).errors + estimate.check(paths.problems) + check_kernels(paths.kernels)

@@ -64,8 +64,8 @@ MIGRATIONS: list[str] = [
     """,
     # 2: indexes for the queue, the home counts and per-item history.
     """
-    CREATE INDEX ix_item_due ON item (retired, suspended, due_day, block, position, id);
-    CREATE INDEX ix_item_new ON item (retired, suspended, last_review_day, block, position, id);
+    CREATE INDEX ix_item_due ON item (retired, suspended, due_day, kind, block, position, id);
+    CREATE INDEX ix_item_new ON item (retired, suspended, last_review_day, kind, block, position, id);
     CREATE INDEX ix_review_item ON review (item_id, reviewed_at);
     CREATE INDEX ix_review_day ON review (study_day);
     """,

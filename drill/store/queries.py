@@ -13,6 +13,7 @@ from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
 
 ACTIVE = "retired = 0 AND suspended = 0"
+REVIEWED = f"{ACTIVE} AND kind != 'coding'"  # coding drills are practised from their own screen
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
                     f"""SELECT id, block, due_day FROM (
                         SELECT id, block, due_day, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY due_day, position) AS lane
-                        FROM item WHERE {ACTIVE} AND due_day <= :today)
+                        FROM item WHERE {REVIEWED} AND due_day <= :today)
                     WHERE lane <= :per_block ORDER BY due_day, position"""
                 ),
                 {"today": today, "per_block": per_block},
@@ -54,7 +55,7 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
                     f"""SELECT id, block FROM (
                         SELECT id, block, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY position) AS lane
-                        FROM item WHERE {ACTIVE} AND last_review_day IS NULL)
+                        FROM item WHERE {REVIEWED} AND last_review_day IS NULL)
                     WHERE lane <= :per_block ORDER BY position"""
                 ),
                 {"per_block": per_block},
@@ -104,8 +105,8 @@ def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
         items = connection.execute(
             text(
                 f"""SELECT block, COUNT(*) AS items,
-                    COALESCE(SUM(due_day <= :today), 0) AS due,
-                    COALESCE(SUM(last_review_day IS NULL), 0) AS new
+                    COALESCE(SUM(due_day <= :today AND kind != 'coding'), 0) AS due,
+                    COALESCE(SUM(last_review_day IS NULL AND kind != 'coding'), 0) AS new
                 FROM item WHERE {ACTIVE} GROUP BY block"""
             ),
             {"today": today},

@@ -118,6 +118,33 @@ class DrillApp(App[None]):
         assert self.study is not None
         self.switch_screen(MockRoundScreen(self.study, round_id, problems, settings))
 
+    def action_drills(self) -> None:
+        """The coding drills list."""
+        if self.study is not None:
+            self.open_drills()
+
+    @work(thread=True, group="drills")
+    def open_drills(self) -> None:
+        assert self.study is not None
+        drills, records = self.study.drills(), self.study.drill_records()
+        self.call_from_thread(self._show_drills, drills, records)
+
+    def _show_drills(self, drills, records) -> None:
+        from drill.tui.screens.drills import DrillListScreen
+
+        self.push_screen(DrillListScreen(drills, records))
+
+    def start_drill(self, drill) -> None:
+        """A fresh workspace and the timed attempt screen for `drill`."""
+        from drill.coding.items import item_id
+        from drill.coding.workspace import create_workspace
+        from drill.tui.screens.drill_attempt import DrillScreen
+
+        assert self.study is not None
+        card = self.study.cards([item_id(drill.id)])[0]
+        workspace = create_workspace(drill, self.paths.workspaces)
+        self.switch_screen(DrillScreen(self.study, drill, card, workspace))
+
     def action_mock_history(self) -> None:
         from drill.tui.screens.mock_history import MockHistoryScreen
 
@@ -150,6 +177,7 @@ class DrillApp(App[None]):
         yield SystemCommand("Review", "Start today's review", self.action_review)
         yield SystemCommand("Home", "Go back to the home screen", self.action_home)
         yield SystemCommand("Mock round", "A timed round of estimation problems", self.action_mock)
+        yield SystemCommand("Coding drills", "Timed coding exercises with hidden tests", self.action_drills)
         yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
         yield from getattr(screen, "screen_commands", lambda: ())()
 

@@ -46,6 +46,7 @@ class HomeScreen(Screen[None]):
         Binding("r", "app.review", "Review"),
         Binding("m", "app.mock", "Mock round"),
         Binding("h", "app.mock_history", "Round history"),
+        Binding("k", "app.drills", "Coding drills"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -56,6 +57,7 @@ class HomeScreen(Screen[None]):
             yield Static("", id="problems")
             yield Static(
                 "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
+                "[b]k[/b] coding drills\n"
                 "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
                 id="ways-in",
             )

@@ -1,0 +1,190 @@
+"""Coding drills on disk: kernels/<id>/drill.toml and its files, loaded and checked.
+
+A drill folder holds drill.toml (metadata), prompt.md, starter.py, solution.py and the hidden
+tests test_<id with - as _>.py. Loading never imports the Python files; `check` only parses them.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from drill.content.errors import ContentError
+from drill.content.models import ItemId, Text
+from drill.content.locate import KEY, decode_error_line
+
+
+DrillId = ItemId
+TOML = "drill.toml"
+
+
+class DrillError(Exception):
+    """A drill folder that cannot be loaded; the message says why."""
+
+
+class DrillMeta(BaseModel):
+    """drill.toml exactly as written."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: DrillId
+    title: Text
+    difficulty: Literal["easy", "medium", "hard"]
+    budget_s: int = Field(ge=60, le=3600)
+    block: Literal["memory", "compute", "inference", "training", "communication"]
+    topic: Text
+    source: Text
+    hints: list[Text] = Field(min_length=2, max_length=3)
+
+
+class Drill(DrillMeta):
+    """A drill's metadata plus the folder it was read from, and the paths of its files."""
+
+    folder: Path
+
+    @property
+    def prompt(self) -> Path:
+        return self.folder / "prompt.md"
+
+    @property
+    def starter(self) -> Path:
+        return self.folder / "starter.py"
+
+    @property
+    def solution(self) -> Path:
+        return self.folder / "solution.py"
+
+    @property
+    def tests(self) -> Path:
+        """The hidden test file: never copied into a workspace."""
+        return self.folder / f"test_{self.id.replace('-', '_')}.py"
+
+    @property
+    def kernels_dir(self) -> Path:
+        """The folder holding every drill (and the shared conftest.py)."""
+        return self.folder.parent
+
+    def listing(self) -> dict[str, object]:
+        """The `drill kernel list --json` row."""
+        return {"id": self.id, "title": self.title, "difficulty": self.difficulty,
+                "budget_s": self.budget_s, "block": self.block}
+
+
+def drill_folders(kernels_dir: Path) -> list[Path]:
+    """Every sub-folder of kernels/ that has a drill.toml, sorted by name."""
+    if not kernels_dir.is_dir():
+        return []
+    return sorted(path.parent for path in kernels_dir.glob(f"*/{TOML}"))
+
+
+def load_drill(folder: Path) -> Drill:
+    """Read one drill folder's drill.toml; raise DrillError with the first problem."""
+    folder = folder.resolve()
+    try:
+        meta = DrillMeta.model_validate(tomllib.loads((folder / TOML).read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValidationError) as error:
+        raise DrillError(f"{folder / TOML}: {error}") from None
+    return Drill(**meta.model_dump(), folder=folder)
+
+
+def load_drills(kernels_dir: Path) -> list[Drill]:
+    """Every loadable drill, sorted by id; broken folders are skipped (`check` reports them)."""
+    drills = []
+    for folder in drill_folders(kernels_dir):
+        try:
+            drills.append(load_drill(folder))
+        except DrillError:
+            continue
+    return sorted(drills, key=lambda drill: drill.id)
+
+
+def find_drill(kernels_dir: Path, drill_id: str) -> Drill:
+    """The drill with this id; DrillError when there is none or it is broken."""
+    folder = kernels_dir / drill_id
+    if not (folder / TOML).is_file():
+        raise DrillError(f"no drill named {drill_id!r} in {kernels_dir}")
+    return load_drill(folder)
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if match := KEY.match(line):
+            lines.setdefault(match.group(1), number)
+    return lines
+
+
+def _check_python(path: Path, need_function: str | None = None) -> list[ContentError]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as error:
+        return [ContentError(path, error.lineno or 1, f"syntax error: {error.msg}")]
+    except (OSError, UnicodeDecodeError) as error:
+        return [ContentError(path, 1, f"unreadable: {error}")]
+    if need_function and not any(
+        isinstance(node, ast.FunctionDef) and node.name == need_function for node in tree.body
+    ):
+        return [ContentError(path, 1, f"no module-level `def {need_function}(module, device)` (used for timing)")]
+    return []
+
+
+def _check_folder(folder: Path, seen_tests: dict[str, Path]) -> list[ContentError]:
+    toml = folder / TOML
+    try:
+        text = toml.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError as error:
+        return [ContentError(toml, 1, f"not UTF-8 text ({error.reason})")]
+    except tomllib.TOMLDecodeError as error:
+        return [ContentError(toml, decode_error_line(str(error)), f"bad TOML: {error}")]
+    lines = _key_lines(text)
+    try:
+        meta = DrillMeta.model_validate(data)
+    except ValidationError as error:
+        errors = []
+        for detail in error.errors():
+            name = str(detail["loc"][0]) if detail["loc"] else ""
+            if detail["type"] == "missing":
+                message = f"missing required key `{name}`"
+            elif detail["type"] == "extra_forbidden":
+                message = f"unknown key `{name}`"
+            else:
+                where = ".".join(str(part) for part in detail["loc"])
+                message = f"`{where}`: {detail['msg'].removeprefix('Value error, ')}"
+            errors.append(ContentError(toml, lines.get(name, 1), message))
+        return errors
+    if meta.id != folder.name:
+        return [ContentError(toml, lines.get("id", 1), f"id `{meta.id}` differs from its folder name `{folder.name}`")]
+    drill = Drill(**meta.model_dump(), folder=folder)
+    errors = []
+    for path in (drill.prompt, drill.starter, drill.solution, drill.tests):
+        if not path.is_file():
+            errors.append(ContentError(toml, 1, f"missing file {path.name} next to drill.toml"))
+    for path in (drill.starter, drill.solution):
+        if path.is_file():
+            errors.extend(_check_python(path))
+    if drill.tests.is_file():
+        errors.extend(_check_python(drill.tests, need_function="benchmark_case"))
+        if drill.tests.name in seen_tests:
+            errors.append(ContentError(drill.tests, 1, f"test file name also used by {seen_tests[drill.tests.name]}"))
+        seen_tests[drill.tests.name] = drill.tests
+    return errors
+
+
+def check(kernels_dir: Path) -> list[ContentError]:
+    """Every problem in the drills under `kernels_dir`, as path:line errors."""
+    errors: list[ContentError] = []
+    seen_tests: dict[str, Path] = {}
+    if kernels_dir.is_dir():
+        for folder in sorted(path for path in kernels_dir.iterdir() if path.is_dir()):
+            if folder.name.startswith((".", "_")):
+                continue
+            if not (folder / TOML).is_file():
+                errors.append(ContentError(folder, 1, "a drill folder needs a drill.toml"))
+                continue
+            errors.extend(_check_folder(folder, seen_tests))
+    return errors

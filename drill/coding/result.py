@@ -1,0 +1,162 @@
+"""What a test run produced: per-test results and the overall verdict, built from report events."""
+
+from __future__ import annotations
+
+import json
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+Status = Literal["pass", "fail", "error", "timeout"]
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One hidden test: its name, outcome, a message saying why it failed, and captured output."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    outcome: Outcome
+    message: str = ""
+    output: str = ""
+    summary: str = ""  # one line: "ExceptionType: first line of its message"
+
+    @classmethod
+    def from_event(cls, event: dict) -> "TestResult":
+        return cls(event["name"], event["outcome"], event.get("message", ""), event.get("output", ""),
+                   event.get("summary", ""))
+
+    def as_json(self) -> dict[str, str]:
+        return {"name": self.name, "outcome": self.outcome, "message": self.message}
+
+
+@dataclass
+class TestRun:
+    """The verdict of one run. `reason` says in words why, `output` is the tail of the raw output."""
+
+    __test__ = False
+
+    status: Status
+    passed: int
+    failed: int
+    tests: list[TestResult] = field(default_factory=list)
+    seconds: float = 0.0
+    reason: str = ""
+    device: str = "cpu"
+    speed_ratio: float | None = None
+    candidate_s: float | None = None
+    reference_s: float | None = None
+    output: str = ""
+
+    def as_json(self) -> dict[str, object]:
+        """The `drill kernel test --json` object."""
+        return {
+            "status": self.status, "passed": self.passed, "failed": self.failed,
+            "tests": [test.as_json() for test in self.tests], "seconds": round(self.seconds, 3),
+            "reason": self.reason, "speed_ratio": self.speed_ratio,
+        }
+
+
+@dataclass(frozen=True)
+class Exit:
+    """How the test process ended, as seen by whoever supervised it."""
+
+    returncode: int | None  # negative: killed by that signal
+    timed_out: bool = False
+    over_memory: bool = False
+    cancelled: bool = False
+
+
+def read_events(path: Path) -> list[dict]:
+    """Every complete JSON line the report plugin wrote (a crash may leave a partial last line)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    events = []
+    for line in text.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _summary(test: TestResult) -> str:
+    return test.summary or _last_line(test.message)
+
+
+def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: float, memory_mb: int,
+              device: str, output: str = "") -> TestRun:
+    """Turn the plugin's events and the process's end into one TestRun with a human reason."""
+    tests = [TestResult.from_event(event) for event in events if event.get("event") == "result"]
+    passed = sum(test.outcome == "passed" for test in tests)
+    failed = sum(test.outcome in ("failed", "error") for test in tests)
+    started = [event["name"] for event in events if event.get("event") == "start"]
+    finished = {test.name for test in tests}
+    running = next((name for name in reversed(started) if name not in finished), None)
+    during = f" while running {running}" if running else ""
+    collect = [event for event in events if event.get("event") == "collect_error"]
+    timing = next((event for event in events if event.get("event") == "timing"), {})
+    run = TestRun("fail", passed, failed, tests, seconds, device=device, output=output,
+                  speed_ratio=timing.get("speed_ratio"), candidate_s=timing.get("candidate_s"),
+                  reference_s=timing.get("reference_s"))
+    code = exit.returncode
+    if exit.timed_out:
+        run.status = "timeout"
+        run.reason = (f"stopped after the {timeout_s:g} s time limit{during}: "
+                      "an infinite loop, or far too slow")
+    elif exit.cancelled:
+        run.status, run.reason = "error", "cancelled"
+    elif exit.over_memory:
+        run.status, run.reason = "error", f"stopped for using too much memory (the tests may use {memory_mb} MiB){during}"
+    elif code is not None and code < 0:
+        name = _signal_name(-code)
+        hint = {"SIGABRT": " (os.abort() or a native assertion)", "SIGSEGV": " (a segmentation fault)",
+                "SIGKILL": " (killed: out of memory?)"}.get(name, "")
+        run.status, run.reason = "error", f"the test process crashed with {name}{hint}{during}"
+    elif collect:
+        run.status = "error"
+        run.reason = "the tests could not be collected: " + (collect[0].get("summary") or _last_line(collect[0].get("message", "")))
+    elif not any(event.get("event") == "end" for event in events):
+        last = _last_line(output)
+        run.status = "error"
+        run.reason = (f"the test process exited early with code {code}{during} (sys.exit() or os._exit()?)"
+                      + (f": {last}" if last else ""))
+    elif code not in (0, 1):
+        run.status = "error"
+        run.reason = f"pytest stopped with exit code {code}: " + (_last_line(output) or "no output")
+    elif passed + failed == 0:
+        skipped = next((test.message for test in tests if test.outcome == "skipped"), "")
+        run.status, run.reason = "error", "no test ran" + (f" (skipped: {skipped})" if skipped else "")
+    elif failed == 0:
+        run.status, run.reason = "pass", f"all {passed} tests passed"
+    elif passed == 0 and all(test.outcome in ("error", "skipped") for test in tests):
+        first = next(test for test in tests if test.outcome == "error")
+        run.status, run.reason = "error", "the tests could not run your code: " + _summary(first)
+    else:
+        first = next(test for test in tests if test.outcome in ("failed", "error"))
+        run.reason = f"{failed} of {passed + failed} tests failed; first: {first.name}: {_summary(first)}"
+    if run.status != "pass" and any("allocate" in test.message or "MemoryError" in test.message for test in tests):
+        run.reason += f" (the tests may allocate {memory_mb} MiB)"
+    return run
+
+
+def error_run(reason: str, device: str = "cpu", seconds: float = 0.0) -> TestRun:
+    """A run that never started (missing file, runner failure)."""
+    return TestRun("error", 0, 0, [], seconds, reason=reason, device=device)

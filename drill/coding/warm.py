@@ -1,0 +1,168 @@
+"""The client side of the warm worker: start it on demand, send runs, restart it if it dies.
+
+A rerun then costs a fork and the tests, not a fresh interpreter importing torch. When the
+worker cannot be used (no fork, it keeps dying) the run falls back to the cold runner.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from drill.coding.cold import finish, run_cold
+from drill.coding.invocation import PACKAGE_PARENT, Invocation
+from drill.coding.limits import kill_group
+from drill.coding.result import Exit, TestResult, TestRun
+from drill.coding.supervise import ReportTail
+
+STARTUP_S = 120.0  # importing torch on a cold, slow disk
+GRACE_S = 5.0  # the worker enforces the timeout; this is the client's backstop
+
+
+class WorkerGone(Exception):
+    """The worker process ended or stopped answering."""
+
+
+def fork_available() -> bool:
+    return hasattr(os, "fork") and sys.platform.startswith("linux")
+
+
+class WarmWorker:
+    """One worker process; runs are serialised by a lock, so threads may share it."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen | None = None
+        self._buffer = b""
+        self._lock = threading.Lock()
+        self._ids = 0
+        self.restarts = 0
+
+    def start(self) -> None:
+        """Start the worker now (it imports torch in the background); returns at once."""
+        with self._lock:
+            self._ensure()
+
+    def _ensure(self) -> subprocess.Popen:
+        if self._process is not None and self._process.poll() is None:
+            return self._process
+        if self._process is not None:
+            self.restarts += 1
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT) + (os.pathsep + path if path else "")}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "drill.coding.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, env=env, start_new_session=True, cwd=PACKAGE_PARENT,
+        )
+        self._buffer = b""
+        return self._process
+
+    def close(self) -> None:
+        """End the worker: closing its stdin makes it kill any running child and exit."""
+        with self._lock:
+            self._stop(gently=True)
+
+    def _stop(self, gently: bool = False) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            if gently:
+                process.stdin.close()
+                process.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        if process.poll() is None:
+            kill_group(process.pid)
+            process.wait()
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def run(self, inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
+            cancel: threading.Event | None = None) -> TestRun:
+        """Run one invocation; a dead worker is restarted once, then the cold runner takes over."""
+        with self._lock:
+            start = time.monotonic()
+            for _attempt in range(2):
+                tail = ReportTail(inv.report, on_test)
+                try:
+                    exit = self._run_once(inv, tail, cancel)
+                except WorkerGone:
+                    self._stop()
+                    inv.report.unlink(missing_ok=True)
+                    continue
+                tail.poll()
+                return finish(inv, exit, time.monotonic() - start)
+        return run_cold(inv, on_test, cancel)
+
+    def _run_once(self, inv: Invocation, tail: ReportTail, cancel: threading.Event | None) -> Exit:
+        process = self._ensure()
+        self._ids += 1
+        request = {"op": "run", "id": self._ids, "args": inv.pytest_args(), "env": inv.env(), "cwd": str(inv.scratch),
+                   "output": str(inv.output), "timeout_s": inv.timeout_s, "rss_limit": inv.rss_limit,
+                   "memory_mb": inv.memory_mb, "device": inv.device}
+        self._send(process, request)
+        child: int | None = None
+        deadline = time.monotonic() + STARTUP_S
+        cancel_sent = False
+        while True:
+            for message in self._read(process, timeout=0.01):
+                if message.get("id") != self._ids:
+                    continue
+                if message["event"] == "started":
+                    child = message["pid"]
+                    deadline = time.monotonic() + inv.timeout_s + GRACE_S
+                elif message["event"] == "done":
+                    return Exit(message["returncode"], message["timed_out"], message["over_memory"],
+                                message["cancelled"])
+            tail.poll()
+            if cancel is not None and cancel.is_set() and not cancel_sent:
+                self._send(process, {"op": "cancel"})
+                cancel_sent = True
+            if time.monotonic() > deadline:
+                if child is None:
+                    raise WorkerGone("the worker did not start in time")
+                kill_group(child)
+                self._stop()
+                return Exit(None, timed_out=True)
+
+    def _send(self, process: subprocess.Popen, message: dict) -> None:
+        try:
+            process.stdin.write((json.dumps(message) + "\n").encode())
+            process.stdin.flush()
+        except (OSError, ValueError):
+            raise WorkerGone("the worker's stdin is closed") from None
+
+    def _read(self, process: subprocess.Popen, timeout: float) -> list[dict]:
+        fd = process.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return []
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            raise WorkerGone("the worker exited")
+        *lines, self._buffer = (self._buffer + chunk).split(b"\n")
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+_default: WarmWorker | None = None
+_default_lock = threading.Lock()
+
+
+def default_worker() -> WarmWorker:
+    """The process-wide worker the app shares (created on first use, closed at exit)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = WarmWorker()
+            atexit.register(_default.close)
+        return _default

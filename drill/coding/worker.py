@@ -1,0 +1,151 @@
+"""The warm worker process: torch and pytest imported once, one forked child per test run.
+
+Run as `python -m drill.coding.worker`. JSON lines; requests on stdin, answers on stdout:
+  -> {"op": "run", "id", "args", "env", "cwd", "output", "timeout_s", "rss_limit", "memory_mb", "device"}
+  -> {"op": "cancel"}                      kill the running child
+  <- {"event": "ready", "pid"}             imports done
+  <- {"event": "started", "id", "pid"}     the child's pid (it leads its own process group)
+  <- {"event": "done", "id", "returncode", "timed_out", "over_memory", "cancelled"}
+End of stdin kills the running child and ends the worker. The parent never touches CUDA or
+runs a torch op, so each child starts clean (CUDA and OpenMP are not fork-safe once used).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import traceback
+
+PRELOAD = (
+    "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
+    "torch.distributed.tensor",  # torch.testing.assert_close imports it on first use: 0.6 s
+    "pytest", "_pytest.python", "_pytest.fixtures", "_pytest.assertion.rewrite", "_pytest.skipping",
+    "_pytest.faulthandler", "_pytest.junitxml", "_pytest.pastebin", "_pytest.helpconfig", "_pytest.warnings",
+    "_pytest.unittest", "_pytest.setuponly", "_pytest.setupplan", "_pytest.tracemalloc", "_pytest.threadexception",
+    "pdb", "drill.coding.limits", "drill.coding.timing",
+)
+
+
+class Lines:
+    """Lines from a file descriptor, with a timeout; None at end of file."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.buffer, self.eof = fd, b"", False
+
+    def next(self, timeout: float | None) -> str | None:
+        while b"\n" not in self.buffer:
+            if self.eof:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                return ""
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                self.eof = True
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8")
+
+
+def preload() -> None:
+    """Import what every run needs, then freeze those objects out of the garbage collector's
+    sight, so a child's collections neither scan them nor copy their pages (copy-on-write)."""
+    import gc
+    import importlib
+
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a missing optional module only makes runs a little slower
+            pass
+    gc.collect()
+    gc.freeze()
+
+
+def child(request: dict, private_fds: list[int]) -> None:
+    """In the forked child: own process group, output to a file, limits, pytest.main; never returns."""
+    code = 3
+    try:
+        os.setpgid(0, 0)
+        for fd in private_fds:
+            os.close(fd)
+        out = os.open(request["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        sys.dont_write_bytecode = True
+        from drill.coding.limits import apply_memory_limit
+
+        apply_memory_limit(request["memory_mb"], request["device"])
+        import pytest
+
+        code = int(pytest.main(request["args"]))
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(code)
+
+
+def serve(request: dict, lines: Lines, answer) -> None:
+    """Fork a child for one run and supervise it until it ends."""
+    from drill.coding.supervise import supervise
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        child(request, [answer.fileno(), lines.fd])
+    try:
+        os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
+    except OSError:
+        pass
+    send(answer, {"event": "started", "id": request["id"], "pid": pid})
+
+    def poll() -> int | None:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        return os.waitstatus_to_exitcode(status) if done else None
+
+    def tick() -> bool:
+        line = lines.next(timeout=0.01)
+        if line is None:
+            return True  # the client is gone
+        return bool(line) and json.loads(line).get("op") == "cancel"
+
+    exit = supervise(pid, poll, float(request["timeout_s"]), request.get("rss_limit"), tick)
+    send(answer, {"event": "done", "id": request["id"], "returncode": exit.returncode, "timed_out": exit.timed_out,
+                  "over_memory": exit.over_memory, "cancelled": exit.cancelled})
+
+
+def send(answer, message: dict) -> None:
+    answer.write(json.dumps(message) + "\n")
+    answer.flush()
+
+
+def main() -> int:
+    answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # a stray print can never corrupt the protocol
+    preload()
+    send(answer, {"event": "ready", "pid": os.getpid()})
+    lines = Lines(0)
+    while (line := lines.next(timeout=None)) is not None:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        if request.get("op") == "run":
+            serve(request, lines, answer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

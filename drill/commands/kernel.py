@@ -1,0 +1,99 @@
+"""`drill kernel list | test | verify`: coding drills from the command line.
+
+Only argparse is imported here; each handler imports what it needs, so `drill` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `kernel` and its actions to drill's subcommands."""
+    kernel = subparsers.add_parser("kernel", help="coding drills: list them, test a solution, verify the drills")
+    actions = kernel.add_subparsers(dest="kernel_command", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="list the coding drills")
+    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    listing.set_defaults(handler=cmd_list)
+    test = actions.add_parser("test", help="run a drill's hidden tests against your file (exit 0 whatever the result)")
+    test.add_argument("id", help="the drill id, e.g. quantize-per-channel")
+    test.add_argument("--solution", required=True, help="the Python file to test")
+    test.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    test.add_argument("--json", action="store_true", help="print the result as JSON")
+    test.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds (default 60)")
+    test.add_argument("--benchmark", action="store_true", help="after a pass, time it against the reference")
+    test.set_defaults(handler=cmd_test)
+    verify = actions.add_parser("verify", help="check that every reference passes and every starter fails")
+    verify.add_argument("--device", choices=["cpu", "cuda"], action="append",
+                        help="only this device (repeatable; default cpu, and cuda when present)")
+    verify.add_argument("--jobs", type=int, default=2, help="drills checked in parallel (default 2)")
+    verify.set_defaults(handler=cmd_verify)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from drill.cli import print_json
+    from drill.coding.drills import load_drills
+    from drill.paths import Paths
+
+    rows = [drill.listing() for drill in load_drills(Paths.resolve().kernels)]
+    if args.json:
+        print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['id']:<24} {row['difficulty']:<6} {row['budget_s'] // 60:>3} min  {row['block']:<13} {row['title']}")
+    return 0
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from drill.cli import print_json
+    from drill.coding.api import run_tests
+    from drill.coding.drills import DrillError, find_drill
+    from drill.coding.limits import DEFAULT_TIMEOUT_S
+    from drill.paths import Paths
+
+    try:
+        drill = find_drill(Paths.resolve().kernels, args.id)
+    except DrillError as error:
+        print(f"drill: {error}", file=sys.stderr)
+        return 2
+    # one run per command: the cold runner is as fast as starting a worker, and leaves nothing behind
+    run = run_tests(drill, Path(args.solution), args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False,
+                    benchmark=args.benchmark or None)
+    if args.json:
+        print_json(run.as_json())
+        return 0
+    print_failures(run.tests)
+    print(f"{run.status.upper()}: {run.passed} passed, {run.failed} failed in {run.seconds:.1f} s - {run.reason}")
+    if run.speed_ratio is not None:
+        print(f"speed vs reference: {run.speed_ratio:.2f}x ({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
+    return 0
+
+
+def print_failures(tests: list, groups: int = 5) -> None:
+    """Each distinct failure message once, with the tests that share it."""
+    by_message: dict[tuple[str, str], list[str]] = {}
+    for test in tests:
+        if test.outcome in ("failed", "error"):
+            by_message.setdefault((test.outcome, test.message), []).append(test.name)
+    for (outcome, message), names in list(by_message.items())[:groups]:
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        print(f"{outcome.upper()} {', '.join(names[:3])}{more}\n    " + message.replace("\n", "\n    "))
+    if len(by_message) > groups:
+        print(f"... and {len(by_message) - groups} more distinct failures")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from drill.coding.verify import verify
+    from drill.paths import Paths
+
+    verdicts = verify(Paths.resolve().kernels, devices=args.device, jobs=args.jobs,
+                      on_verdict=lambda verdict: print(verdict.line(), flush=True))
+    bad = [verdict for verdict in verdicts if not verdict.ok]
+    if not verdicts:
+        print("no drills found", file=sys.stderr)
+        return 1
+    print(f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok", file=sys.stderr)
+    return 1 if bad else 0

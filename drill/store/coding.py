@@ -1,0 +1,56 @@
+"""Coding-drill attempts: each run of the hidden tests, and what the drill list shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from drill.schedule.records import Grade
+from drill.store.engine import writing
+from drill.store.writes import insert_review
+
+INSERT_ATTEMPT = text(
+    """INSERT INTO coding_attempt (item_id, review_id, started_at, finished_at, status, passed, failed,
+        device, hints_used, seconds, speed_ratio, workspace)
+    VALUES (:item_id, :review_id, :started_at, :finished_at, :status, :passed, :failed,
+        :device, :hints_used, :seconds, :speed_ratio, :workspace)"""
+)
+
+
+@dataclass(frozen=True)
+class DrillRecord:
+    """One drill's history for the list: best passing time, last result, attempts, hints."""
+
+    item_id: str
+    attempts: int
+    best_pass_s: float | None
+    last_status: str | None
+    hints_used: int
+
+
+def record_attempt(engine: Engine, attempt: dict[str, Any], grade: Grade | None) -> int | None:
+    """Store a test run; with `grade` (the attempt ended) also the review and new SM-2 state.
+
+    Returns the review id when a review was written.
+    """
+    with writing(engine) as connection:
+        review_id = insert_review(connection, grade) if grade is not None else None
+        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": review_id})
+    return review_id
+
+
+def drill_records(engine: Engine) -> dict[str, DrillRecord]:
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                """SELECT item_id, COUNT(*) AS attempts,
+                    MIN(CASE WHEN status = 'pass' THEN seconds END) AS best,
+                    (SELECT status FROM coding_attempt last WHERE last.item_id = a.item_id
+                     ORDER BY finished_at DESC, id DESC LIMIT 1) AS last_status,
+                    MAX(hints_used) AS hints
+                FROM coding_attempt a GROUP BY item_id"""
+            )
+        ).all()
+    return {row.item_id: DrillRecord(row.item_id, row.attempts, row.best, row.last_status, row.hints) for row in rows}

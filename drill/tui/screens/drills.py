@@ -1,0 +1,53 @@
+"""The coding drills: difficulty, budget, best time and last result; Enter starts one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from drill.coding.items import item_id
+from drill.tui.widgets.pitch_timer import clock_text
+
+if TYPE_CHECKING:
+    from drill.coding.drills import Drill
+    from drill.store.coding import DrillRecord
+
+
+class DrillListScreen(Screen[None]):
+    BINDINGS = [Binding("enter", "start", "Start"), Binding("escape", "app.home", "Home")]
+
+    def __init__(self, drills: list["Drill"], records: dict[str, "DrillRecord"]) -> None:
+        super().__init__()
+        self.drills = drills
+        self.records = records
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Coding drills — Enter starts a timed attempt in a fresh workspace.", id="drills-head")
+        table = DataTable(id="drills", cursor_type="row")
+        table.add_columns("drill", "level", "budget", "block", "best", "last", "tries")
+        for drill in self.drills:
+            record = self.records.get(item_id(drill.id))
+            best = clock_text(record.best_pass_s) if record and record.best_pass_s is not None else "—"
+            table.add_row(
+                drill.title, drill.difficulty, clock_text(drill.budget_s), drill.block, best,
+                (record.last_status if record else None) or "—", str(record.attempts if record else 0),
+                key=drill.id,
+            )
+        yield table
+        yield Footer()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.start(event.row_key.value)
+
+    def action_start(self) -> None:
+        table = self.query_one(DataTable)
+        if self.drills:
+            self.start(self.drills[table.cursor_row].id)
+
+    def start(self, drill_id: str) -> None:
+        self.app.start_drill(next(drill for drill in self.drills if drill.id == drill_id))

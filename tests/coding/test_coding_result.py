@@ -1,0 +1,101 @@
+"""From the plugin's events and the process's end to one verdict with a human reason."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from drill.coding.plugin import truncate
+from drill.coding.result import Exit, TestResult, interpret, read_events
+
+END = {"event": "end", "exitstatus": 0}
+
+
+def result(name: str, outcome: str, message: str = "", summary: str = "") -> dict:
+    return {"event": "result", "name": name, "outcome": outcome, "message": message, "summary": summary}
+
+
+def judge(events: list[dict], exit: Exit = Exit(0), output: str = ""):
+    return interpret(events, exit, seconds=1.5, timeout_s=10, memory_mb=4096, device="cpu", output=output)
+
+
+def test_all_passed() -> None:
+    run = judge([result("test_a", "passed"), result("test_b", "passed"), result("test_c", "skipped"), END])
+    assert (run.status, run.passed, run.failed, run.reason) == ("pass", 2, 0, "all 2 tests passed")
+    assert run.as_json() == {
+        "status": "pass", "passed": 2, "failed": 0, "seconds": 1.5, "reason": "all 2 tests passed", "speed_ratio": None,
+        "tests": [{"name": "test_a", "outcome": "passed", "message": ""},
+                  {"name": "test_b", "outcome": "passed", "message": ""},
+                  {"name": "test_c", "outcome": "skipped", "message": ""}],
+    }
+
+
+def test_some_failed_names_the_first() -> None:
+    events = [result("test_a", "passed"), result("test_b", "failed", "AssertionError: b is wrong\nassert 1 == 2",
+                                                 "AssertionError: b is wrong"), END]
+    run = judge(events, Exit(1))
+    assert (run.status, run.passed, run.failed) == ("fail", 1, 1)
+    assert run.reason == "1 of 2 tests failed; first: test_b: AssertionError: b is wrong"
+
+
+def test_every_test_erroring_in_setup_is_an_error() -> None:
+    events = [result(f"test_{n}", "error", "...", "SyntaxError: invalid syntax (solution.py, line 3)") for n in "ab"]
+    run = judge(events + [END], Exit(1))
+    assert (run.status, run.failed) == ("error", 2)
+    assert run.reason == "the tests could not run your code: SyntaxError: invalid syntax (solution.py, line 3)"
+
+
+def test_timeout_names_the_running_test() -> None:
+    run = judge([{"event": "start", "name": "test_a"}, result("test_a", "passed"), {"event": "start", "name": "test_b"}],
+                Exit(-9, timed_out=True))
+    assert run.status == "timeout" and run.passed == 1
+    assert run.reason.startswith("stopped after the 10 s time limit while running test_b")
+
+
+@pytest.mark.parametrize(("number", "words"), [(signal.SIGABRT, "SIGABRT (os.abort()"), (signal.SIGSEGV, "SIGSEGV"),
+                                               (signal.SIGKILL, "out of memory?")])
+def test_a_signal_is_a_crash(number: int, words: str) -> None:
+    run = judge([{"event": "start", "name": "test_a"}], Exit(-number))
+    assert run.status == "error" and words in run.reason and run.reason.endswith("while running test_a")
+
+
+def test_memory_watchdog_cancel_and_early_exit() -> None:
+    assert "too much memory (the tests may use 4096 MiB)" in judge([], Exit(-9, over_memory=True)).reason
+    assert judge([], Exit(-9, cancelled=True)).reason == "cancelled"
+    early = judge([{"event": "start", "name": "test_a"}], Exit(7), output="bye\n")
+    assert early.status == "error" and early.reason.startswith("the test process exited early with code 7")
+
+
+def test_collection_errors_and_empty_runs() -> None:
+    collect = {"event": "collect_error", "name": "t.py", "message": "Traceback...\nImportError: no module x"}
+    assert judge([collect, END], Exit(2)).reason == "the tests could not be collected: ImportError: no module x"
+    skipped = judge([result("test_a", "skipped", "CUDA is not available"), END])
+    assert skipped.status == "error" and skipped.reason == "no test ran (skipped: CUDA is not available)"
+    assert judge([{"event": "end", "exitstatus": 4}], Exit(4), output="ERROR: file not found").status == "error"
+
+
+def test_memory_errors_mention_the_limit() -> None:
+    run = judge([result("test_a", "failed", "MemoryError", "MemoryError"), END], Exit(1))
+    assert run.reason.endswith("(the tests may allocate 4096 MiB)")
+
+
+def test_timing_is_carried() -> None:
+    timing = {"event": "timing", "reference_s": 2.0, "candidate_s": 1.0, "speed_ratio": 2.0}
+    run = judge([result("test_a", "passed"), timing, END])
+    assert (run.speed_ratio, run.candidate_s, run.reference_s) == (2.0, 1.0, 2.0)
+
+
+def test_read_events_skips_a_torn_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "report.jsonl"
+    path.write_text(json.dumps(result("test_a", "passed")) + "\n" + '{"event": "res')
+    assert [TestResult.from_event(event).name for event in read_events(path)] == ["test_a"]
+    assert read_events(tmp_path / "missing.jsonl") == []
+
+
+def test_truncate_keeps_head_or_tail() -> None:
+    assert truncate("abc", 5) == "abc"
+    assert truncate("x" * 10 + "END", 10).startswith("x" * 10) and "3 more characters" in truncate("x" * 10 + "END", 10)
+    assert truncate("START" + "y" * 10, 10, keep="tail").endswith("y" * 10)

@@ -1,0 +1,95 @@
+"""The warm worker on real drills: fast reruns, restarts, limits, timing; cuda when present."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from coding_toys import write_candidate
+from drill.coding.api import run_tests
+from drill.coding.drills import find_drill
+from drill.coding.warm import WarmWorker
+from drill.paths import Paths
+
+KERNELS = Paths.resolve().kernels
+
+
+@pytest.fixture(scope="module")
+def worker():
+    warm = WarmWorker()
+    warm.start()
+    yield warm
+    warm.close()
+
+
+@pytest.fixture
+def drill():
+    return find_drill(KERNELS, "quantize-per-channel")
+
+
+def test_a_rerun_on_the_warm_worker_takes_under_a_second(worker: WarmWorker, drill) -> None:
+    assert run_tests(drill, drill.solution, worker=worker).status == "pass"
+    started = time.monotonic()
+    run = run_tests(drill, drill.solution, worker=worker)
+    assert run.status == "pass" and run.passed == 32
+    assert time.monotonic() - started <= 1.0
+
+
+def test_a_fifty_gigabyte_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
+    source = "import torch\ndef quantize_per_channel(w, bits=8):\n    return torch.ones(50 * 2**30, dtype=torch.uint8), None\n"
+    run = run_tests(drill, write_candidate(tmp_path, "huge", source), worker=worker)
+    assert run.status == "fail" and "can't allocate memory" in run.tests[0].message
+    assert run.reason.endswith("(the tests may allocate 4096 MiB)")
+
+
+def test_a_dead_worker_is_restarted_transparently(drill) -> None:
+    warm = WarmWorker()
+    try:
+        assert run_tests(drill, drill.starter, worker=warm, maxfail=1).status == "fail"
+        warm._process.kill()
+        warm._process.wait()
+        run = run_tests(drill, drill.solution, worker=warm)
+        assert run.status == "pass" and warm.restarts == 1
+    finally:
+        warm.close()
+    assert warm._process is None
+
+
+def test_cpu_timing_against_the_reference(worker: WarmWorker, drill) -> None:
+    run = run_tests(drill, drill.solution, worker=worker, benchmark=True)
+    assert run.status == "pass"
+    assert run.candidate_s > 0 and run.reference_s > 0 and 0.2 < run.speed_ratio < 5
+
+
+def test_the_cold_runner_agrees(drill) -> None:
+    cold = run_tests(drill, drill.starter, warm=False)
+    assert (cold.status, cold.passed, cold.failed) == ("fail", 0, 32)
+
+
+def _has_gpu() -> bool:
+    if not os.path.exists("/dev/nvidiactl"):
+        return False
+    from drill.coding.verify import cuda_available
+
+    return cuda_available()
+
+
+needs_cuda = pytest.mark.skipif(not _has_gpu(), reason="no CUDA GPU here")
+
+
+@needs_cuda
+def test_cuda_run_reports_a_speed_ratio(worker: WarmWorker, drill) -> None:
+    run = run_tests(drill, drill.solution, device="cuda", worker=worker)
+    assert run.status == "pass" and run.device == "cuda"
+    assert run.speed_ratio is not None and 0.2 < run.speed_ratio < 5, run
+
+
+@needs_cuda
+def test_a_fifty_gigabyte_cuda_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
+    source = ("import torch\ndef quantize_per_channel(w, bits=8):\n"
+              "    return torch.ones(50 * 2**30, dtype=torch.uint8, device=w.device), None\n")
+    run = run_tests(drill, write_candidate(tmp_path, "huge", source), device="cuda", worker=worker)
+    assert run.status == "fail" and "out of memory" in run.tests[0].message, run
