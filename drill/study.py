@@ -23,10 +23,13 @@ from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import record_grade, set_suspended, undo_grade
 
 if TYPE_CHECKING:
+    from drill.coding.drills import Drill
     from drill.estimate.attempt import Attempt
     from drill.estimate.draw import Problem
     from drill.estimate.rounds import RoundSettings
     from drill.estimate.schema import Family
+    from drill.store.coding import DrillRecord
+    from drill.store.estimates import RoundRow
 
 
 @dataclass(frozen=True)
@@ -197,19 +200,19 @@ class Study:
 
         finish_round(self.engine, round_id, self.clock(), score, abandoned)
 
-    def round_history(self):
+    def round_history(self) -> list["RoundRow"]:
         from drill.store.estimates import round_history
 
         return round_history(self.engine)
 
     # -- coding drills -------------------------------------------------------------------
 
-    def drills(self):
+    def drills(self) -> list["Drill"]:
         from drill.coding.drills import load_drills
 
         return load_drills(self.paths.kernels)
 
-    def drill_records(self):
+    def drill_records(self) -> dict[str, "DrillRecord"]:
         from drill.store.coding import drill_records
 
         return drill_records(self.engine)

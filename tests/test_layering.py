@@ -6,7 +6,10 @@ import sys
 LOGIC = [
     "drill.content.decks", "drill.content.check", "drill.store.engine", "drill.store.sync",
     "drill.store.queries", "drill.store.writes", "drill.schedule.sm2", "drill.schedule.queue",
-    "drill.schedule.session", "drill.study", "drill.stats.summary", "drill.cli",
+    "drill.schedule.session", "drill.study", "drill.stats.summary", "drill.cli", "drill.library",
+    "drill.estimate", "drill.estimate.rounds", "drill.estimate.attempt", "drill.store.estimates",
+    "drill.coding.drills", "drill.coding.api", "drill.store.coding", "drill.commands.estimate",
+    "drill.commands.kernel",
 ]
 
 

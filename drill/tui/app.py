@@ -102,11 +102,9 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.push_screen(MockSetupScreen())
 
-    def start_mock_round(self, settings) -> None:
-        self.begin_round(settings)
-
     @work(thread=True, group="mock")
-    def begin_round(self, settings) -> None:
+    def start_mock_round(self, settings) -> None:
+        """Draw the round's problems (sympy warms up here, off the UI thread), then show it."""
         assert self.study is not None
         self.study.warm_up_estimation()
         round_id, problems = self.study.start_round(settings)
