@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -245,13 +244,3 @@ def test_pretty_truth_grades_correct(fams):
             result = est.grade(fam, p.params, p.pretty)
             assert result["error"] is None, (fam.id, p.pretty, result["error"])
             assert result["correct"], (fam.id, p.pretty, result["log_error"])
-
-
-def test_generation_speed(fams):
-    fam = fams["kv-cache"]
-    est.generate(fam, random.Random(0))
-    rng = random.Random(1)
-    start = time.perf_counter()
-    for _ in range(200):
-        est.generate(fam, rng)
-    assert (time.perf_counter() - start) / 200 < 0.01
