@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -30,12 +29,13 @@ def drill():
     return find_drill(KERNELS, "quantize-per-channel")
 
 
-def test_a_rerun_on_the_warm_worker_takes_under_a_second(worker: WarmWorker, drill) -> None:
+def test_reruns_are_served_by_the_same_warm_process(worker: WarmWorker, drill) -> None:
+    """Speed is measured by benchmarks/bench_coding.py; here: one worker, forked per run, no restart."""
     assert run_tests(drill, drill.solution, worker=worker).status == "pass"
-    started = time.monotonic()
+    process = worker._process
     run = run_tests(drill, drill.solution, worker=worker)
     assert run.status == "pass" and run.passed == 32
-    assert time.monotonic() - started <= 1.0
+    assert worker._process is process and process.poll() is None and worker.restarts == 0
 
 
 def test_a_fifty_gigabyte_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
