@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import estimate, kernel
+    from drill.commands import estimate, kernel, plan, scheduler
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
     kernel.register(commands)
     estimate.register(commands)
+    plan.register(commands)
+    scheduler.register(commands)
     return parser
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.paths import Paths
 
 
 class ConfigError(Exception):
@@ -20,6 +27,8 @@ class Config:
     max_reviews_per_day: int = 200
     rollover_hour: int = 4
     interview_date: date | None = None
+    plan_window_days: int = 7  # the interview plan brings items forward into this many final days
+    scheduler: str = "sm2"  # the memory model that sets due days: "sm2" or "fsrs"
 
     @classmethod
     def load(cls, path: Path) -> "Config":
@@ -42,7 +51,54 @@ class Config:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{path}: {name} must be a non-negative integer, not {value!r}")
+        if not isinstance(self.plan_window_days, int) or self.plan_window_days < 1:
+            raise ConfigError(f"{path}: plan_window_days must be a positive integer, not {self.plan_window_days!r}")
         if self.rollover_hour > 23:
             raise ConfigError(f"{path}: rollover_hour must be 0–23, not {self.rollover_hour}")
         if self.interview_date is not None and not isinstance(self.interview_date, date):
             raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01")
+        if self.scheduler not in ("sm2", "fsrs"):
+            raise ConfigError(f'{path}: scheduler must be "sm2" or "fsrs", not {self.scheduler!r}')
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, date)):
+        return value.isoformat() if isinstance(value, date) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    raise TypeError(f"cannot write {value!r} to config.toml")
+
+
+def write_setting(path: Path, name: str, value: object) -> Config:
+    """Set (or, with None, remove) one top-level setting in config.toml, keeping every other
+    line, comment included; return the settings as they now read. A broken file is refused."""
+    if name not in {f.name for f in fields(Config)}:
+        raise ValueError(f"unknown setting {name!r}")
+    Config.load(path)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True) if path.exists() else []
+    assignment = re.compile(rf"^\s*{re.escape(name)}\s*=")
+    new_line = None if value is None else f"{name} = {_toml_value(value)}\n"
+    out: list[str] = []
+    for line in lines:
+        if assignment.match(line):
+            if new_line is not None:
+                out.append(new_line)
+                new_line = None
+        else:
+            out.append(line)
+    if new_line is not None:
+        if out and not out[-1].endswith("\n"):
+            out[-1] += "\n"
+        out.append(new_line)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text("".join(out), encoding="utf-8")
+    os.replace(temporary, path)
+    return Config.load(path)
+
+
+def set_interview_date(paths: "Paths", day: date | None) -> Config:
+    """Set the interview date in config.toml (None removes it); return the new settings."""
+    return write_setting(paths.config, "interview_date", day)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,8 @@ from drill.days import study_day, utc_now
 from drill.library import load_library
 from drill.paths import Paths
 from drill.schedule import grading, queue
+from drill.schedule.grading import ItemState
+from drill.schedule import plan as planning
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import queries
@@ -43,6 +45,21 @@ class HomeSummary:
     new_available: int
     interview_date: date | None
     content_errors: list[ContentError] = field(default_factory=list)
+    plan: planning.Plan | None = None  # the interview plan, while a date is set and still ahead
+
+    @property
+    def new_per_day_needed(self) -> int | None:
+        """New items a day that finish all unseen content before the interview."""
+        return self.plan.new_per_day_needed if self.plan else None
+
+    @property
+    def new_pace(self) -> int | None:
+        """New items a day the queue introduces while the plan is on."""
+        return self.plan.new_per_day if self.plan else None
+
+    @property
+    def brought_forward_today(self) -> int:
+        return self.plan.bring_today if self.plan else 0
 
     @property
     def items(self) -> int:
@@ -95,8 +112,20 @@ class Study:
         progress = queries.day_progress(self.engine, today)
         room = max(0, self.config.max_reviews_per_day - progress.reviews_done)
         due, new = queries.queue_candidates(self.engine, today, per_block=room)
+        new_per_day = self.config.new_per_day
+        interview = self.config.interview_date
+        if planning.is_active(today, interview):
+            # Items due after the interview get an effective due day in its final days; nothing is stored.
+            start = planning.window_start(interview, self.config.plan_window_days)
+            counts = queries.plan_counts(self.engine, today, interview, start)
+            today_plan = planning.make(
+                today, interview, counts, window=self.config.plan_window_days,
+                new_per_day=new_per_day, max_reviews_per_day=self.config.max_reviews_per_day,
+            )
+            due += queries.brought_forward(self.engine, today, interview, start, min(room, today_plan.bring_today))
+            new_per_day = today_plan.new_per_day
         limits = queue.Limits(
-            new_per_day=self.config.new_per_day,
+            new_per_day=new_per_day,
             max_reviews_per_day=self.config.max_reviews_per_day,
             new_done_today=progress.new_done,
             reviews_done_today=progress.reviews_done,
@@ -111,22 +140,54 @@ class Study:
         by_block = queries.block_counts(self.engine, today)
         progress = queries.day_progress(self.engine, today)
         unseen = sum(block["new"] for block in by_block.values())
+        new_per_day, today_plan = self.config.new_per_day, None
+        interview = self.config.interview_date
+        if planning.is_active(today, interview):
+            start = planning.window_start(interview, self.config.plan_window_days)
+            counts = queries.plan_counts(self.engine, today, interview, start)
+            today_plan = planning.make(
+                today, interview, counts, window=self.config.plan_window_days,
+                new_per_day=new_per_day, max_reviews_per_day=self.config.max_reviews_per_day,
+            )
+            forward = queries.brought_forward_blocks(self.engine, interview, start, today_plan.bring_today)
+            for block, number in forward.items():
+                by_block.setdefault(block, {"items": 0, "due": 0, "new": 0, "reviews": 0})["due"] += number
+            new_per_day = today_plan.new_per_day
         return HomeSummary(
             today=today,
             by_block=by_block,
             reviews_total=queries.reviews_total(self.engine),
             due_today=sum(block["due"] for block in by_block.values()),
-            new_available=min(unseen, max(0, self.config.new_per_day - progress.new_done)),
-            interview_date=self.config.interview_date,
+            new_available=min(unseen, max(0, new_per_day - progress.new_done)),
+            interview_date=interview,
             content_errors=self.content_errors,
+            plan=today_plan,
         )
 
+    def next_state(self, card: Card, quality: int, today: date) -> ItemState:
+        """The item's state after a review of `quality` today, under the configured scheduler.
+
+        SM-2's fields always move; with `scheduler = "fsrs"` the due day comes from FSRS instead,
+        its state rebuilt by replaying the item's stored counted reviews. Repeats within a day
+        change nothing under either.
+        """
+        after = grading.apply_quality(card.state, quality, today)
+        if self.config.scheduler == "fsrs" and grading.counts_today(card.state, today):
+            from drill.schedule import fsrs_model
+            from drill.store.history import item_reviews
+
+            memory = fsrs_model.replay(item_reviews(self.engine, card.item_id))
+            button = grading.button_for_quality(quality)
+            after = replace(after, due_day=fsrs_model.next_due_day(memory, button, today))
+        return after
+
     def grade(self, card: Card, button: int, duration_ms: int) -> Grade:
-        """The grade for pressing `button` on `card` now (pure: nothing is written yet)."""
+        """The grade for pressing `button` on `card` now (nothing is written yet)."""
         now = self.clock()
         today = study_day(now, self.config.rollover_hour)
-        after = grading.apply(card.state, button, today)
-        return Grade(card.item_id, button, BUTTON_QUALITY[button], duration_ms, now, today, card.state, after)
+        quality = BUTTON_QUALITY[button]
+        return Grade(card.item_id, button, quality, duration_ms, now, today, card.state,
+                     self.next_state(card, quality, today))
 
     def record(self, grade: Grade) -> int:
         return record_grade(self.engine, grade)
@@ -171,7 +232,7 @@ class Study:
         """The review an answered estimate counts as: quality from the score, not from a button."""
         today = study_day(attempt.attempted_at, self.config.rollover_hour)
         quality = attempt.result["quality"]
-        after = grading.apply_quality(card.state, quality, today)
+        after = self.next_state(card, quality, today)
         button = grading.button_for_quality(quality)
         duration_ms = int(attempt.seconds * 1000)
         return Grade(card.item_id, button, quality, duration_ms, attempt.attempted_at, today, card.state, after)
@@ -224,7 +285,7 @@ class Study:
         now = self.clock()
         today = study_day(now, self.config.rollover_hour)
         q = quality(status, seconds, card.target_seconds or 0, hints_used)
-        after = grading.apply_quality(card.state, q, today)
+        after = self.next_state(card, q, today)
         return Grade(card.item_id, grading.button_for_quality(q), q, int(seconds * 1000), now, today, card.state, after)
 
     def record_coding(self, attempt: dict, grade: Grade | None) -> int | None:

@@ -9,6 +9,7 @@ from datetime import date
 from sqlalchemy import Engine, bindparam, text
 
 from drill.schedule.grading import ItemState
+from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
 
@@ -134,3 +135,71 @@ def list_items(engine: Engine) -> list[dict[str, object]]:
             text("SELECT id, kind, block, topic, prompt, answer, source FROM item WHERE retired = 0 ORDER BY position")
         ).mappings()
         return [dict(row) for row in rows]
+
+
+# Items the interview plan brings forward. The unary + keeps SQLite on ix_item_due (the
+# range of due days past the interview) rather than scanning every seen item by last review.
+PENDING = f"{REVIEWED} AND due_day > :interview AND +last_review_day < :window_start"
+
+
+def plan_counts(engine: Engine, today: date, interview: date, window_start: date) -> PlanCounts:
+    """The interview plan's inputs: items to bring forward, reviews per day until the interview
+    (overdue and today's already-reviewed items count on today), and unseen items as at the
+    start of today."""
+    params = {"today": today, "interview": interview, "window_start": window_start}
+    with engine.connect() as connection:
+        pending = connection.execute(text(f"SELECT COUNT(*) FROM item WHERE {PENDING}"), params).scalar_one()
+        scheduled = {
+            _day(day): number
+            for day, number in connection.execute(
+                text(
+                    f"""SELECT MAX(due_day, :today) AS day, COUNT(*) FROM item
+                    WHERE {REVIEWED} AND due_day < :interview GROUP BY 1"""
+                ),
+                params,
+            )
+        }
+        unseen = connection.execute(
+            text(f"SELECT COUNT(*) FROM item WHERE {REVIEWED} AND last_review_day IS NULL")
+        ).scalar_one()
+        first_seen, seen_again = connection.execute(
+            text(
+                f"""SELECT COUNT(DISTINCT CASE WHEN review.last_day_before IS NULL THEN item.id END),
+                    COUNT(DISTINCT CASE WHEN review.last_day_before IS NOT NULL THEN item.id END)
+                FROM review JOIN item ON item.id = review.item_id
+                WHERE review.study_day = :today AND review.counted
+                    AND item.retired = 0 AND item.suspended = 0 AND item.kind != 'coding'"""
+            ),
+            params,
+        ).one()
+    if seen_again:
+        scheduled[today] = scheduled.get(today, 0) + seen_again
+    return PlanCounts(pending=pending, scheduled=scheduled, unseen=unseen + first_seen)
+
+
+def brought_forward(engine: Engine, today: date, interview: date, window_start: date, limit: int) -> list[Candidate]:
+    """The first `limit` items to bring forward (earliest due first, then content order), due today."""
+    if limit <= 0:
+        return []
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(f"SELECT id, block FROM item WHERE {PENDING} ORDER BY due_day, position LIMIT :limit"),
+            {"interview": interview, "window_start": window_start, "limit": limit},
+        ).all()
+    return [Candidate(row[0], row[1], today) for row in rows]
+
+
+def brought_forward_blocks(engine: Engine, interview: date, window_start: date, limit: int) -> dict[str, int]:
+    """Per block, how many of the first `limit` items to bring forward there are (for home counts)."""
+    if limit <= 0:
+        return {}
+    with engine.connect() as connection:
+        return dict(
+            connection.execute(
+                text(
+                    f"""SELECT block, COUNT(*) FROM (SELECT block FROM item WHERE {PENDING}
+                    ORDER BY due_day, position LIMIT :limit) GROUP BY block"""
+                ),
+                {"interview": interview, "window_start": window_start, "limit": limit},
+            ).all()
+        )

@@ -36,6 +36,15 @@ def headline(home: "HomeSummary") -> Text:
         days = home.days_left
         when = "today" if days == 0 else f"in {days} days" if days and days > 0 else "passed"
         text.append(f"\nInterview {home.interview_date.isoformat()} — {when}", style="bold")
+        plan = home.plan
+        if plan is not None:
+            pace = f"{plan.new_per_day_needed} new/day needed"
+            if plan.new_per_day != plan.new_per_day_needed:
+                pace += f" (pace {plan.new_per_day})"
+            text.append(f"\nPlan: {pace} to finish {plan.unseen} unseen" if plan.unseen else "\nPlan: all content seen")
+            if plan.brought_forward:
+                forward = f"{plan.brought_forward} due after the interview brought forward"
+                text.append(f"\n{forward}, {plan.bring_today} today")
     return text
 
 

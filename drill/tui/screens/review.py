@@ -15,9 +15,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Rule, Static, TextArea
 
 from drill.days import describe_interval
-from drill.schedule.grading import ItemState, apply, comes_back_today, counts_today
+from drill.schedule.grading import ItemState, comes_back_today, counts_today
 from drill.schedule.session import ReviewSession
-from drill.schedule.sm2 import BUTTON_LABEL
+from drill.schedule.sm2 import BUTTON_LABEL, BUTTON_QUALITY
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
 if TYPE_CHECKING:
@@ -34,12 +34,12 @@ class WriteFailed(Message):
         self.reason = reason
 
 
-def grade_outcome(state: ItemState, button: int, today: date) -> str:
-    """What a grade does, for its Footer label: the next interval, ↻ if it returns today."""
+def grade_outcome(state: ItemState, after: ItemState, button: int, today: date) -> str:
+    """What a grade does, for its Footer label: days until the next review, ↻ if it returns today."""
     again = "↻" if comes_back_today(button) else ""
-    if not counts_today(state, today):
+    if not counts_today(state, today) or after.due_day is None:
         return again or "✓"
-    return describe_interval(apply(state, button, today).interval) + again
+    return describe_interval((after.due_day - today).days) + again
 
 
 def points_markdown(card: "Card") -> str:
@@ -128,7 +128,8 @@ class ReviewScreen(Screen[None]):
         """Put the interval each grade would give into the Footer labels."""
         today = self.study.today
         for button in (1, 2, 3, 4):
-            label = f"{BUTTON_LABEL[button]} {grade_outcome(card.state, button, today)}"
+            after = self.study.next_state(card, BUTTON_QUALITY[button], today)
+            label = f"{BUTTON_LABEL[button]} {grade_outcome(card.state, after, button, today)}"
             self._bindings.key_to_bindings[str(button)] = [Binding(str(button), f"grade({button})", label)]
 
     # -- actions -------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""`drill plan`: set or clear the interview date, and show the plan to it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+
+
+def _day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date like 2026-12-01: {value!r}") from None
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    plan = commands.add_parser("plan", help="set the interview date and show the plan to it")
+    which = plan.add_mutually_exclusive_group()
+    which.add_argument("--interview", type=_day, metavar="YYYY-MM-DD", help="set the interview date")
+    which.add_argument("--clear", action="store_true", help="remove the interview date")
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+    plan.set_defaults(handler=cmd_plan)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from drill.cli import print_json
+    from drill.config import Config, set_interview_date
+    from drill.days import study_day, utc_now
+    from drill.paths import Paths
+    from drill.study import Study
+
+    paths = Paths.resolve()
+    paths.ensure()
+    if args.clear:
+        set_interview_date(paths, None)
+        print("interview date cleared; normal scheduling", file=sys.stderr)
+    elif args.interview is not None:
+        today = study_day(utc_now(), Config.load(paths.config).rollover_hour)
+        if args.interview <= today:
+            print(f"drill: the interview date must be after today ({today.isoformat()})", file=sys.stderr)
+            return 2
+        set_interview_date(paths, args.interview)
+        print(f"interview date set to {args.interview.isoformat()}", file=sys.stderr)
+    study = Study.open(paths)
+    try:
+        home = study.home()
+    finally:
+        study.close()
+    if args.json:
+        print_json(_json(home))
+    else:
+        print(_text(home))
+    return 0
+
+
+def _json(home) -> dict[str, object]:
+    if home.plan is not None:
+        return home.plan.as_json()
+    return {
+        "today": home.today.isoformat(),
+        "interview_date": home.interview_date.isoformat() if home.interview_date else None,
+        "active": False,
+        "days_left": home.days_left,
+        "brought_forward": 0,
+        "new_per_day_needed": None,
+        "daily_load": [],
+    }
+
+
+def _text(home) -> str:
+    if home.interview_date is None:
+        return "No interview date set. Set one with: drill plan --interview YYYY-MM-DD"
+    plan = home.plan
+    if plan is None:
+        return f"Interview {home.interview_date.isoformat()} has come: normal scheduling."
+    lines = [
+        f"Interview {plan.interview.isoformat()}: {plan.days_left} day{'s' if plan.days_left != 1 else ''} left",
+        f"Brought forward: {plan.brought_forward} item(s) due after the interview, "
+        f"spread over {plan.window_start:%a %d %b} … {plan.days[-1].day:%a %d %b}",
+        f"New items: {plan.unseen} unseen → {plan.new_per_day_needed}/day needed, pace {plan.new_per_day}/day"
+        + ("" if plan.finishes_new else " (cannot finish within the daily maximum)"),
+    ]
+    if plan.days_over_maximum:
+        lines.append(
+            f"{plan.days_over_maximum} day(s) plan more than max_reviews_per_day = {plan.max_reviews_per_day}; "
+            "the queue stops there and what is left is spread again"
+        )
+    lines += [
+        "",
+        f"{'day':<12}{'reviews':>8}{'forward':>8}{'new':>6}{'total':>7}",
+    ]
+    for day in plan.days:
+        lines.append(f"{day.day:%a %d %b}  {day.reviews:>8}{day.brought_forward:>8}{day.new:>6}{day.total:>7}")
+    return "\n".join(lines)

@@ -1,0 +1,137 @@
+"""FSRS as an alternative memory model: an item's FSRS state, rebuilt by replaying its reviews.
+
+Pure: no SQL, no I/O. The `fsrs` package (py-fsrs 6) is imported on first use only, so
+importing drill.schedule or drill.study never loads it.
+
+How drill's reviews map onto FSRS (one choice, made here only):
+
+- Default parameters, desired retention 0.9, no fuzz (the same history always gives the same days).
+- No learning or relearning steps. Every rating, Again included, gives a whole-day interval
+  (at least one day) from the new stability, so drill's one counted review per study day is
+  one FSRS review and a card never sits in FSRS's minute-scale (re)learning states. After a
+  lapse the interval comes from the post-lapse stability (often 1–3 days, where SM-2 says 1).
+  Drill's own in-session repeats of Again/Hard are logged but not counted, and are never fed
+  to FSRS: they play the part the (re)learning steps would.
+- Time is the study day. Each counted review is given to FSRS at noon UTC of its study day
+  (`moment`), so the days FSRS sees elapse are exactly the study days between reviews: a
+  review at 23:00 and the next at 08:00 the following day are one day apart, as drill counts
+  them, not the same day (fsrs floors real elapsed time to whole days). The due day is the
+  review's study day plus the interval.
+- Buttons are ratings: 1 Again, 2 Hard, 3 Good, 4 Easy (graded estimates and coding drills
+  count as the button their quality maps to).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import fsrs
+
+DESIRED_RETENTION = 0.9
+NOON = time(12, tzinfo=timezone.utc)
+_CARD_ID = 0  # one id for every card: fsrs.Card() without one sleeps 1 ms to make a fresh id
+
+
+@dataclass(frozen=True, slots=True)
+class FSRSState:
+    """What FSRS knows about one item after its counted reviews so far."""
+
+    stability: float | None = None
+    difficulty: float | None = None
+    last_day: date | None = None
+    due_day: date | None = None
+    reviews: int = 0
+
+    @property
+    def is_new(self) -> bool:
+        return self.last_day is None
+
+
+def moment(day: date) -> datetime:
+    """The instant a review on study day `day` is given to FSRS (noon UTC of that day)."""
+    if isinstance(day, datetime):
+        raise TypeError("FSRS works in study days: pass a date, not a datetime")
+    return datetime.combine(day, NOON)
+
+
+@lru_cache(maxsize=1)
+def scheduler() -> "fsrs.Scheduler":
+    """The FSRS scheduler drill uses (see the module docstring for why these settings)."""
+    import fsrs
+
+    return fsrs.Scheduler(
+        desired_retention=DESIRED_RETENTION, learning_steps=(), relearning_steps=(), enable_fuzzing=False
+    )
+
+
+def _rating(button: int) -> "fsrs.Rating":
+    import fsrs
+
+    if button not in (1, 2, 3, 4):
+        raise ValueError(f"a button is 1–4 (Again, Hard, Good, Easy), not {button!r}")
+    return fsrs.Rating(button)
+
+
+def _card(state: FSRSState) -> "fsrs.Card":
+    import fsrs
+
+    if state.stability is None:
+        return fsrs.Card(card_id=_CARD_ID, state=fsrs.State.Learning, due=moment(state.due_day or date(1970, 1, 1)))
+    assert state.last_day is not None and state.due_day is not None
+    return fsrs.Card(
+        card_id=_CARD_ID,
+        state=fsrs.State.Review,
+        step=None,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        due=moment(state.due_day),
+        last_review=moment(state.last_day),
+    )
+
+
+def review(state: FSRSState, button: int, day: date) -> FSRSState:
+    """The state after pressing `button` (1–4) on study day `day`.
+
+    A second review on the same study day changes nothing, as with SM-2 (drill logs such
+    repeats but does not count them).
+    """
+    if state.last_day == day:
+        return state
+    card, _log = scheduler().review_card(_card(state), _rating(button), moment(day))
+    interval = (card.due - card.last_review).days
+    return FSRSState(card.stability, card.difficulty, day, day + timedelta(days=interval), state.reviews + 1)
+
+
+def replay(reviews: Iterable[tuple[date, int]]) -> FSRSState:
+    """The state after an item's counted reviews, given as (study day, button), oldest first."""
+    state = FSRSState()
+    for day, button in reviews:
+        state = review(state, button, day)
+    return state
+
+
+def next_due_day(state: FSRSState, button: int, day: date) -> date:
+    """The day the item is next due if `button` is pressed on study day `day`."""
+    due = review(state, button, day).due_day
+    assert due is not None
+    return due
+
+
+def next_interval(state: FSRSState, button: int, day: date) -> int:
+    """Days until the next review if `button` is pressed on study day `day` (for button labels)."""
+    return (next_due_day(state, button, day) - day).days
+
+
+def retrievability(state: FSRSState, day: date) -> float:
+    """FSRS's predicted probability of recall on study day `day` (0 for an item never reviewed).
+
+    `day` is a study day (a date); days before the last review count as no time elapsed.
+    """
+    if state.stability is None:
+        return 0.0
+    return float(scheduler().get_card_retrievability(_card(state), moment(day)))

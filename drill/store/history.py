@@ -1,0 +1,51 @@
+"""Read queries for replaying memory models: the counted reviews per item, oldest first.
+
+Only counted reviews (the first grade of an item on a study day) move a schedule, so only
+they are returned; in-session repeats stay in the review table for the stats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+
+from sqlalchemy import Engine, text
+
+from drill.schedule.replay import PastReview
+
+ITEM_REVIEWS = text(
+    """SELECT study_day, button FROM review
+    WHERE item_id = :item_id AND counted
+    ORDER BY reviewed_at, id"""
+)
+ALL_REVIEWS = text(
+    """SELECT item_id, study_day, button, quality FROM review
+    WHERE counted
+    ORDER BY item_id, reviewed_at, id"""
+)
+
+
+def _day(value: object) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def item_reviews(engine: Engine, item_id: str) -> list[tuple[date, int]]:
+    """One item's counted reviews as (study day, button), oldest first (uses ix_review_item)."""
+    with engine.connect() as connection:
+        return [(_day(day), button) for day, button in connection.execute(ITEM_REVIEWS, {"item_id": item_id})]
+
+
+def review_history(engine: Engine) -> Iterator[PastReview]:
+    """Every counted review, item by item and oldest first within an item, streamed."""
+    with engine.connect() as connection:
+        for item_id, day, button, quality in connection.execute(ALL_REVIEWS):
+            yield PastReview(item_id, _day(day), button, quality)
+
+
+def review_counts(engine: Engine) -> tuple[int, int]:
+    """All reviews stored, and how many of them were counted."""
+    with engine.connect() as connection:
+        total, counted = connection.execute(
+            text("SELECT COUNT(*), COALESCE(SUM(counted), 0) FROM review")
+        ).one()
+    return total, counted
