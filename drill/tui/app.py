@@ -143,6 +143,27 @@ class DrillApp(App[None]):
         workspace = create_workspace(drill, self.paths.workspaces)
         self.switch_screen(DrillScreen(self.study, drill, card, workspace))
 
+    def action_interview_date(self) -> None:
+        """Set or clear the interview date that the plan works towards."""
+        from drill.tui.widgets.ask_date import AskDate
+
+        if self.study is None:
+            return
+
+        def chosen(value) -> None:
+            if value is False or self.study is None:
+                return
+            if value is not None and value <= self.study.today:
+                self.notify("The interview date must be after today.", severity="warning")
+                return
+            from drill.config import set_interview_date
+
+            self.study.config = set_interview_date(self.study.paths, value)
+            self.notify(f"Interview date set to {value}." if value else "Interview date cleared.")
+            self.refresh_home()
+
+        self.push_screen(AskDate("Interview date:", self.study.config.interview_date), chosen)
+
     def action_mock_history(self) -> None:
         from drill.tui.screens.mock_history import MockHistoryScreen
 
@@ -176,6 +197,7 @@ class DrillApp(App[None]):
         yield SystemCommand("Home", "Go back to the home screen", self.action_home)
         yield SystemCommand("Mock round", "A timed round of estimation problems", self.action_mock)
         yield SystemCommand("Coding drills", "Timed coding exercises with hidden tests", self.action_drills)
+        yield SystemCommand("Interview date", "Set or clear the date the plan works towards", self.action_interview_date)
         yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
         yield from getattr(screen, "screen_commands", lambda: ())()
 

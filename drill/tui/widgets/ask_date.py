@@ -1,0 +1,41 @@
+"""Asks for a date (or none) over the current screen."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+
+class AskDate(ModalScreen[date | None | bool]):
+    """Dismisses with a date, None to clear it, or False when cancelled with Escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, current: date | None) -> None:
+        super().__init__()
+        self.question = question
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask-date"):
+            yield Static(self.question)
+            yield Input(value=self.current.isoformat() if self.current else "", placeholder="YYYY-MM-DD (empty clears it)")
+            yield Static("", id="ask-date-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self.dismiss(None)
+            return
+        try:
+            self.dismiss(date.fromisoformat(text))
+        except ValueError:
+            self.query_one("#ask-date-error", Static).update(f"{text!r} is not a date like 2026-12-15")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
