@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import estimate, kernel, plan, scheduler
+    from drill.commands import estimate, kernel, plan, scheduler, stats
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -26,9 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="list every content item")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     listing.set_defaults(handler=cmd_list)
-    stats = commands.add_parser("stats", help="summary of your progress")
-    stats.add_argument("--json", action="store_true", help="print JSON")
-    stats.set_defaults(handler=cmd_stats)
+    stats.register(commands)
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
     kernel.register(commands)
     estimate.register(commands)
@@ -71,25 +69,6 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"{row['id']:<32} {row['kind']:<5} {row['block']:<13} {row['prompt'][:60]}")
     for error in load.errors:
         print(error, file=sys.stderr)
-    return 0
-
-
-def cmd_stats(args: argparse.Namespace) -> int:
-    from drill.stats.summary import summary_json
-    from drill.study import Study
-
-    study = Study.open()
-    try:
-        figures = summary_json(study.home())
-    finally:
-        study.close()
-    if args.json:
-        print_json(figures)
-    else:
-        print(f"{figures['items']} items, {figures['reviews_total']} reviews, "
-              f"{figures['due_today']} due today, {figures['new_available']} new available")
-        for block, counts in figures["by_block"].items():
-            print(f"  {block:<13} {counts['items']:>4} items {counts['due']:>4} due {counts['reviews']:>6} reviews")
     return 0
 
 

@@ -114,7 +114,11 @@ def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
         ).all()
         reviews = dict(
             connection.execute(
-                text("SELECT item.block, COUNT(*) FROM review JOIN item ON item.id = review.item_id GROUP BY item.block")
+                # per item through the review index: far cheaper than joining every review row
+                text(
+                    """SELECT block, SUM((SELECT COUNT(*) FROM review WHERE review.item_id = item.id))
+                    FROM item GROUP BY block"""
+                )
             ).all()
         )
     counts = {row.block: {"items": row.items, "due": row.due, "new": row.new, "reviews": 0} for row in items}

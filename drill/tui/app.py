@@ -171,6 +171,13 @@ class DrillApp(App[None]):
             self.study.recorder.drain()
             self.push_screen(MockHistoryScreen(self.study.round_history()))
 
+    def action_stats(self) -> None:
+        """Progress: readiness, the load ahead, the heatmap, retention, estimation, drills, pitches."""
+        from drill.tui.screens.stats import StatsScreen  # plotting loads here, not at start-up
+
+        if self.study is not None:
+            self.push_screen(StatsScreen(self.study))
+
     def action_home(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -199,6 +206,7 @@ class DrillApp(App[None]):
         yield SystemCommand("Coding drills", "Timed coding exercises with hidden tests", self.action_drills)
         yield SystemCommand("Interview date", "Set or clear the date the plan works towards", self.action_interview_date)
         yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
+        yield SystemCommand("Stats", "Readiness, forecast, heatmap, retention, estimation, drills", self.action_stats)
         yield from getattr(screen, "screen_commands", lambda: ())()
 
     async def action_quit(self) -> None:

@@ -56,6 +56,7 @@ class HomeScreen(Screen[None]):
         Binding("m", "app.mock", "Mock round"),
         Binding("h", "app.mock_history", "Round history"),
         Binding("k", "app.drills", "Coding drills"),
+        Binding("s", "app.stats", "Stats"),
         Binding("i", "app.interview_date", "Interview date"),
     ]
 
@@ -67,7 +68,7 @@ class HomeScreen(Screen[None]):
             yield Static("", id="problems")
             yield Static(
                 "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
-                "[b]k[/b] coding drills   [b]i[/b] interview date\n"
+                "[b]k[/b] coding drills   [b]i[/b] interview date   [b]s[/b] stats\n"
                 "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
                 id="ways-in",
             )

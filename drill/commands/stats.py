@@ -1,0 +1,104 @@
+"""`drill stats [--json] [--period 7|30|365|all] [--block BLOCK]`: progress without the TUI.
+
+Only argparse is imported here; the handler imports the store when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    stats = commands.add_parser("stats", help="summary of your progress")
+    stats.add_argument("--json", action="store_true", help="print every figure as JSON")
+    stats.add_argument("--period", choices=["7", "30", "365", "all"], default="30",
+                       help="days the history figures cover (default 30)")
+    stats.add_argument("--block", choices=BLOCKS, default=None, help="only this block")
+    stats.set_defaults(handler=cmd_stats)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from drill.cli import print_json
+    from drill.stats.report import load_report, stats_json
+    from drill.stats.scope import parse_period
+    from drill.study import Study
+
+    study = Study.open()
+    try:
+        home = study.home()
+        report = load_report(study, parse_period(args.period), args.block)
+    finally:
+        study.close()
+    figures = stats_json(home, report)
+    if args.json:
+        print_json(figures)
+    else:
+        print("\n".join(summary_lines(figures)))
+    return 0
+
+
+def summary_lines(figures: dict) -> list[str]:
+    """The compact human summary of `drill stats`, from its JSON."""
+    from drill.stats.text import clock, duration, percent, score, sparkline
+
+    lines = [
+        f"{figures['items']} items, {figures['reviews_total']} reviews, {figures['due_today']} due today, "
+        f"{figures['new_available']} new available",
+    ]
+    scope = f"{figures['period_label']} · {figures['block'] or 'all blocks'}"
+    if figures["interview_date"]:
+        scope += f" · interview {figures['interview_date']} ({figures['days_left']} days)"
+    lines.append(scope)
+    today, activity = figures["load"]["today"], figures["activity"]
+    streak = activity["streak"]
+    left = "" if today["minutes_left"] is None else f" · about {duration(today['minutes_left'] * 60)} left"
+    forward = f" + {today['brought_forward']} brought forward" if today["brought_forward"] else ""
+    lines.append(f"today: {today['due']} due ({today['overdue']} overdue){forward}, {today['new']} new, "
+                 f"{today['done']} done in {duration(today['seconds_done'])}{left}")
+    plan = figures["load"]["plan"]
+    if plan:
+        lines.append(f"plan: {plan['brought_forward']} items brought forward into the last {plan['window_days']} "
+                     f"days; {plan['new_per_day']} new a day ({plan['new_per_day_needed']} needed to finish)")
+    lines.append(f"streak {streak['current']} days (longest {streak['longest']}) · {activity['reviews']} reviews "
+                 f"in {duration(activity['seconds'])} on {activity['active_days']} days")
+    ready = figures["readiness"]
+    lines.append("")
+    lines.append(f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}  recall on {ready['target_day']}")
+    for block, row in ready["by_block"].items():
+        lines.append(f"{block:<14}{row['items']:>6}{row['seen']:>6}{row['mature']:>7}{row['due']:>6}  "
+                     f"{percent(row['recall'])}")
+    if ready["weakest_topics"]:
+        weakest = ", ".join(f"{t['topic']} ({t['block']}) {percent(t['recall'])}" for t in ready["weakest_topics"][:3])
+        lines.append(f"weakest: {weakest}")
+    lines.append("")
+    retention = " · ".join(
+        f"{days}d {percent(window['mature']['rate'])} of {window['mature']['reviews']}"
+        for days, window in figures["retention"].items()
+    )
+    lines.append(f"true retention (mature): {retention}")
+    forecast = [day["due"] for day in figures["load"]["forecast"]]
+    lines.append(f"due, next 30 days: {sparkline(forecast)} (today {forecast[0]}, peak {max(forecast)})")
+    estimation = figures["estimation"]
+    if estimation["attempts"]:
+        worst = estimation["families"][0]
+        lines.append(f"estimation: {estimation['attempts']} attempts, mean score {score(estimation['mean_score'])}, "
+                     f"median |log10 error| {score(estimation['median_log_error'])}; "
+                     f"weakest {worst['family']} {score(worst['mean_score'])}")
+        if estimation["slips"]:
+            lines.append("  slips: " + ", ".join(f"{s['slip']} ×{s['count']}" for s in estimation["slips"][:3]))
+    mock = figures["mock_rounds"]
+    if mock["count"]:
+        last = mock["rounds"][0]
+        lines.append(f"mock rounds: {mock['count']} (mean {percent(mock['mean_score'])}, best "
+                     f"{percent(mock['best_score'])}); last {last['started_at'][:10]} {percent(last['score'])}")
+    coding = figures["coding"]
+    if coding["attempts"]:
+        lines.append(f"coding: {len(coding['drills'])} of {coding['available']} drills tried, "
+                     f"{coding['passed']}/{coding['attempts']} attempts passed, {coding['hints']} hints")
+    rungs = [rung for rung in figures["pitch"] if rung["reviews"]]
+    if rungs:
+        lines.append("pitch: " + " · ".join(
+            f"{clock(r['target_s'])} {percent(r['within_rate'])} in time (median {clock(r['median_s'])})" for r in rungs))
+    return lines

@@ -1,0 +1,194 @@
+"""Reviews per study day: the calendar heatmap, time spent, streaks and true retention.
+
+One GROUP BY study_day over the covering index ix_review_stats_day gives, per day, the reviews,
+their time and the counted passes of young and mature items; the heatmap, the time series and
+the retention windows are sums over those (at most a few hundred) day rows.
+
+True retention is Anki's: among counted reviews (the first of the day for an item) of items
+whose interval was at least 21 days (mature) or 1–20 days (young), the share not graded Again.
+Streaks are the user's, whatever the block filter: consecutive study days with a review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import Connection
+
+from drill.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
+from drill.stats.sql import in_block, ratio, rows
+
+
+@dataclass(frozen=True)
+class DayRow:
+    day: date
+    reviews: int
+    ms: int
+    mature: int
+    mature_passed: int
+    young: int
+    young_passed: int
+
+
+@dataclass(frozen=True)
+class Series:
+    """A value per study day from `start` to `end` (dense: days without reviews are 0)."""
+
+    start: date
+    values: tuple[float, ...]
+
+    @property
+    def end(self) -> date:
+        return self.start + timedelta(days=len(self.values) - 1)
+
+    @property
+    def total(self) -> float:
+        return sum(self.values)
+
+    @property
+    def active_days(self) -> int:
+        return sum(1 for value in self.values if value)
+
+    @property
+    def peak(self) -> float:
+        return max(self.values, default=0)
+
+
+@dataclass(frozen=True)
+class PassRate:
+    reviews: int
+    passed: int
+
+    @property
+    def rate(self) -> float | None:
+        return ratio(self.passed, self.reviews)
+
+
+@dataclass(frozen=True)
+class Retention:
+    days: int
+    young: PassRate
+    mature: PassRate
+
+
+@dataclass(frozen=True)
+class Streak:
+    current: int
+    longest: int
+    longest_start: date | None
+    longest_end: date | None
+    days_studied: int
+
+
+@dataclass(frozen=True)
+class Activity:
+    heatmap: Series  # reviews per day, the last 365 days
+    reviews: Series  # reviews per day over the period
+    seconds: Series  # time spent per day over the period
+    retention: tuple[Retention, ...]
+    streak: Streak
+    today_reviews: int
+    today_seconds: float
+    seconds_per_review: float | None  # over the period
+
+
+def _date(value: object) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRow]:
+    """Per study day from `first` to today: reviews, time, and counted young and mature passes."""
+    found = rows(
+        connection,
+        f"""SELECT study_day, COUNT(*), COALESCE(SUM(duration_ms), 0),
+            COUNT(*) FILTER (WHERE counted AND interval_before >= :mature),
+            COUNT(*) FILTER (WHERE counted AND interval_before >= :mature AND button > 1),
+            COUNT(*) FILTER (WHERE counted AND interval_before BETWEEN 1 AND :mature - 1),
+            COUNT(*) FILTER (WHERE counted AND interval_before BETWEEN 1 AND :mature - 1 AND button > 1)
+        FROM review WHERE study_day >= :from_day AND study_day <= :today {in_block(scope)}
+        GROUP BY study_day""",
+        scope,
+        from_day=first.isoformat(),
+    )
+    return {_date(row[0]): DayRow(_date(row[0]), *row[1:]) for row in found}
+
+
+def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, DayRow]:
+    """Per study day before `before`: reviews and time only (what an all-time period shows)."""
+    found = rows(
+        connection,
+        f"""SELECT study_day, COUNT(*), COALESCE(SUM(duration_ms), 0) FROM review
+        WHERE study_day < :before {in_block(scope)} GROUP BY study_day""",
+        scope,
+        before=before.isoformat(),
+    )
+    return {_date(row[0]): DayRow(_date(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
+
+
+def streak(connection: Connection, scope: Scope) -> Streak:
+    row = rows(
+        connection,
+        # The distinct study days by one index seek each (a skip-scan), then runs of consecutive days.
+        """WITH RECURSIVE days(d) AS (
+                SELECT MIN(study_day) FROM review WHERE study_day <= :today
+                UNION ALL
+                SELECT (SELECT MIN(study_day) FROM review WHERE study_day > days.d AND study_day <= :today)
+                FROM days WHERE days.d IS NOT NULL),
+            runs AS (SELECT MIN(d) AS first, MAX(d) AS last, COUNT(*) AS length
+                     FROM (SELECT d, julianday(d) - ROW_NUMBER() OVER (ORDER BY d) AS island
+                           FROM days WHERE d IS NOT NULL)
+                     GROUP BY island)
+        SELECT (SELECT COALESCE(SUM(length), 0) FROM runs) AS studied,
+            (SELECT length FROM runs WHERE last >= date(:today, '-1 day')) AS current,
+            longest.length, longest.first, longest.last
+        FROM (SELECT 1) LEFT JOIN (SELECT * FROM runs ORDER BY length DESC, last DESC LIMIT 1) AS longest""",
+        scope,
+    )[0]
+    return Streak(
+        current=row.current or 0,
+        longest=row.length or 0,
+        longest_start=_date(row.first) if row.first else None,
+        longest_end=_date(row.last) if row.last else None,
+        days_studied=row.studied,
+    )
+
+
+def _series(days: dict[date, DayRow], start: date, end: date, value) -> Series:
+    count = (end - start).days + 1
+    return Series(start, tuple(value(days[day]) if day in days else 0 for day in
+                               (start + timedelta(days=n) for n in range(max(count, 0)))))
+
+
+def _retention(days: dict[date, DayRow], today: date, window: int) -> Retention:
+    first = today - timedelta(days=window - 1)
+    inside = [row for day, row in days.items() if day >= first]
+    return Retention(
+        window,
+        PassRate(sum(row.young for row in inside), sum(row.young_passed for row in inside)),
+        PassRate(sum(row.mature for row in inside), sum(row.mature_passed for row in inside)),
+    )
+
+
+def activity(connection: Connection, scope: Scope) -> Activity:
+    today = scope.today
+    heat_start = today - timedelta(days=HEATMAP_DAYS - 1)
+    period_start = scope.first_day
+    days = daily(connection, scope, heat_start if period_start is None else min(heat_start, period_start))
+    if period_start is None:
+        days.update(earlier(connection, scope, heat_start))
+        period_start = min(days, default=today)
+    in_period = [row for day, row in days.items() if day >= period_start]
+    reviews = sum(row.reviews for row in in_period)
+    seconds = sum(row.ms for row in in_period) / 1000
+    now = days.get(today)
+    return Activity(
+        heatmap=_series(days, heat_start, today, lambda row: row.reviews),
+        reviews=_series(days, period_start, today, lambda row: row.reviews),
+        seconds=_series(days, period_start, today, lambda row: row.ms / 1000),
+        retention=tuple(_retention(days, today, window) for window in RETENTION_WINDOWS),
+        streak=streak(connection, scope),
+        today_reviews=now.reviews if now else 0,
+        today_seconds=now.ms / 1000 if now else 0.0,
+        seconds_per_review=seconds / reviews if reviews else None,
+    )

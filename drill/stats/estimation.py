@@ -1,0 +1,267 @@
+"""Estimation: per problem family over the period (attempts, mean score, median |log10 error|,
+the commonest slips, the recent trend), the whole over time, and the mock-round history.
+
+Attempts come from daily reviews and mock rounds alike. Medians are taken in SQL (the middle
+one or two of each family's ordered errors); unparsable answers have no error and are left out
+of the medians but count as attempts with their score.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import Connection
+
+from drill.days import study_day
+from drill.estimate.items import family_id
+from drill.stats.scope import Scope, day_start, moment_text
+from drill.stats.sql import item_block, rows
+
+RECENT = 5  # the trend compares the last 5 attempts with the ones before
+SLIPS_PER_FAMILY = 3
+SLIPS = 5
+ROUNDS = 20
+TREND_POINTS = 60  # at most this many buckets over time
+
+# Attempts in scope, for reading through the covering indexes of estimate_attempt (item first).
+IN_SCOPE = """item_id IN (SELECT id FROM item WHERE kind = 'estimate' {block})
+    AND attempted_at >= :since AND attempted_at < :until"""
+
+
+def _in_scope(scope: Scope) -> str:
+    return IN_SCOPE.format(block="" if scope.block is None else "AND block = :block")
+
+
+@dataclass(frozen=True)
+class SlipCount:
+    slip: str
+    count: int
+
+
+@dataclass(frozen=True)
+class FamilyStats:
+    family: str
+    block: str
+    topic: str
+    attempts: int
+    mean_score: float
+    median_log_error: float | None
+    last_score: float
+    recent_score: float  # mean of the last 5
+    trend: float | None  # recent_score minus the mean of the attempts before them (None: no earlier ones)
+    slips: tuple[SlipCount, ...]
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    start: date  # the bucket's first study day
+    attempts: int
+    mean_score: float | None
+    median_log_error: float | None
+
+
+@dataclass(frozen=True)
+class Estimation:
+    attempts: int
+    mean_score: float | None
+    median_log_error: float | None
+    families: tuple[FamilyStats, ...]  # weakest (lowest mean score) first
+    slips: tuple[SlipCount, ...]
+    bucket_days: int
+    trend: tuple[TrendPoint, ...]
+
+
+@dataclass(frozen=True)
+class MockRound:
+    id: int
+    started_at: str
+    problems: int
+    answered: int
+    score: float | None
+    seconds: float
+    time_limit_s: int
+    abandoned: bool
+
+
+@dataclass(frozen=True)
+class MockHistory:
+    count: int
+    finished: int
+    mean_score: float | None
+    best_score: float | None
+    rounds: tuple[MockRound, ...]  # newest first, at most 20
+
+
+# Medians: rank each group's errors (unparsable answers have none and are left out), then take
+# the mean of the middle one (odd count) or two (even count).
+MIDDLE = "rank IN ((n + 1) / 2, (n + 2) / 2)"
+
+
+def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
+    where = _in_scope(scope)
+    found = rows(
+        connection,
+        f"""WITH f AS (SELECT item_id, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
+                FROM estimate_attempt WHERE {where} GROUP BY item_id),
+            ranked AS (SELECT item_id, log_error,
+                    ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY log_error) AS rank
+                FROM estimate_attempt WHERE {where} AND log_error IS NOT NULL),
+            m AS (SELECT item_id, AVG(log_error) AS median FROM ranked JOIN f USING (item_id)
+                WHERE {MIDDLE} GROUP BY item_id)
+        SELECT f.item_id, item.block, item.topic, f.attempts, f.mean_score, m.median,
+            MIN(f.attempts, :recent) AS recent_n,
+            (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
+                AND e.attempted_at >= :since AND e.attempted_at < :until
+                ORDER BY e.attempted_at DESC, e.id DESC LIMIT 1) AS last_score,
+            (SELECT AVG(score) FROM (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
+                AND e.attempted_at >= :since AND e.attempted_at < :until
+                ORDER BY e.attempted_at DESC, e.id DESC LIMIT :recent)) AS recent_score
+        FROM f JOIN item ON item.id = f.item_id LEFT JOIN m USING (item_id)
+        ORDER BY f.mean_score, f.item_id""",
+        scope,
+        recent=RECENT,
+    )
+    slips: dict[str, list[SlipCount]] = {}
+    for row in rows(
+        connection,
+        f"""SELECT item_id, slip, count FROM (
+                SELECT item_id, slip, COUNT(*) AS count,
+                    ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY COUNT(*) DESC, slip) AS lane
+                FROM estimate_attempt WHERE {where} AND slip IS NOT NULL GROUP BY item_id, slip)
+            WHERE lane <= :per_family ORDER BY item_id, lane""",
+        scope,
+        per_family=SLIPS_PER_FAMILY,
+    ):
+        slips.setdefault(row.item_id, []).append(SlipCount(row.slip, row.count))
+    families = []
+    for row in found:
+        earlier = row.attempts - row.recent_n
+        trend = None
+        if earlier > 0:  # the mean of the earlier attempts, from the totals
+            earlier_mean = (row.mean_score * row.attempts - row.recent_score * row.recent_n) / earlier
+            trend = row.recent_score - earlier_mean
+        families.append(FamilyStats(
+            family_id(row.item_id), row.block, row.topic, row.attempts, row.mean_score, row.median,
+            row.last_score, row.recent_score, trend, tuple(slips.get(row.item_id, ())),
+        ))
+    return families
+
+
+def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date, str, str]]]:
+    """Study-day buckets over the period: (first day, first moment, end moment) each."""
+    first = scope.first_day
+    if first is None:
+        earliest = rows(
+            connection,
+            f"""SELECT MIN(a.attempted_at) FROM item JOIN estimate_attempt AS a ON a.item_id = item.id
+            WHERE item.kind = 'estimate' {item_block(scope)}""",
+            scope,
+        )[0][0]
+        if earliest is None:
+            return 1, []
+        first = min(study_day(datetime.fromisoformat(str(earliest)), scope.rollover_hour), scope.today)
+    span = (scope.today - first).days + 1
+    size = 1 if span <= 31 else max(7, math.ceil(span / TREND_POINTS))
+    count = math.ceil(span / size)
+    start = scope.today - timedelta(days=count * size - 1)
+    buckets = []
+    for n in range(count):
+        day = start + timedelta(days=n * size)
+        begins = max(day, first)  # the oldest bucket may be cut short by the period's start
+        buckets.append((
+            begins,
+            moment_text(day_start(begins, scope.rollover_hour)),
+            moment_text(day_start(day + timedelta(days=size), scope.rollover_hour)),
+        ))
+    return size, buckets
+
+
+def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint, ...]]:
+    size, buckets = _buckets(connection, scope)
+    if not buckets:
+        return size, ()
+    bounds = json.dumps([[lo, hi] for _, lo, hi in buckets])
+    block = "" if scope.block is None else "AND item.block = :block"
+    found = {
+        row.bucket: row
+        for row in rows(
+            connection,
+            f"""WITH b AS (SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi
+                      FROM json_each(:bounds)),
+                x AS (SELECT b.bucket, a.score, a.log_error
+                      FROM b CROSS JOIN item CROSS JOIN estimate_attempt AS a
+                      WHERE a.item_id = item.id AND item.kind = 'estimate' {block}
+                        AND a.attempted_at >= b.lo AND a.attempted_at < b.hi),
+                g AS (SELECT bucket, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
+                      FROM x GROUP BY bucket),
+                ranked AS (SELECT bucket, log_error, ROW_NUMBER() OVER (PARTITION BY bucket ORDER BY log_error) AS rank
+                      FROM x WHERE log_error IS NOT NULL)
+            SELECT g.bucket, g.attempts, g.mean_score, AVG(ranked.log_error) AS median
+            FROM g LEFT JOIN ranked ON ranked.bucket = g.bucket AND {MIDDLE}
+            GROUP BY g.bucket""",
+            scope,
+            bounds=bounds,
+        )
+    }
+    points = []
+    for index, (day, _, _) in enumerate(buckets):
+        row = found.get(index)
+        points.append(TrendPoint(day, row.attempts, row.mean_score, row.median) if row else TrendPoint(day, 0, None, None))
+    return size, tuple(points)
+
+
+def estimation(connection: Connection, scope: Scope) -> Estimation:
+    where = _in_scope(scope)
+    total = rows(
+        connection,
+        f"""WITH ranked AS (SELECT log_error, ROW_NUMBER() OVER (ORDER BY log_error) AS rank,
+                COUNT(*) OVER () AS n FROM estimate_attempt WHERE {where} AND log_error IS NOT NULL)
+        SELECT (SELECT COUNT(*) FROM estimate_attempt WHERE {where}),
+            (SELECT AVG(score) FROM estimate_attempt WHERE {where}),
+            (SELECT AVG(log_error) FROM ranked WHERE {MIDDLE})""",
+        scope,
+    )[0]
+    slips = tuple(
+        SlipCount(row.slip, row.count)
+        for row in rows(
+            connection,
+            f"""SELECT slip, COUNT(*) AS count FROM estimate_attempt WHERE {where} AND slip IS NOT NULL
+            GROUP BY slip ORDER BY count DESC, slip LIMIT :limit""",
+            scope,
+            limit=SLIPS,
+        )
+    )
+    size, trend = _trend(connection, scope)
+    return Estimation(total[0], total[1], total[2], tuple(_families(connection, scope)), slips, size, trend)
+
+
+def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
+    """Rounds started in the period (with a block filter: rounds that drew from that block)."""
+    block = "" if scope.block is None else "AND EXISTS (SELECT 1 FROM json_each(r.blocks) WHERE value = :block)"
+    chosen = f"SELECT * FROM mock_round AS r WHERE started_at >= :since AND started_at < :until {block}"
+    summary = rows(
+        connection,
+        f"""SELECT COUNT(*), COUNT(finished_at) FILTER (WHERE NOT abandoned),
+            AVG(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL),
+            MAX(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL) FROM ({chosen})""",
+        scope,
+    )[0]
+    found = rows(
+        connection,
+        f"""SELECT r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned,
+            COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
+        FROM (SELECT * FROM ({chosen}) ORDER BY started_at DESC, id DESC LIMIT :limit) AS r
+        LEFT JOIN estimate_attempt AS a ON a.mock_round_id = r.id
+        GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC""",
+        scope,
+        limit=ROUNDS,
+    )
+    rounds = tuple(
+        MockRound(row.id, str(row.started_at), row.problems, row.answered, row.score, float(row.seconds),
+                  row.time_limit_s, bool(row.abandoned))
+        for row in found
+    )
+    return MockHistory(summary[0], summary[1], summary[2], summary[3], rounds)

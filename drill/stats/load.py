@@ -1,0 +1,49 @@
+"""The daily load: items due on each of the next 30 study days, and what is unseen.
+
+Day 0 is today and includes everything overdue, as the review queue does. Coding drills are
+practised from their own screen and are left out, as they are from the home screen's due count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import Connection
+
+from drill.stats.scope import FORECAST_DAYS, Scope
+from drill.stats.sql import item_block, rows
+
+REVIEWED = "retired = 0 AND suspended = 0 AND kind != 'coding'"
+
+
+@dataclass(frozen=True)
+class Forecast:
+    start: date
+    due: tuple[int, ...]  # due[0]: today, overdue included
+    overdue: int
+    unseen: int
+
+    def day(self, index: int) -> date:
+        return self.start + timedelta(days=index)
+
+
+def forecast(connection: Connection, scope: Scope) -> Forecast:
+    last = scope.today + timedelta(days=FORECAST_DAYS - 1)
+    counts = dict(
+        rows(
+            connection,
+            f"""SELECT MAX(due_day, :today) AS day, COUNT(*) FROM item
+            WHERE {REVIEWED} AND due_day <= :last {item_block(scope)} GROUP BY 1""",
+            scope,
+            last=last.isoformat(),
+        )
+    )
+    overdue, unseen = rows(
+        connection,
+        f"""SELECT COALESCE(SUM(due_day < :today), 0), COALESCE(SUM(last_review_day IS NULL), 0)
+        FROM item WHERE {REVIEWED} {item_block(scope)}""",
+        scope,
+    )[0]
+    due = tuple(counts.get((scope.today + timedelta(days=n)).isoformat(), 0) for n in range(FORECAST_DAYS))
+    return Forecast(scope.today, due, overdue, unseen)

@@ -1,0 +1,66 @@
+"""The pitch ladder over the period: per rung (30 s, 2 min, 5 min), the time taken against it.
+
+A pitch review's duration is the pitch timer's reading when the answer was revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from drill.content.models import PITCH_SECONDS
+from drill.stats.scope import Scope
+from drill.stats.sql import item_block, ratio, rows
+
+
+@dataclass(frozen=True)
+class Rung:
+    target_s: int
+    items: int
+    reviews: int
+    mean_s: float | None
+    median_s: float | None
+    within: int  # reviews finished within the target
+    last_s: float | None
+
+    @property
+    def within_rate(self) -> float | None:
+        return ratio(self.within, self.reviews)
+
+
+def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
+    items = dict(
+        rows(
+            connection,
+            f"""SELECT target_seconds, COUNT(*) FROM item WHERE kind = 'pitch' AND retired = 0 AND suspended = 0
+            AND target_seconds IS NOT NULL {item_block(scope)} GROUP BY target_seconds""",
+            scope,
+        )
+    )
+    found = {
+        row.target: row
+        for row in rows(
+            connection,
+            f"""WITH p AS (
+                    SELECT item.target_seconds AS target, review.duration_ms / 1000.0 AS s, review.id AS id
+                    FROM item CROSS JOIN review  -- the pitch items first, then their reviews by index
+                    WHERE review.item_id = item.id AND item.kind = 'pitch' AND item.target_seconds IS NOT NULL {item_block(scope)}
+                        AND review.study_day >= :first_day AND review.study_day <= :today),
+                ranked AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY target ORDER BY s) AS rank,
+                    COUNT(*) OVER (PARTITION BY target) AS n,
+                    ROW_NUMBER() OVER (PARTITION BY target ORDER BY id DESC) AS recency FROM p)
+            SELECT target, COUNT(*) AS reviews, AVG(s) AS mean_s,
+                AVG(CASE WHEN rank IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median_s,
+                SUM(s <= target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
+            FROM ranked GROUP BY target""",
+            scope,
+        )
+    }
+    targets = sorted(set(PITCH_SECONDS) | set(items) | set(found))
+    return tuple(
+        Rung(target, items.get(target, 0), found[target].reviews, found[target].mean_s, found[target].median_s,
+             found[target].within, found[target].last_s)
+        if target in found else Rung(target, items.get(target, 0), 0, None, None, 0, None)
+        for target in targets
+    )

@@ -1,0 +1,260 @@
+"""Every figure at once, read in one transaction, and its JSON for `drill stats --json`.
+
+    load_report(study, period=30, block=None) -> StatsReport    what the stats screen's worker runs
+    collect(engine, scope, new_room, plan=None) -> StatsReport   the same from an engine
+    report_json(report) -> dict                                  the figures as JSON-ready values
+    stats_json(home, report) -> dict                             the spine's summary plus the figures
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine
+
+from drill.stats.activity import Activity, activity
+from drill.stats.coding import Coding, coding
+from drill.stats.estimation import Estimation, MockHistory, estimation, mock_rounds
+from drill.stats.load import Forecast, forecast
+from drill.stats.pitch import Rung, pitch_ladder
+from drill.stats.readiness import Readiness, readiness
+from drill.stats.scope import DEFAULT_PERIOD, PERIODS, Scope, period_key, period_label
+from drill.stats.sql import ensure_math
+from drill.stats.summary import summary_json
+
+if TYPE_CHECKING:
+    from drill.schedule.plan import Plan
+    from drill.study import HomeSummary, Study
+
+__all__ = ["PERIODS", "StatsReport", "collect", "load_report", "report_json", "stats_json"]
+
+
+@dataclass(frozen=True)
+class TodayLoad:
+    """Today's work in scope: due (overdue included), brought forward by the interview plan,
+    new still to introduce, and what is done so far."""
+
+    due: int
+    overdue: int
+    brought_forward: int
+    new: int
+    done: int
+    seconds_done: float
+    seconds_per_review: float | None  # the period's mean, for the estimate below
+
+    @property
+    def minutes_left(self) -> float | None:
+        if self.seconds_per_review is None:
+            return None
+        return (self.due + self.brought_forward + self.new) * self.seconds_per_review / 60
+
+
+@dataclass(frozen=True)
+class StatsReport:
+    scope: Scope
+    readiness: Readiness
+    forecast: Forecast
+    today: TodayLoad
+    activity: Activity
+    estimation: Estimation
+    mock: MockHistory
+    coding: Coding
+    pitch: tuple[Rung, ...]
+    plan: "Plan | None" = None  # the interview plan while a date is set and ahead (drill.schedule.plan)
+
+
+def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = None) -> StatsReport:
+    """All figures for `scope`; `new_room` is how many new items today's queue may still introduce,
+    `plan` the interview plan (its items brought forward today count when no block is chosen)."""
+    forward = plan.bring_today if plan is not None and scope.block is None else 0
+    with engine.connect() as connection:
+        ensure_math(connection)
+        ahead = forecast(connection, scope)
+        days = activity(connection, scope)
+        report = StatsReport(
+            scope=scope,
+            readiness=readiness(connection, scope),
+            forecast=ahead,
+            today=TodayLoad(ahead.due[0], ahead.overdue, forward, min(ahead.unseen, max(0, new_room)),
+                            days.today_reviews, days.today_seconds, days.seconds_per_review),
+            activity=days,
+            estimation=estimation(connection, scope),
+            mock=mock_rounds(connection, scope),
+            coding=coding(connection, scope),
+            pitch=pitch_ladder(connection, scope),
+            plan=plan,
+        )
+        connection.rollback()
+    return report
+
+
+def scope_for(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
+    config = study.config
+    return Scope(study.today, period, block, config.rollover_hour, config.interview_date)
+
+
+def interview_plan(study: "Study", today: date) -> "Plan | None":
+    """The interview plan as the queue and home screen make it, while a date is set and ahead."""
+    from drill.schedule import plan as planning
+    from drill.store.queries import plan_counts
+
+    config = study.config
+    interview = config.interview_date
+    if not planning.is_active(today, interview):
+        return None
+    window = config.plan_window_days
+    counts = plan_counts(study.engine, today, interview, planning.window_start(interview, window))
+    return planning.make(today, interview, counts, window=window, new_per_day=config.new_per_day,
+                         max_reviews_per_day=config.max_reviews_per_day)
+
+
+def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
+    """The figures for the stats screen (run it in a worker thread): pending grades land first."""
+    from drill.store.queries import day_progress
+
+    study.recorder.drain()
+    scope = scope_for(study, period, block)
+    progress = day_progress(study.engine, scope.today)
+    plan = interview_plan(study, scope.today)
+    pace = plan.new_per_day if plan is not None else study.config.new_per_day
+    return collect(study.engine, scope, pace - progress.new_done, plan)
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def _num(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(float(value), digits)
+
+
+def _day(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _rate(reviews: int, passed: int, rate: float | None) -> dict[str, Any]:
+    return {"reviews": reviews, "passed": passed, "rate": _num(rate)}
+
+
+def report_json(report: StatsReport) -> dict[str, Any]:
+    scope, ready, ahead, act = report.scope, report.readiness, report.forecast, report.activity
+    est, mock = report.estimation, report.mock
+    return {
+        "period": period_key(scope.period),
+        "period_label": period_label(scope.period),
+        "period_start": _day(act.reviews.start),
+        "block": scope.block,
+        "readiness": {
+            "target_day": ready.target_day.isoformat(),
+            "items": ready.items,
+            "seen": ready.seen,
+            "mature": ready.mature,
+            "recall": _num(ready.recall),
+            "by_block": {
+                block.block: {
+                    "items": block.items, "seen": block.seen, "mature": block.mature, "due": block.due,
+                    "recall": _num(block.recall),
+                    "weakest": [{"topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall)}
+                                for t in block.weakest],
+                }
+                for block in ready.blocks
+            },
+            "weakest_topics": [
+                {"block": t.block, "topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall)}
+                for t in ready.weakest
+            ],
+        },
+        "load": {
+            "today": {
+                "due": report.today.due, "overdue": report.today.overdue,
+                "brought_forward": report.today.brought_forward, "new": report.today.new,
+                "done": report.today.done, "seconds_done": _num(report.today.seconds_done, 1),
+                "minutes_left": _num(report.today.minutes_left, 1),
+            },
+            "unseen": ahead.unseen,
+            "forecast": [{"day": ahead.day(n).isoformat(), "due": count} for n, count in enumerate(ahead.due)],
+            "plan": None if report.plan is None else report.plan.as_json(),
+        },
+        "activity": {
+            "heatmap": {"start": act.heatmap.start.isoformat(), "end": act.heatmap.end.isoformat(),
+                        "reviews": list(act.heatmap.values)},
+            "streak": {
+                "current": act.streak.current, "longest": act.streak.longest,
+                "longest_start": _day(act.streak.longest_start), "longest_end": _day(act.streak.longest_end),
+                "days_studied": act.streak.days_studied,
+            },
+            "per_day": {
+                "start": act.reviews.start.isoformat(),
+                "reviews": list(act.reviews.values),
+                "seconds": [_num(value, 1) for value in act.seconds.values],
+            },
+            "reviews": int(act.reviews.total),
+            "seconds": _num(act.seconds.total, 1),
+            "active_days": act.reviews.active_days,
+        },
+        "retention": {
+            str(window.days): {
+                "young": _rate(window.young.reviews, window.young.passed, window.young.rate),
+                "mature": _rate(window.mature.reviews, window.mature.passed, window.mature.rate),
+            }
+            for window in act.retention
+        },
+        "estimation": {
+            "attempts": est.attempts,
+            "mean_score": _num(est.mean_score),
+            "median_log_error": _num(est.median_log_error),
+            "families": [
+                {
+                    "family": f.family, "block": f.block, "topic": f.topic, "attempts": f.attempts,
+                    "mean_score": _num(f.mean_score), "median_log_error": _num(f.median_log_error),
+                    "last_score": _num(f.last_score), "recent_score": _num(f.recent_score), "trend": _num(f.trend),
+                    "slips": [{"slip": s.slip, "count": s.count} for s in f.slips],
+                }
+                for f in est.families
+            ],
+            "slips": [{"slip": s.slip, "count": s.count} for s in est.slips],
+            "trend": {
+                "bucket_days": est.bucket_days,
+                "points": [
+                    {"start": p.start.isoformat(), "attempts": p.attempts, "mean_score": _num(p.mean_score),
+                     "median_log_error": _num(p.median_log_error)}
+                    for p in est.trend
+                ],
+            },
+        },
+        "mock_rounds": {
+            "count": mock.count, "finished": mock.finished, "mean_score": _num(mock.mean_score),
+            "best_score": _num(mock.best_score),
+            "rounds": [
+                {"id": r.id, "started_at": r.started_at, "problems": r.problems, "answered": r.answered,
+                 "score": _num(r.score), "seconds": _num(r.seconds, 1), "time_limit_s": r.time_limit_s,
+                 "abandoned": r.abandoned}
+                for r in mock.rounds
+            ],
+        },
+        "coding": {
+            "available": report.coding.available,
+            "attempts": report.coding.attempts,
+            "passed": report.coding.passed,
+            "pass_rate": _num(report.coding.pass_rate),
+            "hints": report.coding.hints,
+            "drills": [
+                {"drill": d.drill, "block": d.block, "topic": d.topic, "budget_s": d.budget_s, "attempts": d.attempts,
+                 "runs": d.runs, "passed": d.passed, "pass_rate": _num(d.pass_rate), "best_s": _num(d.best_s, 1),
+                 "last_s": _num(d.last_s, 1), "last_passed": d.last_passed, "hints": d.hints}
+                for d in report.coding.drills
+            ],
+        },
+        "pitch": [
+            {"target_s": r.target_s, "items": r.items, "reviews": r.reviews, "mean_s": _num(r.mean_s, 1),
+             "median_s": _num(r.median_s, 1), "within_target": r.within, "within_rate": _num(r.within_rate),
+             "last_s": _num(r.last_s, 1)}
+            for r in report.pitch
+        ],
+    }
+
+
+def stats_json(home: "HomeSummary", report: StatsReport) -> dict[str, Any]:
+    """`drill stats --json`: the spine's keys first, unchanged, then every figure."""
+    return {**summary_json(home), **report_json(report)}

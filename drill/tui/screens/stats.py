@@ -1,0 +1,376 @@
+"""Stats: readiness per block, the load ahead, the year's heatmap, retention, estimation,
+mock rounds, coding drills and the pitch ladder, for a period (p) and a block (b).
+
+The figures load in a thread worker (drill.stats.report.load_report) that posts `Loaded`;
+only its handler touches the widgets. Plotting (textual-plotext) is imported with this module,
+which the app imports only when the screen opens.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual_plotext import PlotextPlot
+
+from drill.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
+from drill.stats.text import clock, duration, percent, score
+from drill.tui.widgets.heatmap import MONTHS, Heatmap
+
+if TYPE_CHECKING:
+    from drill.stats.report import StatsReport
+    from drill.study import Study
+
+BLOCKS = ("memory", "compute", "inference", "training", "communication")
+WIDE = 120  # from this many columns the sections sit in two columns
+FAMILIES_SHOWN = 8
+ROUNDS_SHOWN = 5
+TIME_BARS = 62  # beyond this many days, minutes are shown per week
+PLAN_COLOURS = ("blue", "magenta", "green")  # the forecast's stacked bars under an interview plan
+
+
+def day_label(day: date) -> str:
+    return f"{day.day:02d} {MONTHS[day.month - 1]}"
+
+
+def _whole_ticks(peak: float) -> list[int]:
+    """At most five whole-number ticks from 0 to `peak`."""
+    step = max(1, -(-int(peak) // 4))
+    return list(range(0, int(peak) + step, step))
+
+
+def _table(*columns: tuple[str, str]) -> Table:
+    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold", expand=False, pad_edge=False)
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=True, overflow="ellipsis")
+    return table
+
+
+def _bar(value: float | None, width: int = 6) -> Text:
+    """A recall bar: filled eighths of `width` cells."""
+    if value is None:
+        return Text("")
+    eighths = round(max(0.0, min(1.0, value)) * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + ("" if part == 0 else " ▏▎▍▌▋▊▉"[part])
+    style = "green" if value >= 0.85 else "yellow" if value >= 0.7 else "red"
+    return Text(text.ljust(width), style=style)
+
+
+def readiness_view(report: "StatsReport") -> Group:
+    ready = report.readiness
+    table = _table(("block", "left"), ("items", "right"), ("seen", "right"), ("mature", "right"),
+                   ("due", "right"), ("recall", "right"), ("", "left"))
+    for block in ready.blocks:
+        table.add_row(block.block, str(block.items), str(block.seen), str(block.mature), str(block.due),
+                      percent(block.recall), _bar(block.recall))
+    table.add_row(Text("all", style="bold"), str(ready.items), str(ready.seen), str(ready.mature),
+                  str(sum(block.due for block in ready.blocks)), percent(ready.recall), _bar(ready.recall))
+    weakest = Text("weakest: ", style="bold")
+    if ready.weakest:
+        weakest.append(", ".join(f"{t.topic} ({t.block}) {percent(t.recall)}" for t in ready.weakest[:3]))
+    else:
+        weakest.append("nothing seen yet", style="dim")
+    return Group(table, weakest)
+
+
+def today_view(report: "StatsReport") -> Text:
+    """Two lines: what is left today, and what is done (or the interview plan's pace)."""
+    today = report.today
+    text = Text()
+    text.append(f"{today.due} due", style="bold")
+    text.append(f" ({today.overdue} overdue)")
+    if today.brought_forward:
+        text.append(f" + {today.brought_forward} brought forward")
+    text.append(f" · {today.new} new")
+    if today.minutes_left is not None and today.due + today.brought_forward + today.new:
+        text.append(f" · about {duration(today.minutes_left * 60)}")
+    text.append(f"\n{today.done} done today in {duration(today.seconds_done)}")
+    plan = report.plan
+    if plan is not None and report.scope.block is None:
+        text.append(f"\ninterview in {plan.days_left} days, {plan.new_per_day} new a day: ", style="bold")
+        for colour, name in zip(PLAN_COLOURS, ("due", "brought forward", "new")):
+            text.append("■ ", style=colour)
+            text.append(f"{name}  ")
+    return text
+
+
+def activity_view(report: "StatsReport") -> Text:
+    activity, streak = report.activity, report.activity.streak
+    text = Text()
+    text.append(f"streak {streak.current} days", style="bold")
+    text.append(f" · longest {streak.longest} · {streak.days_studied} study days in all\n")
+    text.append(f"{int(activity.heatmap.total)} reviews in the last year · {period_label(report.scope.period)}: "
+                f"{int(activity.reviews.total)} reviews, {duration(activity.seconds.total)} "
+                f"on {activity.reviews.active_days} days")
+    return text
+
+
+def retention_view(report: "StatsReport") -> Table:
+    table = _table(("true retention", "left"), *((f"{window.days} days", "right") for window in report.activity.retention))
+
+    def cell(rate) -> str:
+        return "—" if rate.rate is None else f"{percent(rate.rate)} of {rate.reviews}"
+
+    table.add_row("young (1–20 d)", *(cell(window.young) for window in report.activity.retention))
+    table.add_row("mature (21+ d)", *(cell(window.mature) for window in report.activity.retention))
+    return table
+
+
+def estimation_view(report: "StatsReport") -> Group | Text:
+    est = report.estimation
+    if not est.attempts:
+        return Text("No estimation attempts in this period.", style="dim")
+    head = Text()
+    head.append(f"{est.attempts} attempts", style="bold")
+    head.append(f" · mean score {score(est.mean_score)} · median |log10 error| {score(est.median_log_error)}")
+    table = _table(("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"),
+                   ("trend", "right"), ("commonest slip", "left"))
+    for family in est.families[:FAMILIES_SHOWN]:
+        trend = Text("")
+        if family.trend is not None:
+            trend = Text(f"{'▲' if family.trend >= 0 else '▼'}{abs(family.trend):.2f}",
+                         style="green" if family.trend >= 0 else "red")
+        slip = f"{family.slips[0].slip} ×{family.slips[0].count}" if family.slips else ""
+        table.add_row(family.family, str(family.attempts), score(family.mean_score),
+                      score(family.median_log_error), trend, slip)
+    parts: list = [head, table]
+    if len(est.families) > FAMILIES_SHOWN:
+        parts.append(Text(f"+{len(est.families) - FAMILIES_SHOWN} more families (weakest shown)", style="dim"))
+    return Group(*parts)
+
+
+def mock_view(report: "StatsReport") -> Group | Text:
+    mock = report.mock
+    if not mock.count:
+        return Text("No mock rounds in this period.", style="dim")
+    head = Text(f"{mock.count} rounds · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
+    table = _table(("started", "left"), ("answered", "right"), ("score", "right"), ("time", "right"), ("", "left"))
+    for row in mock.rounds[:ROUNDS_SHOWN]:
+        table.add_row(row.started_at[:16].replace("T", " "), f"{row.answered}/{row.problems}", percent(row.score),
+                      f"{clock(row.seconds)}/{clock(row.time_limit_s)}", "abandoned" if row.abandoned else "")
+    return Group(head, table)
+
+
+def coding_view(report: "StatsReport") -> Group | Text:
+    coding = report.coding
+    if not coding.drills:
+        return Text(f"No coding drill attempted in this period ({coding.available} available).", style="dim")
+    head = Text(f"{len(coding.drills)} of {coding.available} drills tried · {coding.passed}/{coding.attempts} "
+                f"attempts passed · {coding.hints} hints")
+    table = _table(("drill", "left"), ("tries", "right"), ("pass", "right"), ("best", "right"), ("last", "right"),
+                   ("budget", "right"), ("hints", "right"))
+    for drill in coding.drills:
+        last = Text(clock(drill.last_s), style="" if drill.last_passed else "red")
+        best = Text(clock(drill.best_s), style="red" if drill.best_s and drill.budget_s and drill.best_s > drill.budget_s else "")
+        table.add_row(drill.drill, str(drill.attempts), percent(drill.pass_rate), best, last,
+                      clock(drill.budget_s), str(drill.hints))
+    return Group(head, table)
+
+
+def pitch_view(report: "StatsReport") -> Table:
+    table = _table(("rung", "left"), ("items", "right"), ("pitches", "right"), ("median", "right"),
+                   ("in time", "right"), ("last", "right"))
+    for rung in report.pitch:
+        last = Text(clock(rung.last_s), style="red" if rung.last_s and rung.last_s > rung.target_s else "")
+        table.add_row(clock(rung.target_s), str(rung.items), str(rung.reviews), clock(rung.median_s),
+                      percent(rung.within_rate), last)
+    return table
+
+
+class StatsScreen(Screen[None]):
+    """Every figure from the store, for a period and a block; `p` and `b` switch them."""
+
+    BINDINGS = [
+        Binding("escape", "app.home", "Home"),
+        Binding("p", "period", "Period"),
+        Binding("b", "block", "Block"),
+    ]
+
+    class Loaded(Message):
+        """The worker's figures, for the handler to show."""
+
+        def __init__(self, report: "StatsReport") -> None:
+            super().__init__()
+            self.report = report
+
+    def __init__(self, study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> None:
+        super().__init__()
+        self.study = study
+        self.period = period
+        self.block = block
+        self.report: StatsReport | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="stats-head")
+        with VerticalScroll(id="stats-body"):
+            with Vertical(classes="stats-section", id="sec-readiness"):
+                yield Static("Readiness", classes="stats-title", id="readiness-title")
+                yield Static("", id="readiness")
+            with Vertical(classes="stats-section", id="sec-load"):
+                yield Static("Today and the next 30 days", classes="stats-title")
+                yield Static("", id="today")
+                yield PlotextPlot(id="forecast-plot", classes="stats-plot")
+            with Vertical(classes="stats-section wide-span", id="sec-activity"):
+                yield Static("Reviews over the last year", classes="stats-title")
+                yield Heatmap(id="heatmap")
+                yield Static("", id="activity")
+            with Vertical(classes="stats-section", id="sec-time"):
+                yield Static("Minutes per day", classes="stats-title", id="time-title")
+                yield PlotextPlot(id="time-plot", classes="stats-plot")
+            with Vertical(classes="stats-section", id="sec-retention"):
+                yield Static("True retention (not Again, counted reviews)", classes="stats-title")
+                yield Static("", id="retention")
+                yield Static("Pitch ladder", classes="stats-title")
+                yield Static("", id="pitch")
+            with Vertical(classes="stats-section wide-span", id="sec-estimation"):
+                yield Static("Estimation", classes="stats-title")
+                yield Static("", id="estimation")
+                yield PlotextPlot(id="estimate-plot", classes="stats-plot")
+            with Vertical(classes="stats-section", id="sec-mock"):
+                yield Static("Mock rounds", classes="stats-title")
+                yield Static("", id="mock")
+            with Vertical(classes="stats-section", id="sec-coding"):
+                yield Static("Coding drills", classes="stats-title")
+                yield Static("", id="coding")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Stats"
+        self.query_one("#stats-body").focus()
+        self.reload()
+
+    def on_resize(self) -> None:
+        self.query_one("#stats-body").set_class(self.size.width >= WIDE, "wide")
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.remove_class("loaded")
+        self.query_one("#stats-head", Static).update(self._head(loading=True))
+        self.load(self.period, self.block)
+
+    @work(thread=True, exclusive=True, group="stats")
+    def load(self, period: int | None, block: str | None) -> None:
+        from drill.stats.report import load_report
+
+        self.post_message(self.Loaded(load_report(self.study, period, block)))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        report = message.report
+        if (report.scope.period, report.scope.block) != (self.period, self.block):
+            return  # an earlier choice's figures, overtaken by a newer one
+        self.report = report
+        self.show(report)
+
+    def _head(self, loading: bool = False) -> Text:
+        text = Text()
+        text.append(period_label(self.period), style="bold")
+        text.append(" · ")
+        text.append(self.block or "all blocks", style="bold")
+        if self.report is not None and not loading:
+            ready = self.report.readiness
+            when = "today" if ready.target_day == self.report.scope.today else f"the interview, {ready.target_day}"
+            text.append(f" · recall predicted for {when}")
+        if loading:
+            text.append(" · loading…", style="dim")
+        return text
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def show(self, report: "StatsReport") -> None:
+        self.query_one("#stats-head", Static).update(self._head())
+        self.query_one("#readiness", Static).update(readiness_view(report))
+        self.query_one("#today", Static).update(today_view(report))
+        heatmap = report.activity.heatmap
+        self.query_one(Heatmap).data = (heatmap.start, heatmap.values)
+        self.query_one("#activity", Static).update(activity_view(report))
+        self.query_one("#retention", Static).update(retention_view(report))
+        self.query_one("#pitch", Static).update(pitch_view(report))
+        self.query_one("#estimation", Static).update(estimation_view(report))
+        self.query_one("#mock", Static).update(mock_view(report))
+        self.query_one("#coding", Static).update(coding_view(report))
+        step = "week" if len(report.activity.seconds.values) > TIME_BARS else "day"
+        self.query_one("#time-title", Static).update(f"Minutes per {step}, {period_label(report.scope.period)}")
+        self._plot_forecast(report)
+        self._plot_time(report)
+        self._plot_estimation(report)
+        self.add_class("loaded")
+
+    def _plot_forecast(self, report: "StatsReport") -> None:
+        widget = self.query_one("#forecast-plot", PlotextPlot)
+        plt = widget.plt
+        plt.clear_figure()
+        due = list(report.forecast.due)
+        days = list(range(len(due)))
+        plan = report.plan if report.scope.block is None else None
+        if plan is None:
+            plt.bar(days, due, marker="sd", width=0.6)
+            peak = max(due, default=0)
+        else:  # the interview plan's days: items brought forward and new items on top of what is due
+            forward, new = [0] * len(due), [0] * len(due)
+            for n, load in enumerate(plan.days[: len(due)]):
+                forward[n], new[n] = load.brought_forward, load.new
+            plt.stacked_bar(days, [due, forward, new], color=list(PLAN_COLOURS), marker="sd", width=0.6)
+            peak = max((a + b + c for a, b, c in zip(due, forward, new)), default=0)
+        plt.xticks([0, 7, 14, 21, 28], [day_label(report.forecast.day(n)) for n in (0, 7, 14, 21, 28)])
+        plt.yticks(_whole_ticks(peak))
+        widget.refresh()
+
+    def _plot_time(self, report: "StatsReport") -> None:
+        widget = self.query_one("#time-plot", PlotextPlot)
+        plt = widget.plt
+        plt.clear_figure()
+        series = report.activity.seconds
+        minutes = [value / 60 for value in series.values]
+        step = 1 if len(minutes) <= TIME_BARS else 7  # weeks beyond two months, so bars stay legible
+        bins = [sum(minutes[n: n + step]) for n in range(0, len(minutes), step)]
+        plt.bar(list(range(len(bins))), bins, marker="sd", width=0.6)
+        ticks = list(range(0, len(bins), max(1, len(bins) // 4)))
+        plt.xticks(ticks, [day_label(series.start + timedelta(days=n * step)) for n in ticks])
+        widget.refresh()
+
+    def _plot_estimation(self, report: "StatsReport") -> None:
+        widget = self.query_one("#estimate-plot", PlotextPlot)
+        plt = widget.plt
+        plt.clear_figure()
+        points = [(n, p) for n, p in enumerate(report.estimation.trend) if p.attempts]
+        widget.display = bool(points)
+        if not points:
+            return
+        xs = [n for n, _ in points]
+        plt.plot(xs, [p.mean_score for _, p in points], label="mean score", marker="braille")
+        errors = [(n, p.median_log_error) for n, p in points if p.median_log_error is not None]
+        if errors:
+            plt.plot([n for n, _ in errors], [e for _, e in errors], label="median |log10 err|", marker="braille")
+        trend = report.estimation.trend
+        ticks = sorted({0, len(trend) - 1, *range(0, len(trend), max(1, len(trend) // 4))})
+        plt.xticks(ticks, [day_label(trend[n].start) for n in ticks])
+        plt.xlim(0, max(1, len(trend) - 1))
+        plt.ylim(0, max(1.0, max((e for _, e in errors), default=0)))
+        widget.refresh()
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def action_period(self) -> None:
+        """Next period: 7, 30, 365 days, all time."""
+        self.period = PERIODS[(PERIODS.index(self.period) + 1) % len(PERIODS)]
+        self.reload()
+
+    def action_block(self) -> None:
+        """Next block filter: all blocks, then each block."""
+        choices: tuple[str | None, ...] = (None, *BLOCKS)
+        self.block = choices[(choices.index(self.block) + 1) % len(choices)]
+        self.reload()

@@ -1,0 +1,126 @@
+"""The stats screen: opened from home with `s`, `p` and `b` switch period and block, and its
+snapshots at 80×24 and 120×40 over the hand-built history with a fixed clock."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from drill.tui.app import DrillApp
+from stats_history import make_history
+from tui_helpers import wait_ready, wait_until
+
+
+@pytest.fixture
+def history(drill_home, tmp_path, clock):
+    return make_history(drill_home, tmp_path, clock)
+
+
+async def open_stats(pilot) -> None:
+    from drill.tui.screens.stats import StatsScreen
+
+    await wait_ready(pilot)
+    await pilot.press("s")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, StatsScreen) and pilot.app.screen.has_class("loaded"))
+
+
+def text_of(screen, selector: str) -> str:
+    """What a Static shows, as plain text."""
+    console = Console(width=120, file=io.StringIO(), record=True)
+    console.print(screen.query_one(selector).content)
+    return console.export_text()
+
+
+def head(screen) -> str:
+    return text_of(screen, "#stats-head")
+
+
+async def test_period_and_block_keys(history, clock) -> None:
+    app = DrillApp(history, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_stats(pilot)
+        screen = app.screen
+        assert (screen.report.scope.period, screen.report.scope.block) == (30, None)
+        assert head(screen).startswith("last 30 days · all blocks")
+        assert len(screen.report.readiness.blocks) == 5
+
+        def shown(period, block):
+            return lambda: (screen.has_class("loaded") and screen.report.scope.period == period
+                            and screen.report.scope.block == block)
+
+        await pilot.press("p")
+        await wait_until(pilot, shown(365, None))
+        assert head(screen).startswith("last 365 days · all blocks")
+        assert "365 days" in text_of(screen, "#time-title")
+        assert screen.report.activity.reviews.total == 11
+        await pilot.press("p")
+        await wait_until(pilot, shown(None, None))
+        assert screen.report.activity.reviews.total == 12
+        assert "per week" in text_of(screen, "#time-title")  # 400 days: minutes per week
+        await pilot.press("p", "p")
+        await wait_until(pilot, shown(30, None))
+
+        await pilot.press("b")
+        await wait_until(pilot, shown(30, "memory"))
+        assert head(screen).startswith("last 30 days · memory")
+        assert [block.block for block in screen.report.readiness.blocks] == ["memory"]
+        assert "memory" in text_of(screen, "#readiness")
+        assert "inference" not in text_of(screen, "#readiness")
+        assert "No estimation attempts" in text_of(screen, "#estimation")
+        assert not screen.query_one("#estimate-plot").display
+        for block in ("compute", "inference", "training", "communication", None):
+            await pilot.press("b")
+            await wait_until(pilot, shown(30, block))
+
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.home_screen)
+
+
+async def test_stats_from_the_command_palette(history, clock) -> None:
+    from drill.tui.screens.stats import StatsScreen
+
+    app = DrillApp(history, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Stats")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.has_class("loaded"))
+
+
+async def test_a_newer_choice_wins_over_a_slower_earlier_load(history, clock) -> None:
+    """Figures for a period the user has already left are dropped when they arrive."""
+    app = DrillApp(history, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_stats(pilot)
+        screen = app.screen
+        stale = screen.report
+        screen.period = 7
+        screen.post_message(screen.Loaded(stale))  # the 30-day figures, now stale
+        await pilot.pause()
+        assert screen.report is stale and screen.period == 7
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_stats_snapshot(snap_compare, history, clock, size) -> None:
+    assert snap_compare(DrillApp(history, clock=clock), terminal_size=size, run_before=open_stats)
+
+
+def test_stats_snapshot_scrolled(snap_compare, history, clock) -> None:
+    """The lower half at 80×24: retention, the pitch ladder, estimation."""
+
+    async def scrolled(pilot) -> None:
+        await open_stats(pilot)
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+
+    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=scrolled)
+
+
+def test_stats_snapshot_with_an_interview_plan(snap_compare, history, clock) -> None:
+    """Recall on the interview day, and the forecast stacked with items brought forward and new ones."""
+    (history.home / "config.toml").write_text("interview_date = 2026-11-30\nplan_window_days = 8\n")
+    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=open_stats)
