@@ -106,6 +106,18 @@ class Study:
     def today(self) -> date:
         return study_day(self.clock(), self.config.rollover_hour)
 
+    def interview_plan(self, today: date) -> "planning.Plan | None":
+        """The plan towards the interview date, while one is set and still ahead."""
+        interview = self.config.interview_date
+        if not planning.is_active(today, interview):
+            return None
+        start = planning.window_start(interview, self.config.plan_window_days)
+        return planning.make(
+            today, interview, queries.plan_counts(self.engine, today, interview, start),
+            window=self.config.plan_window_days, new_per_day=self.config.new_per_day,
+            max_reviews_per_day=self.config.max_reviews_per_day,
+        )
+
     def queue(self) -> list[str]:
         """Today's item ids in review order."""
         today = self.today
@@ -113,15 +125,11 @@ class Study:
         room = max(0, self.config.max_reviews_per_day - progress.reviews_done)
         due, new = queries.queue_candidates(self.engine, today, per_block=room)
         new_per_day = self.config.new_per_day
-        interview = self.config.interview_date
-        if planning.is_active(today, interview):
+        today_plan = self.interview_plan(today)
+        if today_plan is not None:
             # Items due after the interview get an effective due day in its final days; nothing is stored.
+            interview = self.config.interview_date
             start = planning.window_start(interview, self.config.plan_window_days)
-            counts = queries.plan_counts(self.engine, today, interview, start)
-            today_plan = planning.make(
-                today, interview, counts, window=self.config.plan_window_days,
-                new_per_day=new_per_day, max_reviews_per_day=self.config.max_reviews_per_day,
-            )
             due += queries.brought_forward(self.engine, today, interview, start, min(room, today_plan.bring_today))
             new_per_day = today_plan.new_per_day
         limits = queue.Limits(
@@ -140,15 +148,11 @@ class Study:
         by_block = queries.block_counts(self.engine, today)
         progress = queries.day_progress(self.engine, today)
         unseen = sum(block["new"] for block in by_block.values())
-        new_per_day, today_plan = self.config.new_per_day, None
+        new_per_day = self.config.new_per_day
         interview = self.config.interview_date
-        if planning.is_active(today, interview):
+        today_plan = self.interview_plan(today)
+        if today_plan is not None:
             start = planning.window_start(interview, self.config.plan_window_days)
-            counts = queries.plan_counts(self.engine, today, interview, start)
-            today_plan = planning.make(
-                today, interview, counts, window=self.config.plan_window_days,
-                new_per_day=new_per_day, max_reviews_per_day=self.config.max_reviews_per_day,
-            )
             forward = queries.brought_forward_blocks(self.engine, interview, start, today_plan.bring_today)
             for block, number in forward.items():
                 by_block.setdefault(block, {"items": 0, "due": 0, "new": 0, "reviews": 0})["due"] += number

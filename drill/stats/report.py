@@ -95,21 +95,6 @@ def scope_for(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | 
     return Scope(study.today, period, block, config.rollover_hour, config.interview_date)
 
 
-def interview_plan(study: "Study", today: date) -> "Plan | None":
-    """The interview plan as the queue and home screen make it, while a date is set and ahead."""
-    from drill.schedule import plan as planning
-    from drill.store.queries import plan_counts
-
-    config = study.config
-    interview = config.interview_date
-    if not planning.is_active(today, interview):
-        return None
-    window = config.plan_window_days
-    counts = plan_counts(study.engine, today, interview, planning.window_start(interview, window))
-    return planning.make(today, interview, counts, window=window, new_per_day=config.new_per_day,
-                         max_reviews_per_day=config.max_reviews_per_day)
-
-
 def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
     """The figures for the stats screen (run it in a worker thread): pending grades land first."""
     from drill.store.queries import day_progress
@@ -117,7 +102,7 @@ def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str 
     study.recorder.drain()
     scope = scope_for(study, period, block)
     progress = day_progress(study.engine, scope.today)
-    plan = interview_plan(study, scope.today)
+    plan = study.interview_plan(scope.today)
     pace = plan.new_per_day if plan is not None else study.config.new_per_day
     return collect(study.engine, scope, pace - progress.new_done, plan)
 
