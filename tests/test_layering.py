@@ -1,31 +1,31 @@
-"""Logic modules run without a terminal: importing them never loads Textual (or sympy/torch)."""
+"""Logic runs without a terminal: no module outside drill.tui imports Textual, and the heavy
+libraries (sympy, torch, triton, fsrs, plotting) load only when first used."""
 
+import pkgutil
 import subprocess
 import sys
 
-LOGIC = [
-    "drill.content.decks", "drill.content.check", "drill.store.engine", "drill.store.sync",
-    "drill.store.queries", "drill.store.writes", "drill.schedule.sm2", "drill.schedule.queue",
-    "drill.schedule.session", "drill.study", "drill.stats.summary", "drill.cli", "drill.library",
-    "drill.estimate", "drill.estimate.rounds", "drill.estimate.attempt", "drill.store.estimates",
-    "drill.coding.drills", "drill.coding.api", "drill.store.coding", "drill.commands.estimate",
-    "drill.commands.kernel",
-]
+import drill
+
+HEAVY = ("textual", "sympy", "torch", "triton", "fsrs", "plotext", "textual_plotext")
+LOGIC = sorted(
+    module.name
+    for module in pkgutil.walk_packages(drill.__path__, "drill.")
+    if not module.name.startswith("drill.tui") and module.name != "drill.__main__"
+)
 
 
-def test_logic_never_imports_textual() -> None:
-    code = "import sys\n" + "".join(f"import {name}\n" for name in LOGIC) + (
-        "bad = sorted(m for m in ('textual', 'sympy', 'torch') if m in sys.modules)\n"
-        "print(','.join(bad))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == ""
+def loaded_after(code: str, watched: tuple[str, ...]) -> list[str]:
+    probe = code + f"\nimport sys\nprint(','.join(m for m in {watched!r} if m in sys.modules))\n"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return [name for name in result.stdout.strip().split(",") if name]
+
+
+def test_every_logic_module_imports_without_textual_or_heavy_libraries() -> None:
+    assert len(LOGIC) > 60  # the walk found the whole package
+    assert loaded_after("".join(f"import {name}\n" for name in LOGIC), HEAVY) == []
 
 
 def test_app_module_defers_the_database_and_sympy() -> None:
-    code = (
-        "import sys, drill.tui.app\n"
-        "print(','.join(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'sympy', 'torch', 'pydantic') if m in sys.modules)))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == ""
+    watched = ("sqlalchemy", "sqlmodel", "sympy", "torch", "pydantic", "fsrs", "textual_plotext")
+    assert loaded_after("import drill.tui.app", watched) == []

@@ -168,7 +168,7 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
         ).scalar_one()
         first_seen, seen_again = connection.execute(
             text(
-                f"""SELECT COUNT(DISTINCT CASE WHEN review.last_day_before IS NULL THEN item.id END),
+                """SELECT COUNT(DISTINCT CASE WHEN review.last_day_before IS NULL THEN item.id END),
                     COUNT(DISTINCT CASE WHEN review.last_day_before IS NOT NULL THEN item.id END)
                 FROM review JOIN item ON item.id = review.item_id
                 WHERE review.study_day = :today AND review.counted

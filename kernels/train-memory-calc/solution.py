@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 # (weights, grads) bytes per parameter and activation multiplier (relative to 16-bit)
 _DTYPES = {"fp32": (4, 4, 2), "bf16": (2, 2, 1), "fp16": (2, 2, 1)}

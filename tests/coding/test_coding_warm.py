@@ -61,7 +61,9 @@ def test_a_dead_worker_is_restarted_transparently(drill) -> None:
 def test_cpu_timing_against_the_reference(worker: WarmWorker, drill) -> None:
     run = run_tests(drill, drill.solution, worker=worker, benchmark=True)
     assert run.status == "pass"
-    assert run.candidate_s > 0 and run.reference_s > 0 and 0.2 < run.speed_ratio < 5
+    assert run.candidate_s > 0 and run.reference_s > 0
+    # KernelBench-style: reference time over candidate time (no bound: a shared CPU is noisy)
+    assert run.speed_ratio == pytest.approx(run.reference_s / run.candidate_s, rel=1e-6)
 
 
 def test_the_cold_runner_agrees(drill) -> None:

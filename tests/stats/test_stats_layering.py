@@ -1,5 +1,6 @@
-"""The stats run without a terminal, plotting loads only with the stats screen, and the
-figures over reviews read covering indexes (SQL aggregates, never the review table row by row)."""
+"""Plotting loads only with the stats screen, and the figures over reviews read covering
+indexes (SQL aggregates, never the review table row by row). tests/test_layering.py checks
+that drill.stats never imports Textual."""
 
 from __future__ import annotations
 
@@ -11,20 +12,6 @@ import pytest
 
 from drill.stats.scope import Scope
 from stats_history import TODAY, make_history
-
-STATS = ["drill.stats.report", "drill.stats.readiness", "drill.stats.load", "drill.stats.activity",
-         "drill.stats.estimation", "drill.stats.coding", "drill.stats.pitch", "drill.stats.text",
-         "drill.commands.stats"]
-
-
-def test_stats_never_import_textual_or_plotting() -> None:
-    code = "import sys\n" + "".join(f"import {name}\n" for name in STATS) + (
-        "print(','.join(sorted(m for m in ('textual', 'plotext', 'textual_plotext', 'sympy', 'torch')"
-        " if m in sys.modules)))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == ""
-
 
 def test_the_app_loads_plotting_only_with_the_stats_screen() -> None:
     code = (

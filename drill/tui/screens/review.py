@@ -22,7 +22,7 @@ from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
-    from drill.schedule.records import Card, Grade
+    from drill.schedule.records import Card
     from drill.study import Study
 
 
