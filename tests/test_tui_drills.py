@@ -85,3 +85,16 @@ async def test_editor_runs_inside_suspend_then_the_tests_rerun(app, tmp_path, mo
         screen = await open_drill(pilot, "lora-linear")
         await pilot.press("e")
         await wait_until(pilot, lambda: screen.finished == "pass", timeout=120)
+
+
+async def test_the_list_fits_80_columns_and_names_the_highlighted_drill(app) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("k")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, DrillListScreen))
+        listing = app.screen
+        await pilot.press("down")
+        second = listing.drills[1]
+        await wait_until(pilot, lambda: second.title in str(listing.query_one("#drill-title").render()))
+        table = listing.query_one("#drills")
+        assert table.virtual_size.width <= 80 and table.row_count == len(listing.drills) >= 14

@@ -28,18 +28,23 @@ class DrillListScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Coding drills — Enter starts a timed attempt in a fresh workspace.", id="drills-head")
+        yield Static("", id="drill-title")
         table = DataTable(id="drills", cursor_type="row")
         table.add_columns("drill", "level", "budget", "block", "best", "last", "tries")
         for drill in self.drills:
             record = self.records.get(item_id(drill.id))
             best = clock_text(record.best_pass_s) if record and record.best_pass_s is not None else "—"
             table.add_row(
-                drill.title, drill.difficulty, clock_text(drill.budget_s), drill.block, best,
+                drill.id, drill.difficulty, clock_text(drill.budget_s), drill.block, best,
                 (record.last_status if record else None) or "—", str(record.attempts if record else 0),
                 key=drill.id,
             )
         yield table
         yield Footer()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        drill = next(drill for drill in self.drills if drill.id == event.row_key.value)
+        self.query_one("#drill-title", Static).update(f"[b]{drill.title}[/b] — {drill.topic}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.start(event.row_key.value)
