@@ -33,13 +33,17 @@ async def open_setup(pilot, problems: int) -> MockSetupScreen:
     return setup
 
 
+async def start_round(pilot) -> MockRoundScreen:
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockRoundScreen))
+    return pilot.app.screen
+
+
 async def test_a_whole_round_graded_at_the_end(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 5)
         setup.query_one("#block-communication", Checkbox).value = False
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
-        screen = app.screen
+        screen = await start_round(pilot)
         assert "problem 1/5" in str(screen.query_one("#round-status").render())
         assert all(problem.block != "communication" for problem in screen.problems)
         truths = []
@@ -69,9 +73,7 @@ async def test_immediate_grading_shows_each_worked_solution(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 5)
         setup.query_one("#grade-at-end", Switch).value = False
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
-        screen = app.screen
+        screen = await start_round(pilot)
         await pilot.press(*screen.problems[0].pretty, "enter")
         feedback = screen.query_one("#round-feedback", Markdown)
         assert feedback.display and "Correct" in feedback.source and "Worked solution" in feedback.source
@@ -82,9 +84,7 @@ async def test_immediate_grading_shows_each_worked_solution(app) -> None:
 async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 10)
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
-        screen = app.screen
+        screen = await start_round(pilot)
         await pilot.press(*screen.problems[0].pretty, "enter")
         await pilot.press("escape", "n")
         assert app.screen is screen
@@ -98,8 +98,7 @@ async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:
 async def test_the_round_ends_when_time_runs_out(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        await start_round(pilot)
         app.screen.started -= app.screen.settings.seconds  # the clock has run out
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
         assert app.screen.summary.answered == 0 and not app.screen.abandoned

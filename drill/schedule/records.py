@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from drill.schedule.grading import ItemState
+from drill.schedule.grading import ItemState, counts_today
 
 
 @dataclass(frozen=True)
@@ -39,4 +39,5 @@ class Grade:
 
     @property
     def counted(self) -> bool:
-        return self.before.last_review_day != self.study_day
+        """Whether this grade moved the schedule (the first of its study day)."""
+        return counts_today(self.before, self.study_day)
