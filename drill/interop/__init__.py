@@ -1,0 +1,1 @@
+"""Moving cards and history in and out of drill."""
