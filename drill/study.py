@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule import plan as planning
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
-from drill.store import queries
+from drill.store import queries, reschedule
 from drill.store.engine import open_engine
 from drill.store.recorder import Recorder
 from drill.store.sync import SyncReport, sync_content
@@ -94,6 +94,7 @@ class Study:
         paths.ensure()
         study = cls(paths, Config.load(paths.config), clock, rng)
         study.sync()
+        study.reconcile_schedule()
         return study
 
     def sync(self) -> SyncReport:
@@ -101,6 +102,14 @@ class Study:
         self.content_errors = load.errors
         self.last_sync = sync_content(self.engine, load.items, load.broken_decks, self.clock())
         return self.last_sync
+
+    def reconcile_schedule(self) -> None:
+        """Rebuild items graded without FSRS memory; apply a scheduler change made in config.toml."""
+        missing = reschedule.items_without_memory(self.engine)
+        if missing:
+            reschedule.rebuild(self.engine, missing, self.config.scheduler)
+        if reschedule.stored_scheduler(self.engine) != self.config.scheduler:
+            reschedule.switch_scheduler(self.engine, self.config.scheduler)
 
     @property
     def today(self) -> date:
@@ -169,21 +178,8 @@ class Study:
         )
 
     def next_state(self, card: Card, quality: int, today: date) -> ItemState:
-        """The item's state after a review of `quality` today, under the configured scheduler.
-
-        SM-2's fields always move; with `scheduler = "fsrs"` the due day comes from FSRS instead,
-        its state rebuilt by replaying the item's stored counted reviews. Repeats within a day
-        change nothing under either.
-        """
-        after = grading.apply_quality(card.state, quality, today)
-        if self.config.scheduler == "fsrs" and grading.counts_today(card.state, today):
-            from drill.schedule import fsrs_model
-            from drill.store.history import item_reviews
-
-            memory = fsrs_model.replay(item_reviews(self.engine, card.item_id))
-            button = grading.button_for_quality(quality)
-            after = replace(after, due_day=fsrs_model.next_due_day(memory, button, today))
-        return after
+        """The item's state after a review of `quality` today; its due day from the configured scheduler."""
+        return grading.advance(card.state, quality, today, self.config.scheduler)
 
     def grade(self, card: Card, button: int, duration_ms: int) -> Grade:
         """The grade for pressing `button` on `card` now (nothing is written yet)."""

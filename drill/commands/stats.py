@@ -65,7 +65,7 @@ def summary_lines(figures: dict) -> list[str]:
                  f"in {duration(activity['seconds'])} on {activity['active_days']} days")
     ready = figures["readiness"]
     lines.append("")
-    lines.append(f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}  recall on {ready['target_day']}")
+    lines.append(f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}  recall on {ready['target_day']} ({ready['recall_model']})")
     for block, row in ready["by_block"].items():
         lines.append(f"{block:<14}{row['items']:>6}{row['seen']:>6}{row['mature']:>7}{row['due']:>6}  "
                      f"{percent(row['recall'])}")

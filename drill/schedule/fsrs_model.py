@@ -127,6 +127,12 @@ def next_interval(state: FSRSState, button: int, day: date) -> int:
     return (next_due_day(state, button, day) - day).days
 
 
+def forgetting_curve() -> tuple[float, float]:
+    """(factor, decay) of FSRS's curve R(t) = (1 + factor · t / S) ** -decay, for SQL to evaluate."""
+    decay = float(scheduler().parameters[20])
+    return 0.9 ** (-1 / decay) - 1, decay
+
+
 def retrievability(state: FSRSState, day: date) -> float:
     """FSRS's predicted probability of recall on study day `day` (0 for an item never reviewed).
 

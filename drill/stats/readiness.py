@@ -1,8 +1,11 @@
 """Readiness per block: items, seen, mature (interval ≥ 21 days), due, and predicted recall.
 
-Predicted recall uses the usual SM-2 proxy R = 0.9^(days since the last review / interval),
-taken on the target day (the interview date while it is ahead, else today) and averaged over
-the items seen at least once. The weakest topics are those with the lowest mean recall.
+Predicted recall comes from the scheduler in use, taken on the target day (the interview date
+while it is ahead, else today) and averaged over the items seen at least once:
+- FSRS: its retrievability R = (1 + factor · t / S) ** -decay from the item's stored stability S,
+  t the days since the last review;
+- SM-2, which predicts nothing itself: the usual proxy R = 0.9^(t / interval).
+The weakest topics are those with the lowest mean recall.
 """
 
 from __future__ import annotations
@@ -16,12 +19,27 @@ from drill.content.models import BLOCKS
 from drill.stats.scope import Scope
 from drill.stats.sql import item_block, rows
 
-RECALL = """CASE WHEN last_review_day IS NOT NULL THEN
-    pow(0.9, MAX(julianday(:target) - julianday(last_review_day), 0) / MAX(interval, 1)) END"""
+ELAPSED = "MAX(julianday(:target) - julianday(last_review_day), 0)"
+RECALL = {
+    "sm2": f"pow(0.9, {ELAPSED} / MAX(interval, 1))",
+    "fsrs": f"pow(1 + :fsrs_factor * {ELAPSED} / fsrs_stability, -:fsrs_decay)",
+}
 
-ITEMS = f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
-    kind != 'coding' AND due_day <= :today AS due, {RECALL} AS recall
-    FROM item WHERE retired = 0 AND suspended = 0"""
+
+def _items(scope: Scope) -> str:
+    return f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
+        kind != 'coding' AND due_day <= :today AS due,
+        CASE WHEN last_review_day IS NOT NULL THEN {RECALL[scope.scheduler]} END AS recall
+        FROM item WHERE retired = 0 AND suspended = 0 {item_block(scope)}"""
+
+
+def _curve(scope: Scope) -> dict[str, float]:
+    if scope.scheduler != "fsrs":
+        return {}
+    from drill.schedule.fsrs_model import forgetting_curve
+
+    factor, decay = forgetting_curve()
+    return {"fsrs_factor": factor, "fsrs_decay": decay}
 
 WEAKEST_PER_BLOCK = 3
 WEAKEST = 5
@@ -75,14 +93,16 @@ class Readiness:
 
 
 def readiness(connection: Connection, scope: Scope) -> Readiness:
+    curve = _curve(scope)
     per_block = {
         row.block: row
         for row in rows(
             connection,
             f"""SELECT block, COUNT(*) AS items, SUM(seen) AS seen, SUM(mature) AS mature,
                 COALESCE(SUM(due), 0) AS due, AVG(recall) AS recall
-            FROM ({ITEMS} {item_block(scope)}) GROUP BY block""",
+            FROM ({_items(scope)}) GROUP BY block""",
             scope,
+            **curve,
         )
     }
     topics = rows(
@@ -92,11 +112,12 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
                     ROW_NUMBER() OVER (PARTITION BY block ORDER BY recall, topic) AS lane,
                     ROW_NUMBER() OVER (ORDER BY recall, block, topic) AS overall
                 FROM (SELECT block, topic, COUNT(*) AS items, SUM(seen) AS seen, AVG(recall) AS recall
-                      FROM ({ITEMS} {item_block(scope)}) GROUP BY block, topic HAVING SUM(seen) > 0))
+                      FROM ({_items(scope)}) GROUP BY block, topic HAVING SUM(seen) > 0))
             WHERE lane <= :per_block OR overall <= :overall ORDER BY overall""",
         scope,
         per_block=WEAKEST_PER_BLOCK,
         overall=WEAKEST,
+        **curve,
     )
     found = [(row, TopicRecall(row.block, row.topic, row.items, row.seen, row.recall)) for row in topics]
     blocks = []

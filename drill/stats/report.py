@@ -92,7 +92,7 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
 
 def scope_for(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
     config = study.config
-    return Scope(study.today, period, block, config.rollover_hour, config.interview_date)
+    return Scope(study.today, period, block, config.rollover_hour, config.interview_date, config.scheduler)
 
 
 def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
@@ -132,6 +132,7 @@ def report_json(report: StatsReport) -> dict[str, Any]:
         "block": scope.block,
         "readiness": {
             "target_day": ready.target_day.isoformat(),
+            "recall_model": scope.scheduler,
             "items": ready.items,
             "seen": ready.seen,
             "mature": ready.mature,

@@ -51,13 +51,15 @@ def moment_text(moment: datetime) -> str:
 
 @dataclass(frozen=True)
 class Scope:
-    """The figures' frame: `today` (a study day), the period, the block filter, the recall target."""
+    """The figures' frame: `today` (a study day), the period, the block filter, the recall target
+    and the memory model that predicts recall."""
 
     today: date
     period: int | None = DEFAULT_PERIOD
     block: str | None = None
     rollover_hour: int = 4
     interview_date: date | None = None
+    scheduler: str = "sm2"  # the memory model whose recall prediction readiness shows
 
     @property
     def first_day(self) -> date | None:

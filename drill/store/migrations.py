@@ -126,6 +126,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ix_estimate_error ON estimate_attempt (item_id, log_error, attempted_at);
     CREATE INDEX ix_estimate_round ON estimate_attempt (mock_round_id);
     """,
+    # 5: FSRS memory per item, kept beside SM-2's whichever scheduler is in use (predicted
+    # recall, switching schedulers), and small facts about the store (which scheduler set the
+    # due days).
+    """
+    ALTER TABLE item ADD COLUMN fsrs_stability FLOAT;
+    ALTER TABLE item ADD COLUMN fsrs_difficulty FLOAT;
+    ALTER TABLE item ADD COLUMN fsrs_due_day DATE;
+    CREATE TABLE store_fact (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

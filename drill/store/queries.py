@@ -79,11 +79,14 @@ def day_progress(engine: Engine, today: date) -> DayProgress:
 
 
 CARD_COLUMNS = """id, kind, block, topic, prompt, answer, source, points, target_seconds,
-    repetitions, interval, easiness, due_day, last_review_day"""
+    repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty, fsrs_due_day"""
 
 
 def _card(row) -> Card:
-    state = ItemState(row.repetitions, row.interval, row.easiness, _day(row.due_day), _day(row.last_review_day))
+    state = ItemState(
+        row.repetitions, row.interval, row.easiness, _day(row.due_day), _day(row.last_review_day),
+        row.fsrs_stability, row.fsrs_difficulty, _day(row.fsrs_due_day),
+    )
     return Card(
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
         json.loads(row.points), row.target_seconds, state,

@@ -27,6 +27,9 @@ class Item(SQLModel, table=True):
     easiness: float = 2.5
     due_day: date | None = None
     last_review_day: date | None = None
+    fsrs_stability: float | None = None
+    fsrs_difficulty: float | None = None
+    fsrs_due_day: date | None = None
     suspended: bool = False
     retired: bool = False
     created_at: datetime
@@ -119,3 +122,11 @@ class CodingAttempt(SQLModel, table=True):
     seconds: float
     speed_ratio: float | None = None
     workspace: str
+
+
+class StoreFact(SQLModel, table=True):
+    """A named fact about the store itself, e.g. which scheduler set the stored due days."""
+
+    __tablename__ = "store_fact"
+    key: str = Field(primary_key=True)
+    value: str

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from sqlalchemy import Connection, Engine, text
 
 from drill.schedule.grading import ItemState
@@ -18,19 +20,14 @@ RECORD = text(
 )
 SET_STATE = text(
     """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
-        due_day=:due_day, last_review_day=:last_review_day WHERE id=:item_id"""
+        due_day=:due_day, last_review_day=:last_review_day, fsrs_stability=:fsrs_stability,
+        fsrs_difficulty=:fsrs_difficulty, fsrs_due_day=:fsrs_due_day WHERE id=:item_id"""
 )
 
 
-def _state_params(item_id: str, state: ItemState) -> dict[str, object]:
-    return {
-        "item_id": item_id,
-        "repetitions": state.repetitions,
-        "interval": state.interval,
-        "easiness": state.easiness,
-        "due_day": state.due_day,
-        "last_review_day": state.last_review_day,
-    }
+def state_params(item_id: str, state: ItemState) -> dict[str, object]:
+    """SET_STATE's parameters for moving `item_id` to `state`."""
+    return {"item_id": item_id, **asdict(state)}
 
 
 def insert_review(connection: Connection, grade: Grade) -> int:
@@ -57,7 +54,7 @@ def insert_review(connection: Connection, grade: Grade) -> int:
             "due_after": after.due_day,
         },
     ).lastrowid
-    connection.execute(SET_STATE, _state_params(grade.item_id, after))
+    connection.execute(SET_STATE, state_params(grade.item_id, after))
     return review_id
 
 
@@ -72,7 +69,7 @@ def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
     with writing(engine) as connection:
         connection.execute(text("DELETE FROM estimate_attempt WHERE review_id = :id"), {"id": review_id})
         connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
-        connection.execute(SET_STATE, _state_params(grade.item_id, grade.before))
+        connection.execute(SET_STATE, state_params(grade.item_id, grade.before))
 
 
 def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:

@@ -84,7 +84,9 @@ REVIEWS = [
     ("c-2", 0, 3, 1, 10, 12_000),     # R9: young pass, today
 ]
 
-# (item, repetitions, interval, due offset, last review offset); the rest are unseen.
+# (item, repetitions, interval, due offset, last review offset); the rest are unseen. Each seen
+# item's FSRS memory is set beside it: stability = its interval (days), difficulty 5, FSRS due day
+# = the SM-2 one, so FSRS's recall is (1 + F·t/S)^-d with S the interval.
 STATES = [
     ("m-1", 4, 30, 29, -1), ("m-2", 1, 1, 0, -1), ("c-1", 2, 6, 3, -3), ("c-2", 5, 25, 25, 0),
     ("i-1", 1, 1, -9, -10), ("p-30", 1, 1, 0, -1), ("p-120", 2, 6, 4, -2),
@@ -135,8 +137,9 @@ def build_history(database: Path) -> None:
             )
         for item, reps, interval, due, last in STATES:
             connection.execute(
-                "UPDATE item SET repetitions = ?, interval = ?, due_day = ?, last_review_day = ? WHERE id = ?",
-                (reps, interval, day(due), day(last), item),
+                """UPDATE item SET repetitions = ?, interval = ?, due_day = ?, last_review_day = ?,
+                fsrs_stability = ?, fsrs_difficulty = 5.0, fsrs_due_day = ? WHERE id = ?""",
+                (reps, interval, day(due), day(last), float(interval), day(due), item),
             )
         for id_, started, finished, problems, limit, blocks, score, abandoned in ROUNDS:
             connection.execute(

@@ -52,6 +52,26 @@ def test_readiness_per_block_and_the_weakest_topics(study) -> None:
     assert [t.topic for t in memory.weakest] == ["Flash Attention", "KV cache"]
 
 
+def test_with_fsrs_predicted_recall_is_its_retrievability(history, clock) -> None:
+    """S = interval for each seen item (stats_history.STATES); R = (1 + F·t/S)^-d, t days since the last review."""
+    from drill.schedule.fsrs_model import FSRSState, forgetting_curve, retrievability
+
+    ready = load_report_with(history, clock, 'scheduler = "fsrs"\n').readiness
+    factor, decay = forgetting_curve()
+
+    def r(elapsed: int, stability: float) -> float:
+        return (1 + factor * elapsed / stability) ** -decay
+
+    # The package's own retrievability agrees with the curve the SQL evaluates.
+    state = FSRSState(6.0, 5.0, TODAY - timedelta(days=3), TODAY + timedelta(days=3))
+    assert retrievability(state, TODAY) == pytest.approx(r(3, 6.0))
+    recall = {b.block: b.recall for b in ready.blocks}
+    assert recall["memory"] == pytest.approx((r(1, 30) + r(1, 1) + r(1, 1) + r(2, 6)) / 4)
+    assert recall["compute"] == pytest.approx((r(3, 6) + 1.0) / 2)
+    assert recall["inference"] == pytest.approx(r(10, 1))
+    assert r(10, 1) != pytest.approx(R ** 10)  # a different model from the SM-2 proxy
+
+
 def test_recall_is_predicted_for_the_interview_date_while_it_is_ahead(history, clock, drill_home) -> None:
     (drill_home / "config.toml").write_text("interview_date = 2026-12-02\n")
     study = open_history(history, clock)

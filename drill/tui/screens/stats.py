@@ -283,7 +283,8 @@ class StatsScreen(Screen[None]):
         if self.report is not None and not loading:
             ready = self.report.readiness
             when = "today" if ready.target_day == self.report.scope.today else f"the interview, {ready.target_day}"
-            text.append(f" · recall predicted for {when}")
+            model = "FSRS" if self.report.scope.scheduler == "fsrs" else "SM-2 proxy"
+            text.append(f" · recall ({model}) predicted for {when}")
         if loading:
             text.append(" · loading…", style="dim")
         return text

@@ -1,0 +1,111 @@
+"""Keeping stored schedules consistent with the history and the scheduler in use.
+
+- Items graded before FSRS memory was stored (or whose grades were imported) get their
+  state rebuilt by replaying their reviews.
+- When config.toml names another scheduler than the one that set the stored due days, every
+  item takes the due day of the new one; both models' states are always kept, so nothing
+  is replayed and no history changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from sqlalchemy import Connection, Engine, bindparam, text
+
+from drill.schedule.grading import ItemState
+from drill.schedule.rebuild import Step, replay_grades
+from drill.store.engine import writing
+from drill.store.writes import SET_STATE, state_params
+
+SCHEDULER_FACT = "scheduler"
+WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
+GRADES = text(
+    """SELECT item_id, id, study_day, quality FROM review WHERE item_id IN :ids
+    ORDER BY item_id, reviewed_at, id"""
+).bindparams(bindparam("ids", expanding=True))
+REWRITE_REVIEW = text(
+    """UPDATE review SET counted=:counted, reps_before=:reps_before, interval_before=:interval_before,
+        ease_before=:ease_before, due_before=:due_before, last_day_before=:last_day_before,
+        reps_after=:reps_after, interval_after=:interval_after, ease_after=:ease_after, due_after=:due_after
+    WHERE id=:id"""
+)
+STATES = text(
+    """SELECT id, repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
+        fsrs_due_day FROM item WHERE last_review_day IS NOT NULL"""
+)
+SET_DUE = text("UPDATE item SET due_day = :due_day WHERE id = :item_id")
+BATCH = 500  # items replayed per query
+
+
+def _day(value: object) -> date | None:
+    return value if value is None or isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def items_without_memory(engine: Engine) -> list[str]:
+    with engine.connect() as connection:
+        return list(connection.execute(WITHOUT_MEMORY).scalars())
+
+
+def _review_params(step: Step) -> dict[str, object]:
+    before, after = step.before, step.after
+    return {
+        "id": step.review_id, "counted": step.counted,
+        "reps_before": before.repetitions, "interval_before": before.interval, "ease_before": before.easiness,
+        "due_before": before.due_day, "last_day_before": before.last_review_day,
+        "reps_after": after.repetitions, "interval_after": after.interval, "ease_after": after.easiness,
+        "due_after": after.due_day,
+    }
+
+
+def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewrite_log: bool) -> None:
+    grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
+    for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
+        grades[item_id].append((review_id, _day(day), quality))
+    for item_id, history in grades.items():
+        state = ItemState()
+        for step in replay_grades(history, scheduler):
+            if rewrite_log:
+                connection.execute(REWRITE_REVIEW, _review_params(step))
+            state = step.after
+        connection.execute(SET_STATE, state_params(item_id, state))
+
+
+def rebuild(engine: Engine, item_ids: Iterable[str], scheduler: str, rewrite_log: bool = False) -> int:
+    """Replay the stored reviews of `item_ids` and store the resulting states, in one transaction.
+
+    With `rewrite_log`, each review row's counted flag and before/after states are recomputed
+    too (for reviews that were imported rather than given here). Returns the items rebuilt.
+    """
+    ids = list(dict.fromkeys(item_ids))
+    with writing(engine) as connection:
+        for start in range(0, len(ids), BATCH):
+            _rebuild_batch(connection, ids[start : start + BATCH], scheduler, rewrite_log)
+    return len(ids)
+
+
+def stored_scheduler(engine: Engine) -> str | None:
+    """The scheduler that set the stored due days (None for a new store)."""
+    with engine.connect() as connection:
+        return connection.execute(
+            text("SELECT value FROM store_fact WHERE key = :key"), {"key": SCHEDULER_FACT}
+        ).scalar()
+
+
+def switch_scheduler(engine: Engine, scheduler: str) -> int:
+    """Give every reviewed item the due day `scheduler` sets, and remember it; returns items moved."""
+    with writing(engine) as connection:
+        moves = []
+        for row in connection.execute(STATES):
+            state = ItemState(*row[1:4], _day(row[4]), _day(row[5]), row[6], row[7], _day(row[8]))
+            due = state.due_day_under(scheduler)
+            if due != state.due_day:
+                moves.append({"item_id": row[0], "due_day": due})
+        if moves:
+            connection.execute(SET_DUE, moves)
+        connection.execute(
+            text("INSERT INTO store_fact (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = :value"),
+            {"key": SCHEDULER_FACT, "value": scheduler},
+        )
+    return len(moves)

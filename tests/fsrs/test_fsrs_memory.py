@@ -1,0 +1,137 @@
+"""FSRS memory stored per item: written with every counted grade, undone with it, rebuilt for old
+histories, and used when config.toml switches schedulers or stats predict recall."""
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+
+from drill.schedule import fsrs_model
+from drill.schedule.grading import ItemState, apply
+from drill.store import reschedule
+from drill.study import Study
+
+
+def open_with(paths, clock, scheduler: str = "sm2") -> Study:
+    paths.ensure()
+    paths.config.write_text(f'scheduler = "{scheduler}"\n')
+    return Study.open(paths, clock)
+
+
+def grade(study: Study, item_id: str, button: int):
+    card = study.cards([item_id])[0]
+    given = study.grade(card, button, 1000)
+    return given, study.record(given)
+
+
+def memory(study: Study, item_id: str):
+    with study.engine.connect() as connection:
+        return connection.execute(
+            text("SELECT fsrs_stability, fsrs_difficulty, fsrs_due_day, due_day, interval, last_review_day "
+                 "FROM item WHERE id = :id"), {"id": item_id},
+        ).one()
+
+
+def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock) -> None:
+    study = open_with(small_paths, clock)
+    item = study.queue()[0]
+    days, buttons = [], [3, 4, 1]
+    for button in buttons:
+        days.append(study.today)
+        grade(study, item, button)
+        clock.now += timedelta(days=3)
+    expected = fsrs_model.replay(zip(days, buttons))
+    stability, difficulty, fsrs_due, due, interval, last = memory(study, item)
+    assert (stability, difficulty) == pytest.approx((expected.stability, expected.difficulty))
+    assert fsrs_due == expected.due_day.isoformat()
+    assert due == (days[-1] + timedelta(days=interval)).isoformat()  # SM-2 still sets the due day
+    study.close()
+
+
+def test_undo_puts_the_memory_back(small_paths, clock) -> None:
+    study = open_with(small_paths, clock)
+    item = study.queue()[0]
+    first, _ = grade(study, item, 3)
+    clock.now += timedelta(days=2)
+    second, review_id = grade(study, item, 1)
+    assert second.after.fsrs_stability < first.after.fsrs_stability  # a lapse shrinks stability
+    study.undo(review_id, second)
+    assert memory(study, item)[:3] == (first.after.fsrs_stability, first.after.fsrs_difficulty,
+                                       first.after.fsrs_due_day.isoformat())
+    study.close()
+
+
+def forget_memory(study: Study) -> None:
+    """Make the store look like one written before FSRS memory was kept (migration 5)."""
+    with study.engine.begin() as connection:
+        connection.execute(text("UPDATE item SET fsrs_stability = NULL, fsrs_difficulty = NULL, fsrs_due_day = NULL"))
+
+
+def test_items_graded_without_memory_are_rebuilt_from_their_reviews_on_open(small_paths, clock) -> None:
+    study = open_with(small_paths, clock)
+    item = study.queue()[0]
+    days, buttons = [], [3, 3, 2]
+    for button in buttons:
+        days.append(study.today)
+        grade(study, item, button)
+        clock.now += timedelta(days=4)
+    before = memory(study, item)
+    forget_memory(study)
+    assert reschedule.items_without_memory(study.engine) == [item]
+    study.close()
+
+    study = Study.open(small_paths, clock)
+    assert reschedule.items_without_memory(study.engine) == []
+    rebuilt = memory(study, item)
+    assert rebuilt[0] == pytest.approx(before[0]) and rebuilt[1:] == before[1:]
+    sm2 = ItemState()
+    for day, button in zip(days, buttons):
+        sm2 = apply(sm2, button, day)
+    assert study.cards([item])[0].state.interval == sm2.interval
+    study.close()
+
+
+def test_a_scheduler_named_in_config_takes_over_the_due_days_and_back(small_paths, clock) -> None:
+    study = open_with(small_paths, clock)
+    item = study.queue()[0]
+    for button in (3, 4):
+        grade(study, item, button)
+        clock.now += timedelta(days=2)
+    stability, _, fsrs_due, sm2_due, interval, last = memory(study, item)
+    assert fsrs_due != sm2_due
+    study.close()
+    reviews = lambda s: s.engine.connect().execute(text("SELECT * FROM review ORDER BY id")).all()  # noqa: E731
+
+    study = open_with(small_paths, clock, "fsrs")
+    assert memory(study, item)[3] == fsrs_due and reschedule.stored_scheduler(study.engine) == "fsrs"
+    log = reviews(study)
+    study.close()
+    study = open_with(small_paths, clock, "sm2")
+    assert memory(study, item)[3] == sm2_due
+    assert reviews(study) == log and len(log) == 2  # the history is untouched
+    study.close()
+
+
+def test_rebuild_rewrites_imported_review_rows(small_paths, clock) -> None:
+    """Reviews inserted without states (an import) get counted flags and states by replay."""
+    study = open_with(small_paths, clock)
+    item = study.queue()[0]
+    with study.engine.begin() as connection:
+        for at, day, button in (("2026-11-01T10:00", "2026-11-01", 3), ("2026-11-01T11:00", "2026-11-01", 1),
+                                ("2026-11-05T10:00", "2026-11-05", 3)):
+            connection.execute(text(
+                """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
+                reps_before, interval_before, ease_before, reps_after, interval_after, ease_after)
+                VALUES (:item, :at, :day, :button, :button + 1, 0, 1, 0, 0, 2.5, 0, 0, 2.5)"""),
+                {"item": item, "at": at, "day": day, "button": button})
+    reschedule.rebuild(study.engine, [item], "sm2", rewrite_log=True)
+    with study.engine.connect() as connection:
+        rows = connection.execute(text(
+            "SELECT counted, reps_before, interval_before, reps_after, interval_after, due_after "
+            "FROM review WHERE item_id = :item ORDER BY id"), {"item": item}).all()
+    assert [tuple(row) for row in rows] == [
+        (1, 0, 0, 1, 1, "2026-11-02"), (0, 1, 1, 1, 1, "2026-11-02"), (1, 1, 1, 2, 6, "2026-11-11"),
+    ]
+    state = study.cards([item])[0].state
+    assert (state.repetitions, state.interval, state.due_day.isoformat()) == (2, 6, "2026-11-11")
+    study.close()
