@@ -112,7 +112,7 @@ def test_todays_load_follows_the_interview_plan(history, clock) -> None:
 
 def test_items_brought_forward_today_count_without_a_block_filter(study) -> None:
     from drill.schedule import plan as planning
-    from drill.stats.report import collect
+    from drill.store.stats.figures import collect
     from drill.stats.scope import Scope
 
     plan = planning.make(TODAY, TODAY + timedelta(days=1), planning.PlanCounts(pending=5, scheduled={TODAY: 3}))

@@ -35,8 +35,8 @@ def _plan(database, sql: str, scope: Scope, **extra) -> str:
 
 @pytest.mark.parametrize("block, index", [(None, "ix_review_stats_day"), ("memory", "ix_review_stats_item")])
 def test_reviews_per_day_read_a_covering_index(drill_home, tmp_path, clock, block, index) -> None:
-    from drill.stats import activity
-    from drill.stats.sql import in_block
+    from drill.store.stats import activity
+    from drill.store.stats.sql import in_block
 
     paths = make_history(drill_home, tmp_path, clock)
     scope = Scope(TODAY, 30, block)

@@ -28,7 +28,7 @@ from drill.stats.text import clock, duration, percent, score
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 
 if TYPE_CHECKING:
-    from drill.stats.report import StatsReport
+    from drill.store.stats.figures import StatsReport
     from drill.study import Study
 
 BLOCKS = ("memory", "compute", "inference", "training", "communication")

@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 
 from drill.coding.items import drill_id
 from drill.stats.scope import Scope
-from drill.stats.sql import item_block, ratio, rows
+from drill.store.stats.sql import item_block, ratio, rows
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 
 from drill.content.models import PITCH_SECONDS
 from drill.stats.scope import Scope
-from drill.stats.sql import item_block, ratio, rows
+from drill.store.stats.sql import item_block, ratio, rows
 
 
 @dataclass(frozen=True)

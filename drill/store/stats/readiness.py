@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from drill.content.models import BLOCKS
 from drill.stats.scope import Scope
-from drill.stats.sql import item_block, rows
+from drill.store.stats.sql import item_block, rows
 
 ELAPSED = "MAX(julianday(:target) - julianday(last_review_day), 0)"
 RECALL = {

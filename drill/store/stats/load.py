@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from sqlalchemy import Connection
 
 from drill.stats.scope import FORECAST_DAYS, Scope
-from drill.stats.sql import item_block, rows
+from drill.store.stats.sql import item_block, rows
 
 REVIEWED = "retired = 0 AND suspended = 0 AND kind != 'coding'"
 

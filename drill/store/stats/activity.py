@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from sqlalchemy import Connection
 
 from drill.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
-from drill.stats.sql import in_block, ratio, rows
+from drill.store.stats.sql import in_block, ratio, rows
 
 
 @dataclass(frozen=True)
