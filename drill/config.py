@@ -29,6 +29,7 @@ class Config:
     interview_date: date | None = None
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
     scheduler: str = "sm2"  # the memory model that sets due days: "sm2" or "fsrs"
+    backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
 
     @classmethod
     def load(cls, path: Path) -> "Config":
@@ -59,6 +60,8 @@ class Config:
             raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01")
         if self.scheduler not in ("sm2", "fsrs"):
             raise ConfigError(f'{path}: scheduler must be "sm2" or "fsrs", not {self.scheduler!r}')
+        if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
+            raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
 
 
 def _toml_value(value: object) -> str:

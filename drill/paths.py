@@ -72,10 +72,14 @@ class Paths:
         """Shipped decks first, then the user's own."""
         return [self.decks, self.user_decks]
 
+    @property
+    def backups(self) -> Path:
+        return self.home / "backups"
+
     def ensure(self) -> None:
         """Create the state folders, or raise StateDirError with a readable reason."""
         try:
-            for folder in (self.home, self.user_decks, self.workspaces):
+            for folder in (self.home, self.user_decks, self.workspaces, self.backups):
                 folder.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryFile(dir=self.home):
                 pass

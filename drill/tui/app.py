@@ -53,6 +53,17 @@ class DrillApp(App[None]):
             self.post_message(StudyOpened(study, study.home()))
         except (ConfigError, NewerDatabaseError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
+            return
+        self.backup_daily(study)
+
+    def backup_daily(self, study: Study) -> None:
+        """Today's automatic backup, once the home screen has what it needs (in the study worker)."""
+        from drill.store.backup import daily_backup
+
+        try:
+            daily_backup(self.paths.database, self.paths.backups, study.config.backups_keep, study.clock())
+        except Exception as error:  # a failed backup is reported, never a crash of the app
+            self.notify(f"backup failed: {error}", severity="error", timeout=10)
 
     @on(StudyOpened)
     def _study_opened(self, message: StudyOpened) -> None:

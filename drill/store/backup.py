@@ -1,0 +1,157 @@
+"""Backups of the SQLite database: one a day, `drill backup`, `drill restore`.
+
+Copies go through SQLite's online backup API, so they are consistent while other connections
+write (the database is in WAL mode), and land under their final name only when complete.
+Backups are named drill-YYYYMMDD-HHMMSS.sqlite (local time); pruning deletes only such files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from drill.store.engine import BUSY_TIMEOUT_MS
+from drill.store.migrations import SCHEMA_VERSION
+
+SERVER_MESSAGE = "backups cover the embedded SQLite database; with DRILL_DB_URL use your server's tools (pg_dump)"
+_NAME = re.compile(r"drill-(\d{8}-\d{6})(?:-(\d+))?\.sqlite")
+
+
+class BackupError(Exception):
+    """A backup cannot be made or restored; the message says which file and why."""
+
+
+def uses_server() -> bool:
+    """True when DRILL_DB_URL points the store at a server, where these backups do not apply."""
+    return bool(os.environ.get("DRILL_DB_URL"))
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One backup file; `taken_at` is the local time in its name."""
+
+    path: Path
+    taken_at: datetime
+    sequence: int  # 0, or 2, 3… for further backups within the same second
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+
+def list_backups(backups_dir: Path) -> list[Backup]:
+    """The backups in `backups_dir`, oldest first (names only: no file is opened)."""
+    found = []
+    for path in backups_dir.glob("drill-*.sqlite"):
+        match = _NAME.fullmatch(path.name)
+        if match:
+            taken_at = datetime.strptime(match[1], "%Y%m%d-%H%M%S")
+            found.append(Backup(path, taken_at, int(match[2] or 0)))
+    return sorted(found, key=lambda backup: (backup.taken_at, backup.sequence))
+
+
+def _connect(database: Path) -> sqlite3.Connection:
+    return sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+
+
+def backup_to(database: Path, target: Path) -> None:
+    """A consistent copy of the live `database` at `target`, a self-contained file (no WAL)."""
+    if not database.is_file():
+        raise BackupError(f"no database to back up at {database}")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        source, copy = _connect(database), _connect(Path(temporary))
+        try:
+            source.backup(copy)  # all pages in one step: one read snapshot, writers go on
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+            source.close()
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _new_backup(database: Path, backups_dir: Path, now: datetime) -> Path:
+    """A backup named after `now`, sorting after any other taken in the same second."""
+    backups_dir.mkdir(parents=True, exist_ok=True)
+    taken_at = now.astimezone().replace(tzinfo=None, microsecond=0)
+    same_second = [backup.sequence for backup in list_backups(backups_dir) if backup.taken_at == taken_at]
+    suffix = f"-{max(max(same_second) + 1, 2)}" if same_second else ""
+    target = backups_dir / f"drill-{taken_at:%Y%m%d-%H%M%S}{suffix}.sqlite"
+    backup_to(database, target)
+    return target
+
+
+def prune(backups_dir: Path, keep: int) -> list[Path]:
+    """Delete all but the newest `keep` backups; return what was deleted."""
+    old = [backup.path for backup in list_backups(backups_dir)[:-keep]]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return old
+
+
+def make_backup(database: Path, backups_dir: Path, keep: int, now: datetime) -> Path:
+    """Back up `database` into `backups_dir` now, keep the newest `keep`; return the new file."""
+    target = _new_backup(database, backups_dir, now)
+    prune(backups_dir, keep)
+    return target
+
+
+def daily_backup(database: Path, backups_dir: Path, keep: int, now: datetime) -> Path | None:
+    """Make a backup unless one exists from the local day of `now` (or the store is a server)."""
+    if uses_server() or not database.is_file():
+        return None
+    today = now.astimezone().date()
+    if any(backup.taken_at.date() == today for backup in list_backups(backups_dir)):
+        return None
+    return make_backup(database, backups_dir, keep, now)
+
+
+def check_backup(backup_file: Path) -> None:
+    """Raise BackupError unless `backup_file` is an intact drill database this drill can open."""
+    if not backup_file.is_file():
+        raise BackupError(f"{backup_file}: no such backup file")
+    try:
+        connection = sqlite3.connect(f"{backup_file.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            problems = [row[0] for row in connection.execute("PRAGMA integrity_check")]
+            has_review = connection.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review'"
+            ).fetchone()
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as error:
+        raise BackupError(f"{backup_file}: not a readable SQLite database ({error})") from None
+    if problems != ["ok"]:
+        raise BackupError(f"{backup_file}: fails SQLite's integrity check: {problems[0]}")
+    if not has_review or version < 1:
+        raise BackupError(f"{backup_file}: not a drill database (it has no review table)")
+    if version > SCHEMA_VERSION:
+        raise BackupError(f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill")
+
+
+def restore(database: Path, backup_file: Path, backups_dir: Path, keep: int, now: datetime) -> Path | None:
+    """Replace the contents of the live `database` with `backup_file`, after checking it and
+    backing up the current database (returned, None when there was none) so that the restore
+    can itself be undone. An older schema is migrated the next time the database opens."""
+    check_backup(backup_file)
+    before = _new_backup(database, backups_dir, now) if database.is_file() else None
+    source, live = sqlite3.connect(f"{backup_file.resolve().as_uri()}?mode=ro", uri=True), _connect(database)
+    try:
+        source.backup(live)  # through the live connection, so the WAL and other readers stay right
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot restore {backup_file} into {database}: {error}") from None
+    finally:
+        live.close()
+        source.close()
+    prune(backups_dir, keep)
+    return before
