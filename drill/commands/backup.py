@@ -47,7 +47,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     keep = Config.load(paths.config).backups_keep
     try:
         print(make_backup(paths.database, paths.backups, keep, utc_now()))
-    except BackupError as error:
+    except (BackupError, OSError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 1
     return 0
@@ -78,7 +78,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     keep = Config.load(paths.config).backups_keep
     try:
         before = restore(paths.database, source, paths.backups, keep, utc_now())
-    except BackupError as error:
+    except (BackupError, OSError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 1
     print(f"restored {paths.database} from {source}")

@@ -11,6 +11,7 @@ import os
 import re
 import sqlite3
 import tempfile
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -59,6 +60,10 @@ def _connect(database: Path) -> sqlite3.Connection:
     return sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
 def backup_to(database: Path, target: Path) -> None:
     """A consistent copy of the live `database` at `target`, a self-contained file (no WAL)."""
     if not database.is_file():
@@ -66,17 +71,14 @@ def backup_to(database: Path, target: Path) -> None:
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(handle)
     try:
-        source, copy = _connect(database), _connect(Path(temporary))
-        try:
+        with closing(_connect(database)) as source, closing(_connect(Path(temporary))) as copy:
             source.backup(copy)  # all pages in one step: one read snapshot, writers go on
             copy.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            copy.close()
-            source.close()
         os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot back up {database}: {error}") from None
+    finally:
+        Path(temporary).unlink(missing_ok=True)  # gone already once it has been renamed
 
 
 def _new_backup(database: Path, backups_dir: Path, now: datetime) -> Path:
@@ -120,15 +122,12 @@ def check_backup(backup_file: Path) -> None:
     if not backup_file.is_file():
         raise BackupError(f"{backup_file}: no such backup file")
     try:
-        connection = sqlite3.connect(f"{backup_file.resolve().as_uri()}?mode=ro", uri=True)
-        try:
+        with closing(_read_only(backup_file)) as connection:
             problems = [row[0] for row in connection.execute("PRAGMA integrity_check")]
             has_review = connection.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review'"
             ).fetchone()
             version = connection.execute("PRAGMA user_version").fetchone()[0]
-        finally:
-            connection.close()
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{backup_file}: not a readable SQLite database ({error})") from None
     if problems != ["ok"]:
@@ -145,13 +144,10 @@ def restore(database: Path, backup_file: Path, backups_dir: Path, keep: int, now
     can itself be undone. An older schema is migrated the next time the database opens."""
     check_backup(backup_file)
     before = _new_backup(database, backups_dir, now) if database.is_file() else None
-    source, live = sqlite3.connect(f"{backup_file.resolve().as_uri()}?mode=ro", uri=True), _connect(database)
     try:
-        source.backup(live)  # through the live connection, so the WAL and other readers stay right
+        with closing(_read_only(backup_file)) as source, closing(_connect(database)) as live:
+            source.backup(live)  # through a live connection, so the WAL and other readers stay right
     except sqlite3.Error as error:
         raise BackupError(f"cannot restore {backup_file} into {database}: {error}") from None
-    finally:
-        live.close()
-        source.close()
     prune(backups_dir, keep)
     return before
