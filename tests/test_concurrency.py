@@ -11,27 +11,41 @@ GRADER = """
 import sys
 from drill.paths import Paths
 from drill.study import Study
+parity, items = int(sys.argv[1]), int(sys.argv[2])
 study = Study.open(Paths.resolve())
-mine = [card for card in study.cards([f"x-{i}" for i in range(400)]) if int(card.item_id[2:]) % 2 == int(sys.argv[1])]
+mine = [card for card in study.cards([f"x-{i}" for i in range(items)]) if int(card.item_id[2:]) % 2 == parity]
+print("ready", flush=True)
+sys.stdin.readline()  # both start grading together
 for card in mine:
-    study.record(study.grade(card, 3, 500))
-print(len(mine))
+    print(study.record(study.grade(card, 3, 500)), card.item_id)
+study.close()
 """
+ITEMS = 1000  # 500 for each process
 
 
 def test_two_processes_grade_at_once(drill_home: Path) -> None:
-    write_deck(drill_home / "decks", "many.toml", [(f"x-{i}", "memory") for i in range(400)])
+    write_deck(drill_home / "decks", "many.toml", [(f"x-{i}", "memory") for i in range(ITEMS)])
     processes = [
-        subprocess.Popen([sys.executable, "-c", GRADER, parity], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", GRADER, parity, str(ITEMS)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
         for parity in ("0", "1")
     ]
-    outputs = [process.communicate(timeout=120) for process in processes]
-    for process, (out, err) in zip(processes, outputs):
-        assert process.returncode == 0, err
-        assert "locked" not in err
-    graded = sum(int(out) for out, _ in outputs)
-    assert graded == 400
+    for process in processes:
+        assert process.stdout.readline() == "ready\n", process.stderr.read()
+    for process in processes:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    outputs = [process.communicate(timeout=300) for process in processes]
+    recorded = {}
+    for parity, (process, (out, err)) in enumerate(zip(processes, outputs)):
+        assert (process.returncode, err) == (0, "")  # no "database is locked", nor anything else
+        mine = dict(line.split() for line in out.splitlines())
+        assert sorted(mine.values()) == sorted(f"x-{i}" for i in range(parity, ITEMS, 2))
+        recorded |= {int(review_id): item_id for review_id, item_id in mine.items()}
+    assert len(recorded) == ITEMS  # no review id handed to both processes
     connection = sqlite3.connect(drill_home / "drill.db")
-    assert connection.execute("SELECT COUNT(*) FROM review").fetchone() == (400,)
-    assert connection.execute("SELECT COUNT(*) FROM item WHERE interval = 1").fetchone() == (400,)
+    assert dict(connection.execute("SELECT id, item_id FROM review")) == recorded
+    assert connection.execute("SELECT COUNT(*) FROM item WHERE interval = 1").fetchone() == (ITEMS,)
     assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
