@@ -78,10 +78,15 @@ def rebuild(engine: Engine, item_ids: Iterable[str], scheduler: str, rewrite_log
     With `rewrite_log`, each review row's counted flag and before/after states are recomputed
     too (for reviews that were imported rather than given here). Returns the items rebuilt.
     """
-    ids = list(dict.fromkeys(item_ids))
     with writing(engine) as connection:
-        for start in range(0, len(ids), BATCH):
-            _rebuild_batch(connection, ids[start : start + BATCH], scheduler, rewrite_log)
+        return rebuild_in(connection, item_ids, scheduler, rewrite_log)
+
+
+def rebuild_in(connection: Connection, item_ids: Iterable[str], scheduler: str, rewrite_log: bool = False) -> int:
+    """`rebuild` inside the caller's write transaction (e.g. together with the reviews it imports)."""
+    ids = list(dict.fromkeys(item_ids))
+    for start in range(0, len(ids), BATCH):
+        _rebuild_batch(connection, ids[start : start + BATCH], scheduler, rewrite_log)
     return len(ids)
 
 
