@@ -53,6 +53,15 @@ def test_first_schema_database_upgrades_without_loss(tmp_path: Path) -> None:
     assert scalar(engine, "SELECT due_day FROM item WHERE id = 'grill-15'") == "2026-11-07"
     indexes = {row[1] for row in sqlite3.connect(path).execute("SELECT type, name FROM sqlite_master WHERE type='index'")}
     assert {"ix_item_due", "ix_item_new", "ix_review_item", "ix_review_day"} <= indexes
+    # Every row of every first-schema table survives, column for column.
+    before = sqlite3.connect(f"file:{FIXTURES / 'schema_v1.sqlite'}?mode=ro", uri=True)
+    after = sqlite3.connect(path)
+    tables_v1 = [name for (name,) in before.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    assert {"item", "item_revision", "review"} <= set(tables_v1)
+    for table in tables_v1:
+        columns = ", ".join(row[1] for row in before.execute(f"PRAGMA table_info({table})"))
+        query = f"SELECT {columns} FROM {table} ORDER BY rowid"
+        assert after.execute(query).fetchall() == before.execute(query).fetchall(), table
 
 
 def test_newer_database_is_refused(tmp_path: Path) -> None:
