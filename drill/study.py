@@ -10,16 +10,18 @@ from typing import TYPE_CHECKING
 
 from drill.config import Config
 from drill.content.errors import ContentError
+from drill.content.fingerprint import content_fingerprint
 from drill.days import study_day, utc_now
 from drill.library import load_library
 from drill.paths import Paths
 from drill.schedule import grading, queue
-from drill.schedule.grading import ItemState
 from drill.schedule import plan as planning
+from drill.schedule.grading import ItemState
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
-from drill.store import queries, reschedule
+from drill.store import facts, queries, reschedule
 from drill.store.engine import open_engine
+from drill.store.facts import read_fact
 from drill.store.recorder import Recorder
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import record_grade, set_suspended, undo_grade
@@ -98,9 +100,17 @@ class Study:
         return study
 
     def sync(self) -> SyncReport:
+        """Bring the store in line with the content files; skipped when none changed since the
+        last sync that found no errors."""
+        fingerprint = content_fingerprint(self.paths)
+        if read_fact(self.engine, facts.CONTENT) == fingerprint:
+            self.content_errors, self.last_sync = [], SyncReport()
+            return self.last_sync
         load = load_library(self.paths)
         self.content_errors = load.errors
-        self.last_sync = sync_content(self.engine, load.items, load.broken_decks, self.clock())
+        self.last_sync = sync_content(
+            self.engine, load.items, load.broken_decks, self.clock(), None if load.errors else fingerprint
+        )
         return self.last_sync
 
     def reconcile_schedule(self) -> None:

@@ -16,10 +16,11 @@ from sqlalchemy import Connection, Engine, bindparam, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import Step, replay_grades
+from drill.store import facts
 from drill.store.engine import writing
+from drill.store.facts import read_fact, write_fact
 from drill.store.writes import SET_STATE, state_params
 
-SCHEDULER_FACT = "scheduler"
 WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
 GRADES = text(
     """SELECT item_id, id, study_day, quality FROM review WHERE item_id IN :ids
@@ -92,10 +93,7 @@ def rebuild_in(connection: Connection, item_ids: Iterable[str], scheduler: str, 
 
 def stored_scheduler(engine: Engine) -> str | None:
     """The scheduler that set the stored due days (None for a new store)."""
-    with engine.connect() as connection:
-        return connection.execute(
-            text("SELECT value FROM store_fact WHERE key = :key"), {"key": SCHEDULER_FACT}
-        ).scalar()
+    return read_fact(engine, facts.SCHEDULER)
 
 
 def switch_scheduler(engine: Engine, scheduler: str) -> int:
@@ -109,8 +107,5 @@ def switch_scheduler(engine: Engine, scheduler: str) -> int:
                 moves.append({"item_id": row[0], "due_day": due})
         if moves:
             connection.execute(SET_DUE, moves)
-        connection.execute(
-            text("INSERT INTO store_fact (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = :value"),
-            {"key": SCHEDULER_FACT, "value": scheduler},
-        )
+        write_fact(connection, facts.SCHEDULER, scheduler)
     return len(moves)

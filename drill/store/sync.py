@@ -14,7 +14,9 @@ from datetime import datetime
 from sqlalchemy import Engine, text
 
 from drill.content.models import LoadedItem
+from drill.store import facts
 from drill.store.engine import writing
+from drill.store.facts import write_fact
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,13 @@ MOVE = text("UPDATE item SET deck=:deck, position=:position, retired=0 WHERE id=
 RETIRE = text("UPDATE item SET retired=1, updated_at=:now WHERE id=:id")
 
 
-def sync_content(engine: Engine, items: list[LoadedItem], broken_decks: set[str], now: datetime) -> SyncReport:
-    """Apply the difference between `items` and the store in one transaction."""
+def sync_content(
+    engine: Engine, items: list[LoadedItem], broken_decks: set[str], now: datetime, fingerprint: str | None = None
+) -> SyncReport:
+    """Apply the difference between `items` and the store in one transaction, and record the
+    content's `fingerprint` with it (None when the content had errors: the next start syncs again)."""
     with writing(engine) as connection:
+        write_fact(connection, facts.CONTENT, fingerprint)
         known = {
             row.id: row
             for row in connection.execute(text("SELECT id, content_hash, deck, position, retired FROM item"))
