@@ -1,0 +1,162 @@
+"""`drill import FILE`: a Markdown deck or an Anki text export becomes a user deck under DRILL_HOME.
+
+All or nothing: the whole file is parsed and checked first, and any bad row stops the import
+with every problem as `path:line: message` and nothing written. Otherwise the deck is staged
+and loaded back with the real loader, new ids are written into the source (temp file and
+os.replace), and the staged deck replaces `imported-<stem>.toml` (os.replace). Ids stay the
+same on every re-import, so the next sync treats edited text as an edit and keeps the reviews.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from drill.content.decks import load_decks
+from drill.content.errors import ContentError
+from drill.content.models import BLOCKS, DeckItem
+from drill.interop.anki_text import parse_anki_text
+from drill.interop.cards import ParsedCard, ParsedSource
+from drill.interop.deck_toml import imported_from, render_deck
+from drill.interop.errors import InteropError
+from drill.interop.markdown_deck import parse_markdown
+from drill.interop.textfile import read_source, replace_source
+from drill.paths import Paths
+
+PARSERS: dict[str, Callable[[str, Path], ParsedSource]] = {"markdown": parse_markdown, "anki": parse_anki_text}
+ANKI_HEADER = re.compile(r"^#(separator|html|columns|tags|notetype|deck|(guid|notetype|deck|tags) column):", re.I)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import changed in the user deck (counted against the deck's previous version)."""
+
+    source: Path
+    deck: Path
+    format: str
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    ids_written: int
+
+    def lines(self) -> list[str]:
+        lines = [
+            f"{self.source} ({self.format}) → {self.deck}",
+            f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, {self.removed} removed",
+        ]
+        if self.ids_written:
+            lines.append(f"{self.ids_written} new id(s) written into {self.source}")
+        return lines
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "source": str(self.source), "deck": str(self.deck), "format": self.format, "added": self.added,
+            "updated": self.updated, "unchanged": self.unchanged, "removed": self.removed,
+            "ids_written": self.ids_written,
+        }
+
+
+def detect_format(source: Path, text: str) -> str | None:
+    """`markdown` for .md/.markdown or Q: lines; `anki` for .txt/.csv/.tsv with Anki headers or tabs, or any .csv."""
+    suffix = source.suffix.lower()
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    header = [line for line in text.split("\n", 50)[:50] if line.startswith("#")]
+    if suffix in (".txt", ".csv", ".tsv") and (suffix == ".csv" or "\t" in text or any(map(ANKI_HEADER.match, header))):
+        return "anki"
+    return "markdown" if re.search(r"^Q:", text, re.M) else None
+
+
+def deck_path(paths: Paths, source: Path) -> Path:
+    slug = re.sub(r"\W+", "-", source.stem.lower()).strip("-_") or "deck"
+    return paths.user_decks / f"imported-{slug}.toml"
+
+
+def _items(cards: list[ParsedCard], source: Path, block: str | None, topic: str | None) -> tuple[list[DeckItem], list[ContentError]]:
+    """Deck items for the cards: a row's own block and topic first, then the options, then the file name."""
+    if block is None and not any(card.block for card in cards):
+        return [], [ContentError(source, cards[0].line, f"no card names a block: pass --block ({', '.join(BLOCKS)})")]
+    items, errors = [], []
+    for card in cards:
+        if not (card.block or block):
+            errors.append(ContentError(source, card.line, f"no block for this card: pass --block or tag it with one of {', '.join(BLOCKS)}"))
+            continue
+        try:
+            items.append(DeckItem(
+                id=card.id, kind="card", block=card.block or block, topic=card.topic or topic or source.stem,
+                prompt=card.prompt, answer=card.answer, source=f"imported from {source.name}",
+            ))
+        except ValidationError as error:
+            errors += [ContentError(source, card.line, f"{'.'.join(map(str, detail['loc']))}: {detail['msg']}") for detail in error.errors()]
+    return items, errors
+
+
+def _conflicts(
+    items: list[DeckItem], lines: dict[str, int], source: Path, target: Path, previous: dict[str, object],
+    others: dict[str, str],
+) -> list[ContentError]:
+    """Ids this import shares with other decks; and the deck of this name when another file (sharing
+    no card with this one, so not this file moved) filled it."""
+    errors = [
+        ContentError(source, lines[item.id], f"id `{item.id}` already belongs to a card in {others[item.id]}")
+        for item in items if item.id in others
+    ]
+    if target.exists():
+        filled_by = imported_from(target.read_text(encoding="utf-8", errors="replace"))
+        moved = any(item.id in previous for item in items)
+        if filled_by is not None and Path(filled_by) != source.resolve() and not moved:
+            errors.append(ContentError(source, 1, f"{target} holds the cards imported from {filled_by}; "
+                                                  "rename this file to import it as a deck of its own"))
+    return errors
+
+
+def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str | None = None) -> ImportReport:
+    """Import `source` into its user deck, or raise InteropError listing every bad row and change nothing."""
+    original = read_source(source)
+    kind = detect_format(source, original.text)
+    if kind is None:
+        raise InteropError([f"{source}:1: not a Markdown deck (.md with Q:/A: blocks) or an Anki text export (.txt/.csv/.tsv)"])
+    parsed = PARSERS[kind](original.text, source)
+    errors = list(parsed.errors)
+    if not parsed.cards and not errors:
+        errors.append(ContentError(source, 1, "no cards found"))
+    items, bad = _items(parsed.cards, source, block, topic) if parsed.cards else ([], [])
+    target = deck_path(paths, source)
+    existing = load_decks(paths.deck_dirs())
+    previous = {loaded.item.id: loaded.item for loaded in existing.items if Path(loaded.deck) == target}
+    others = {loaded.item.id: loaded.deck for loaded in existing.items if Path(loaded.deck) != target}
+    lines = {card.id: card.line for card in parsed.cards}
+    errors += bad + _conflicts(items, lines, source, target, previous, others)
+    if errors:
+        raise InteropError([str(error) for error in sorted(errors, key=lambda error: error.line)])
+    paths.ensure()
+    with tempfile.TemporaryDirectory(dir=paths.user_decks, prefix=".import-") as staging:
+        staged = Path(staging) / target.name
+        staged.write_text(render_deck(items, str(source.resolve())), encoding="utf-8")
+        _check_loads(staged, items, target)
+        if parsed.rewritten is not None:
+            replace_source(source, original, parsed.rewritten)
+        os.replace(staged, target)
+    return ImportReport(
+        source=source, deck=target, format=kind,
+        added=sum(item.id not in previous for item in items),
+        updated=sum(item.id in previous and previous[item.id] != item for item in items),
+        unchanged=sum(previous.get(item.id) == item for item in items),
+        removed=len(set(previous) - {item.id for item in items}),
+        ids_written=parsed.new_ids,
+    )
+
+
+def _check_loads(staged: Path, items: list[DeckItem], target: Path) -> None:
+    """The staged deck must load with the real loader and give back exactly `items`."""
+    load = load_decks([staged.parent])
+    if load.errors or [loaded.item for loaded in load.items] != items:
+        problems = [f"{target}:{error.line}: {error.message}" for error in load.errors]
+        raise InteropError(problems or [f"{target}: the written deck does not read back as imported"])
