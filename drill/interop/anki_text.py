@@ -93,7 +93,8 @@ def _read_header(lines: list[str], path: Path, errors: list[ContentError]) -> _H
             name = value.strip().lower()
             header.separator = SEPARATORS.get(name) or (value if value in SEPARATORS.values() else None)
             if header.separator is None:
-                errors.append(ContentError(path, number, f"unknown separator {value!r} (one of {', '.join(SEPARATORS)})"))
+                message = f"unknown separator {value!r} (one of {', '.join(SEPARATORS)})"
+                errors.append(ContentError(path, number, message))
         elif key == "html":
             if value.strip().lower() not in ("true", "false"):
                 errors.append(ContentError(path, number, f"#html must be true or false, not {value!r}"))

@@ -79,14 +79,17 @@ def deck_path(paths: Paths, source: Path) -> Path:
     return paths.user_decks / f"imported-{slug}.toml"
 
 
-def _items(cards: list[ParsedCard], source: Path, block: str | None, topic: str | None) -> tuple[list[DeckItem], list[ContentError]]:
+def _items(
+    cards: list[ParsedCard], source: Path, block: str | None, topic: str | None
+) -> tuple[list[DeckItem], list[ContentError]]:
     """Deck items for the cards: a row's own block and topic first, then the options, then the file name."""
     if block is None and not any(card.block for card in cards):
         return [], [ContentError(source, cards[0].line, f"no card names a block: pass --block ({', '.join(BLOCKS)})")]
     items, errors = [], []
     for card in cards:
         if not (card.block or block):
-            errors.append(ContentError(source, card.line, f"no block for this card: pass --block or tag it with one of {', '.join(BLOCKS)}"))
+            message = f"no block for this card: pass --block or tag it with one of {', '.join(BLOCKS)}"
+            errors.append(ContentError(source, card.line, message))
             continue
         try:
             items.append(DeckItem(
@@ -94,27 +97,54 @@ def _items(cards: list[ParsedCard], source: Path, block: str | None, topic: str 
                 prompt=card.prompt, answer=card.answer, source=f"imported from {source.name}",
             ))
         except ValidationError as error:
-            errors += [ContentError(source, card.line, f"{'.'.join(map(str, detail['loc']))}: {detail['msg']}") for detail in error.errors()]
+            errors += [
+                ContentError(source, card.line, f"{detail['loc'][0]}: {detail['msg']}") for detail in error.errors()
+            ]
     return items, errors
 
 
-def _conflicts(
-    items: list[DeckItem], lines: dict[str, int], source: Path, target: Path, previous: dict[str, object],
-    others: dict[str, str],
-) -> list[ContentError]:
-    """Ids this import shares with other decks; and the deck of this name when another file (sharing
-    no card with this one, so not this file moved) filled it."""
-    errors = [
-        ContentError(source, lines[item.id], f"id `{item.id}` already belongs to a card in {others[item.id]}")
-        for item in items if item.id in others
-    ]
-    if target.exists():
-        filled_by = imported_from(target.read_text(encoding="utf-8", errors="replace"))
-        moved = any(item.id in previous for item in items)
+@dataclass(frozen=True)
+class _Decks:
+    """The user deck a source fills, the items it holds now, and which deck holds every other id."""
+
+    target: Path
+    previous: dict[str, DeckItem]
+    others: dict[str, str]
+
+    @classmethod
+    def read(cls, paths: Paths, source: Path) -> "_Decks":
+        target = deck_path(paths, source)
+        load = load_decks(paths.deck_dirs())
+        previous = {loaded.item.id: loaded.item for loaded in load.items if Path(loaded.deck) == target}
+        others = {loaded.item.id: loaded.deck for loaded in load.items if Path(loaded.deck) != target}
+        return cls(target, previous, others)
+
+    def conflicts(self, cards: list[ParsedCard], source: Path) -> list[ContentError]:
+        """Ids another deck already uses; and this deck when another file filled it (one sharing no
+        card with this file: not this file moved)."""
+        errors = [
+            ContentError(source, card.line, f"id `{card.id}` already belongs to a card in {self.others[card.id]}")
+            for card in cards if card.id in self.others
+        ]
+        filled_by = None
+        if self.target.exists():
+            filled_by = imported_from(self.target.read_text(encoding="utf-8", errors="replace"))
+        moved = any(card.id in self.previous for card in cards)
         if filled_by is not None and Path(filled_by) != source.resolve() and not moved:
-            errors.append(ContentError(source, 1, f"{target} holds the cards imported from {filled_by}; "
+            errors.append(ContentError(source, 1, f"{self.target} holds the cards imported from {filled_by}; "
                                                   "rename this file to import it as a deck of its own"))
-    return errors
+        return errors
+
+    def report(self, source: Path, kind: str, items: list[DeckItem], ids_written: int) -> ImportReport:
+        now = {item.id for item in items}
+        return ImportReport(
+            source=source, deck=self.target, format=kind,
+            added=len(now - set(self.previous)),
+            updated=sum(item.id in self.previous and self.previous[item.id] != item for item in items),
+            unchanged=sum(self.previous.get(item.id) == item for item in items),
+            removed=len(set(self.previous) - now),
+            ids_written=ids_written,
+        )
 
 
 def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str | None = None) -> ImportReport:
@@ -122,36 +152,25 @@ def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str
     original = read_source(source)
     kind = detect_format(source, original.text)
     if kind is None:
-        raise InteropError([f"{source}:1: not a Markdown deck (.md with Q:/A: blocks) or an Anki text export (.txt/.csv/.tsv)"])
+        raise InteropError([f"{source}:1: neither a Markdown deck (.md, Q:/A: blocks) "
+                            "nor an Anki text export (.txt/.csv/.tsv)"])
     parsed = PARSERS[kind](original.text, source)
-    errors = list(parsed.errors)
+    items, errors = _items(parsed.cards, source, block, topic) if parsed.cards else ([], [])
+    decks = _Decks.read(paths, source)
+    errors += parsed.errors + decks.conflicts(parsed.cards, source)
     if not parsed.cards and not errors:
         errors.append(ContentError(source, 1, "no cards found"))
-    items, bad = _items(parsed.cards, source, block, topic) if parsed.cards else ([], [])
-    target = deck_path(paths, source)
-    existing = load_decks(paths.deck_dirs())
-    previous = {loaded.item.id: loaded.item for loaded in existing.items if Path(loaded.deck) == target}
-    others = {loaded.item.id: loaded.deck for loaded in existing.items if Path(loaded.deck) != target}
-    lines = {card.id: card.line for card in parsed.cards}
-    errors += bad + _conflicts(items, lines, source, target, previous, others)
     if errors:
         raise InteropError([str(error) for error in sorted(errors, key=lambda error: error.line)])
     paths.ensure()
     with tempfile.TemporaryDirectory(dir=paths.user_decks, prefix=".import-") as staging:
-        staged = Path(staging) / target.name
+        staged = Path(staging) / decks.target.name
         staged.write_text(render_deck(items, str(source.resolve())), encoding="utf-8")
-        _check_loads(staged, items, target)
+        _check_loads(staged, items, decks.target)
         if parsed.rewritten is not None:
             replace_source(source, original, parsed.rewritten)
-        os.replace(staged, target)
-    return ImportReport(
-        source=source, deck=target, format=kind,
-        added=sum(item.id not in previous for item in items),
-        updated=sum(item.id in previous and previous[item.id] != item for item in items),
-        unchanged=sum(previous.get(item.id) == item for item in items),
-        removed=len(set(previous) - {item.id for item in items}),
-        ids_written=parsed.new_ids,
-    )
+        os.replace(staged, decks.target)
+    return decks.report(source, kind, items, parsed.new_ids)
 
 
 def _check_loads(staged: Path, items: list[DeckItem], target: Path) -> None:

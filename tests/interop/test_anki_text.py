@@ -54,7 +54,10 @@ def test_guids_that_differ_only_in_case_or_escaping_get_different_ids() -> None:
 
 
 def test_quoted_comma_fields_and_line_numbers_after_a_multi_line_row() -> None:
-    text = '#separator:comma\n#html:false\n#guid column:3\n"front, with comma","back\non two lines",g1\nsecond,answer,g2\n'
+    text = (
+        '#separator:comma\n#html:false\n#guid column:3\n'
+        '"front, with comma","back\non two lines",g1\nsecond,answer,g2\n'
+    )
     parsed = parse_anki_text(text, PATH)
     assert parsed.errors == []
     assert [(card.prompt, card.answer, card.line) for card in parsed.cards] == [
@@ -105,7 +108,8 @@ def test_a_file_without_headers_gets_its_separator_written_before_the_guid_colum
         ("#separator:tab\n#guid column:1\ng\ta\tb\ng\tc\td\n", "export.txt:4: duplicate guid 'g' (first at line 3)"),
         ("#separator:tab\n#guid column:3\na\tb\n", "export.txt:3: empty guid (column 3)"),
         ("#separator:tab\n#tags column:3\na\tb\tmemory compute\n", "export.txt:3: tags name more than one block"),
-        ("#separator:tab\n#notetype column:1\nCloze\tThe {{c1::KV}} cache\textra\n", "export.txt:3: cloze notes are not supported"),
+        ("#separator:tab\n#notetype column:1\nCloze\tThe {{c1::KV}} cache\textra\n",
+         "export.txt:3: cloze notes are not supported"),
         ("#separator:weird\na\tb\n", "export.txt:1: unknown separator"),
         ("#separator:tab\n#guid column:zero\na\tb\n", "export.txt:2: #guid column must be a column number"),
         ('#separator:comma\na,"unclosed\n', "export.txt:2: bad CSV"),

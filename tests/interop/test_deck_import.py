@@ -15,12 +15,17 @@ import pytest
 
 from drill.cli import main
 from drill.content.decks import load_decks
-from drill.interop.deck_import import import_deck
+from drill.interop.deck_import import detect_format, import_deck
 from drill.interop.errors import InteropError
 from drill.paths import Paths
 from drill.study import Study
 
-NOTES = "# KV cache\n\nQ: What does the KV cache store?\nA: Keys and values of past tokens.\n\nQ: Its size per token?\nA: 2 * layers * heads * head_dim * bytes\n"
+FIRST_ANSWER = "Keys and values of past tokens."
+SECOND_ANSWER = "2 * layers * heads * head_dim * bytes"
+NOTES = (
+    f"# KV cache\n\nQ: What does the KV cache store?\nA: {FIRST_ANSWER}\n\n"
+    f"Q: Its size per token?\nA: {SECOND_ANSWER}\n"
+)
 
 
 def rows(paths: Paths, sql: str) -> list[tuple]:
@@ -56,15 +61,13 @@ def test_import_edit_and_reimport_keeps_ids_history_and_reviews(small_paths, not
         ("inference", "kv-cache", "What does the KV cache store?")
     ]
 
-    notes.write_text(notes.read_text().replace("Keys and values of past tokens.", "K and V of every past token."))
+    notes.write_text(notes.read_text().replace(FIRST_ANSWER, "K and V of every past token."))
     report = import_deck(small_paths, notes, "inference", None)
     assert (report.added, report.updated, report.unchanged, report.removed, report.ids_written) == (0, 1, 1, 0, 0)
     assert ids_in(notes.read_text()) == [first_id, second_id]
     study(small_paths, clock).close()
     assert rows(small_paths, f"SELECT answer FROM item WHERE id='{first_id}'") == [("K and V of every past token.",)]
-    assert rows(small_paths, f"SELECT answer FROM item_revision WHERE item_id='{first_id}'") == [
-        ("Keys and values of past tokens.",)
-    ]
+    assert rows(small_paths, f"SELECT answer FROM item_revision WHERE item_id='{first_id}'") == [(FIRST_ANSWER,)]
     assert rows(small_paths, "SELECT item_id, button FROM review") == [(first_id, 3)]
 
 
@@ -79,7 +82,8 @@ def test_a_card_removed_from_the_file_is_retired_and_keeps_its_reviews(small_pat
     report = import_deck(small_paths, notes, "inference", None)
     assert (report.added, report.unchanged, report.removed) == (0, 1, 1)
     study(small_paths, clock).close()
-    assert rows(small_paths, f"SELECT retired FROM item WHERE id IN ('{first_id}', '{second_id}') ORDER BY id = '{second_id}'") == [(0,), (1,)]
+    assert rows(small_paths, f"SELECT retired FROM item WHERE id = '{first_id}'") == [(0,)]
+    assert rows(small_paths, f"SELECT retired FROM item WHERE id = '{second_id}'") == [(1,)]
     assert rows(small_paths, "SELECT item_id FROM review") == [(second_id,)]
 
 
@@ -89,7 +93,7 @@ def test_the_written_deck_is_what_the_content_loader_reads(small_paths, notes: P
     assert load.errors == []
     assert [(loaded.item.id, loaded.item.block, loaded.item.topic, loaded.item.answer) for loaded in load.items] == [
         (item_id, "memory", "KV", answer)
-        for item_id, answer in zip(ids_in(notes.read_text()), ["Keys and values of past tokens.", "2 * layers * heads * head_dim * bytes"])
+        for item_id, answer in zip(ids_in(notes.read_text()), [FIRST_ANSWER, SECOND_ANSWER])
     ]
     assert report.deck == small_paths.user_decks / "imported-kv-cache.toml"
     assert sorted(path.name for path in small_paths.user_decks.iterdir()) == ["imported-kv-cache.toml"]
@@ -104,6 +108,36 @@ def test_a_bad_row_is_reported_by_line_and_nothing_is_written_anywhere(small_pat
     assert raised.value.problems == [f"{source}:4: Q: without an A:", f"{source}:9: A: without a Q:"]
     assert source.read_bytes() == before
     assert not small_paths.home.exists()  # no deck file, no database, not even the state folder
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("deck.md", "#separator:tab\n", "markdown"),
+        ("deck.markdown", "", "markdown"),
+        ("export.txt", "#separator:comma\na,b\n", "anki"),
+        ("export.txt", "front\tback\n", "anki"),
+        ("export.tsv", "#html:true\n#columns:Front\tBack\n", "anki"),
+        ("cards.csv", "front,back\n", "anki"),
+        ("notes.txt", "# Title\n\nQ: one\nA: 1\n", "markdown"),
+        ("notes.txt", "just some prose\n", None),
+        ("photo.png", "front,back\n", None),
+    ],
+)
+def test_the_format_comes_from_the_extension_and_the_contents(name: str, text: str, kind: str | None) -> None:
+    assert detect_format(Path(name), text) == kind
+
+
+def test_a_file_of_unknown_format_or_without_cards_is_refused(small_paths, tmp_path: Path) -> None:
+    prose = tmp_path / "prose.txt"
+    prose.write_text("no cards here\n")
+    with pytest.raises(InteropError, match="prose.txt:1: neither a Markdown deck"):
+        import_deck(small_paths, prose, "memory", None)
+    empty = tmp_path / "empty.md"
+    empty.write_text("# Just a heading\n")
+    with pytest.raises(InteropError, match="empty.md:1: no cards found"):
+        import_deck(small_paths, empty, "memory", None)
+    assert not small_paths.home.exists()
 
 
 def test_reimporting_an_unchanged_file_leaves_it_untouched(small_paths, notes: Path) -> None:
@@ -126,7 +160,10 @@ def test_write_back_keeps_crlf_line_ends_and_the_file_mode(small_paths, tmp_path
 
 def test_an_anki_export_without_guids_gets_a_guid_column_and_keeps_its_ids(small_paths, tmp_path: Path) -> None:
     source = tmp_path / "anki.txt"
-    source.write_text("#separator:tab\n#html:true\n#tags column:3\nWhat is <b>HBM</b>?\tHigh-bandwidth memory\tmemory hardware\nRoofline?\tFLOPs vs bytes\tcompute\n")
+    source.write_text(
+        "#separator:tab\n#html:true\n#tags column:3\n"
+        "What is <b>HBM</b>?\tHigh-bandwidth memory\tmemory hardware\nRoofline?\tFLOPs vs bytes\tcompute\n"
+    )
     first = import_deck(small_paths, source, None, None)
     assert (first.added, first.ids_written) == (2, 2)
     assert "#guid column:4" in source.read_text()
@@ -159,7 +196,7 @@ def test_an_id_already_used_by_another_deck_is_refused(small_paths, tmp_path: Pa
         import_deck(small_paths, source, "memory", None)
 
 
-def test_another_file_with_the_same_name_does_not_replace_an_imported_deck(small_paths, notes: Path, tmp_path: Path) -> None:
+def test_another_file_of_the_same_name_does_not_replace_an_imported_deck(small_paths, notes, tmp_path) -> None:
     import_deck(small_paths, notes, "memory", None)
     other = tmp_path / "elsewhere" / "kv-cache.md"
     other.parent.mkdir()

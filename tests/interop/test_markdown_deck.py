@@ -50,7 +50,8 @@ def test_cards_span_lines_and_prose_between_them_is_ignored() -> None:
 
 
 def test_blank_lines_inside_a_fence_do_not_end_the_answer() -> None:
-    text = "Q: Write it\nA: Like this:\n```python\nx = 1\n\nQ: not a new card\n```\nand that is all.\n\nQ: Next\nA: card\n"
+    text = "Q: Write it\nA: Like this:\n```python\nx = 1\n\nQ: not a new card\n```\nand that is all.\n\n"
+    text += "Q: Next\nA: card\n"
     parsed = parse(text)
     assert parsed.errors == []
     assert parsed.cards[0].answer == "Like this:\n```python\nx = 1\n\nQ: not a new card\n```\nand that is all."
@@ -98,7 +99,7 @@ def test_a_new_id_never_repeats_one_written_further_down() -> None:
         ("<!-- drill-id: a-1 -->\nQ: one\nA: 1\n\n<!-- drill-id: a-1 -->\nQ: two\nA: 2\n",
          ["notes.md:5: duplicate drill-id `a-1` (first at line 1)"]),
         ("<!-- drill-id: Not An Id -->\nQ: one\nA: 1\n", ["notes.md:1: malformed drill-id comment"]),
-        ("<!-- drill-id: a-1 -->\n\nQ: one\nA: 1\n", ["notes.md:1: a drill-id comment must sit directly above a Q: line"]),
+        ("<!-- drill-id: a-1 -->\n\nQ: one\nA: 1\n", ["notes.md:1: a drill-id comment must sit directly above"]),
         ("Q: one\nA: 1\n```\ncode\n", ["notes.md:3: this ``` fence is never closed"]),
         ("C: The [order] of a group\n", ["notes.md:1: cloze cards (C:) are not supported"]),
     ],
