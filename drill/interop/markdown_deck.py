@@ -53,6 +53,8 @@ class _Draft:
 
 @dataclass
 class _Reader:
+    """The finished cards of one file and the errors found on the way."""
+
     path: Path
     errors: list[ContentError] = field(default_factory=list)
     drafts: list[_Draft] = field(default_factory=list)
