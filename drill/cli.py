@@ -98,9 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from drill.config import ConfigError
     from drill.paths import StateDirError
     from drill.store.migrations import NewerDatabaseError
+    from drill.store.postgres import DatabaseUrlError
 
     try:
         return args.handler(args)
-    except (StateDirError, ConfigError, NewerDatabaseError) as error:
+    except (StateDirError, ConfigError, NewerDatabaseError, DatabaseUrlError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2

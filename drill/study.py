@@ -20,7 +20,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import facts, queries, reschedule
-from drill.store.engine import open_engine
+from drill.store.engine import open_store
 from drill.store.facts import read_fact
 from drill.store.recorder import Recorder
 from drill.store.sync import SyncReport, sync_content
@@ -82,7 +82,7 @@ class Study:
         self.config = config
         self.clock = clock
         self.rng = rng or random.Random()
-        self.engine = open_engine(paths.database)
+        self.engine = open_store(paths)
         self.recorder = Recorder()
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()

@@ -24,13 +24,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from drill.config import Config
     from drill.paths import Paths
     from drill.schedule.replay import MODEL_NAMES, MODELS, compare
-    from drill.store.engine import open_engine
+    from drill.store.engine import open_store
     from drill.store.history import review_counts, review_history
 
     paths = Paths.resolve()
     paths.ensure()
     current = Config.load(paths.config).scheduler
-    engine = open_engine(paths.database)
+    engine = open_store(paths)
     try:
         total, _counted = review_counts(engine)
         result = compare(review_history(engine))

@@ -1,7 +1,9 @@
-"""Opening the database: SQLite in WAL mode, foreign keys on, a busy timeout, migrated.
+"""Opening the database: SQLite in WAL mode, foreign keys on, a busy timeout, migrated; or,
+when DRILL_DB_URL is set, the PostgreSQL database it names (drill.store.postgres).
 
 Write transactions start with BEGIN IMMEDIATE (through `writing`), so two drill processes
-queue for the write lock instead of failing half-way; reads never take it.
+queue for the write lock instead of failing half-way; reads never take it. On PostgreSQL the
+same transactions take an advisory lock instead.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event
 
-from drill.store.migrations import migrate
+from drill.paths import Paths
+from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -49,8 +52,31 @@ def writing(engine: Engine) -> AbstractContextManager[Connection]:
     return engine.execution_options(write=True).begin()
 
 
+def migrated(engine: Engine) -> Engine:
+    """Bring the database up to the current schema (a write transaction only when it is behind)."""
+    try:
+        with engine.connect() as connection:
+            current = schema_version(connection) == SCHEMA_VERSION
+        if not current:
+            with writing(engine) as connection:
+                migrate(connection)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def open_store(paths: Paths) -> Engine:
+    """The store every part of drill uses: the PostgreSQL database DRILL_DB_URL names when it is
+    set, else the SQLite file under `paths`; migrated."""
+    from drill.store import postgres
+
+    url = postgres.database_url()
+    return postgres.open_postgres(url) if url else open_engine(paths.database)
+
+
 def open_engine(path: Path) -> Engine:
-    """Migrate the database at `path` (creating it if needed) and return an engine for it."""
+    """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it."""
     # Dates and times are written as ISO text explicitly (sqlite3's implicit adapters are deprecated).
     sqlite3.register_adapter(date, date.isoformat)
     sqlite3.register_adapter(datetime, datetime.isoformat)
@@ -58,7 +84,6 @@ def open_engine(path: Path) -> Engine:
     try:
         _configure(raw)
         _use_wal(raw)
-        migrate(raw)
     finally:
         raw.close()
     engine = create_engine(
@@ -67,4 +92,4 @@ def open_engine(path: Path) -> Engine:
     )
     event.listen(engine, "connect", lambda dbapi_connection, _record: _configure(dbapi_connection))
     event.listen(engine, "begin", _begin)
-    return engine
+    return migrated(engine)

@@ -46,12 +46,13 @@ class DrillApp(App[None]):
     def open_study(self) -> None:
         from drill.config import ConfigError
         from drill.store.migrations import NewerDatabaseError
+        from drill.store.postgres import DatabaseUrlError
         from drill.study import Study
 
         try:
             study = Study.open(self.paths, self.clock)
             self.post_message(StudyOpened(study, study.home()))
-        except (ConfigError, NewerDatabaseError, OSError) as error:
+        except (ConfigError, NewerDatabaseError, DatabaseUrlError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
             return
         self.backup_daily(study)
