@@ -12,7 +12,6 @@ from drill.config import Config
 from drill.content.errors import ContentError
 from drill.content.fingerprint import content_fingerprint
 from drill.days import study_day, utc_now
-from drill.library import load_library
 from drill.paths import Paths
 from drill.schedule import grading, queue
 from drill.schedule import plan as planning
@@ -106,6 +105,8 @@ class Study:
         if read_fact(self.engine, facts.CONTENT) == fingerprint:
             self.content_errors, self.last_sync = [], SyncReport()
             return self.last_sync
+        from drill.library import load_library
+
         load = load_library(self.paths)
         self.content_errors = load.errors
         self.last_sync = sync_content(

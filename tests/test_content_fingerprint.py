@@ -2,7 +2,7 @@
 
 import pytest
 
-import drill.study
+import drill.library
 from conftest import write_deck
 from drill.study import Study
 
@@ -11,13 +11,13 @@ from drill.study import Study
 def loads(monkeypatch):
     """Counts how often the content files are parsed."""
     calls = []
-    real = drill.study.load_library
+    real = drill.library.load_library
 
     def counting(paths):
         calls.append(paths)
         return real(paths)
 
-    monkeypatch.setattr(drill.study, "load_library", counting)
+    monkeypatch.setattr(drill.library, "load_library", counting)
     return calls
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from drill.content.models import ContentItem
-
 if TYPE_CHECKING:
     from drill.coding.drills import Drill
+    from drill.content.models import ContentItem
 
 ITEM_PREFIX = "kernel:"
 
@@ -22,6 +21,8 @@ def drill_id(item_id: str) -> str:
 
 def drill_item(drill: "Drill") -> ContentItem:
     """The store's view of a drill: its task, and the reference solution as the answer."""
+    from drill.content.models import ContentItem
+
     return ContentItem(
         id=item_id(drill.id),
         kind="coding",

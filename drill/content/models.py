@@ -6,10 +6,13 @@ import hashlib
 import json
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, model_validator
-
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
-PITCH_SECONDS = (30, 120, 300)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    StringConstraints,
+    model_validator,
+)
 
 
 def _not_blank(text: str) -> str:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from drill.content.models import ContentItem
-
 if TYPE_CHECKING:
+    from drill.content.models import ContentItem
     from drill.estimate.schema import Family
 
 ITEM_PREFIX = "estimate:"
@@ -22,6 +21,8 @@ def family_id(item_id: str) -> str:
 
 def family_item(family: "Family") -> ContentItem:
     """The store's view of a family: its question template and formula."""
+    from drill.content.models import ContentItem
+
     steps = "\n".join(f"- {step}" for step in family.steps)
     return ContentItem(
         id=item_id(family.id),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drill.content.errors import ContentError
-from drill.content.models import BLOCKS
+from drill.content.vocabulary import BLOCKS
 from drill.interop.cards import ParsedCard, ParsedSource
 from drill.interop.html_text import html_to_text
 

@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from drill.content.decks import load_decks
 from drill.content.errors import ContentError
-from drill.content.models import BLOCKS, DeckItem
+from drill.content.models import DeckItem
+from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_text import parse_anki_text
 from drill.interop.cards import ParsedCard, ParsedSource
 from drill.interop.deck_toml import imported_from, render_deck

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drill.content.models import BLOCKS
+from drill.content.vocabulary import BLOCKS
 from drill.study import HomeSummary
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, text
 
-from drill.content.models import LoadedItem
 from drill.store import facts
 from drill.store.engine import writing
 from drill.store.facts import write_fact
+
+if TYPE_CHECKING:
+    from drill.content.models import LoadedItem
 
 
 @dataclass(frozen=True)
@@ -59,11 +62,11 @@ KEEP_OLD_TEXT = text(
 UPDATE = text(
     """UPDATE item SET kind=:kind, block=:block, topic=:topic, deck=:deck, position=:position,
         prompt=:prompt, answer=:answer, source=:source, points=:points,
-        target_seconds=:target_seconds, content_hash=:content_hash, retired=0, updated_at=:now
+        target_seconds=:target_seconds, content_hash=:content_hash, retired=FALSE, updated_at=:now
     WHERE id = :id"""
 )
-MOVE = text("UPDATE item SET deck=:deck, position=:position, retired=0 WHERE id=:id")
-RETIRE = text("UPDATE item SET retired=1, updated_at=:now WHERE id=:id")
+MOVE = text("UPDATE item SET deck=:deck, position=:position, retired=FALSE WHERE id=:id")
+RETIRE = text("UPDATE item SET retired=TRUE, updated_at=:now WHERE id=:id")
 
 
 def sync_content(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from drill.content.models import PITCH_SECONDS
+from drill.content.vocabulary import PITCH_SECONDS
 from drill.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
 
@@ -33,7 +33,7 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
     items = dict(
         rows(
             connection,
-            f"""SELECT target_seconds, COUNT(*) FROM item WHERE kind = 'pitch' AND retired = 0 AND suspended = 0
+            f"""SELECT target_seconds, COUNT(*) FROM item WHERE kind = 'pitch' AND retired = FALSE AND suspended = FALSE
             AND target_seconds IS NOT NULL {item_block(scope)} GROUP BY target_seconds""",
             scope,
         )
@@ -43,7 +43,8 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
         for row in rows(
             connection,
             f"""WITH p AS (
-                    SELECT item.target_seconds AS target, review.duration_ms / 1000.0 AS s, review.id AS id
+                    SELECT item.target_seconds AS target, CAST(review.duration_ms AS DOUBLE PRECISION) / 1000 AS s,
+                        review.id AS id
                     FROM item CROSS JOIN review  -- the pitch items first, then their reviews by index
                     WHERE review.item_id = item.id AND item.kind = 'pitch' AND item.target_seconds IS NOT NULL {item_block(scope)}
                         AND review.study_day >= :first_day AND review.study_day <= :today),
@@ -52,7 +53,7 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
                     ROW_NUMBER() OVER (PARTITION BY target ORDER BY id DESC) AS recency FROM p)
             SELECT target, COUNT(*) AS reviews, AVG(s) AS mean_s,
                 AVG(CASE WHEN rank IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median_s,
-                SUM(s <= target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
+                COUNT(*) FILTER (WHERE s <= target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
             FROM ranked GROUP BY target""",
             scope,
         )

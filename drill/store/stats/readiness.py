@@ -15,22 +15,24 @@ from datetime import date
 
 from sqlalchemy import Connection
 
-from drill.content.models import BLOCKS
+from drill.content.vocabulary import BLOCKS
 from drill.stats.scope import Scope
+from drill.store.dialect import Dialect, dialect
 from drill.store.stats.sql import item_block, rows
 
-ELAPSED = "MAX(julianday(:target) - julianday(last_review_day), 0)"
-RECALL = {
-    "sm2": f"pow(0.9, {ELAPSED} / MAX(interval, 1))",
-    "fsrs": f"pow(1 + :fsrs_factor * {ELAPSED} / fsrs_stability, -:fsrs_decay)",
-}
+
+def _recall(sql: Dialect, scheduler: str) -> str:
+    elapsed = sql.greatest(sql.days_between(":target", "last_review_day"), "0")
+    if scheduler == "fsrs":
+        return f"pow(1 + :fsrs_factor * {elapsed} / fsrs_stability, -:fsrs_decay)"
+    return f"pow(0.9, {elapsed} / {sql.greatest('interval', '1')})"
 
 
-def _items(scope: Scope) -> str:
+def _items(sql: Dialect, scope: Scope) -> str:
     return f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
         kind != 'coding' AND due_day <= :today AS due,
-        CASE WHEN last_review_day IS NOT NULL THEN {RECALL[scope.scheduler]} END AS recall
-        FROM item WHERE retired = 0 AND suspended = 0 {item_block(scope)}"""
+        CASE WHEN last_review_day IS NOT NULL THEN {_recall(sql, scope.scheduler)} END AS recall
+        FROM item WHERE retired = FALSE AND suspended = FALSE {item_block(scope)}"""
 
 
 def _curve(scope: Scope) -> dict[str, float]:
@@ -94,13 +96,14 @@ class Readiness:
 
 def readiness(connection: Connection, scope: Scope) -> Readiness:
     curve = _curve(scope)
+    items = _items(dialect(connection), scope)
     per_block = {
         row.block: row
         for row in rows(
             connection,
-            f"""SELECT block, COUNT(*) AS items, SUM(seen) AS seen, SUM(mature) AS mature,
-                COALESCE(SUM(due), 0) AS due, AVG(recall) AS recall
-            FROM ({_items(scope)}) GROUP BY block""",
+            f"""SELECT block, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen,
+                COUNT(*) FILTER (WHERE mature) AS mature, COUNT(*) FILTER (WHERE due) AS due, AVG(recall) AS recall
+            FROM ({items}) AS items GROUP BY block""",
             scope,
             **curve,
         )
@@ -111,8 +114,9 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
                 SELECT block, topic, items, seen, recall,
                     ROW_NUMBER() OVER (PARTITION BY block ORDER BY recall, topic) AS lane,
                     ROW_NUMBER() OVER (ORDER BY recall, block, topic) AS overall
-                FROM (SELECT block, topic, COUNT(*) AS items, SUM(seen) AS seen, AVG(recall) AS recall
-                      FROM ({_items(scope)}) GROUP BY block, topic HAVING SUM(seen) > 0))
+                FROM (SELECT block, topic, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen, AVG(recall) AS recall
+                      FROM ({items}) AS items GROUP BY block, topic HAVING COUNT(*) FILTER (WHERE seen) > 0) AS topics
+                ) AS ranked
             WHERE lane <= :per_block OR overall <= :overall ORDER BY overall""",
         scope,
         per_block=WEAKEST_PER_BLOCK,
