@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from drill.schedule.sm2 import BUTTON_QUALITY, SM2State, next_interval, review
+from drill.schedule.sm2 import BUTTON_QUALITY, MAX_INTERVAL, SM2State, next_interval, review
 
 
 def intervals(quality: int, count: int) -> list[int]:
@@ -68,3 +68,12 @@ def test_easiness_stays_on_the_hundredths_grid(qualities: list[int]) -> None:
         state = review(state, quality)
         assert round(state.easiness * 100) == pytest.approx(state.easiness * 100, abs=1e-9)
         assert state.easiness >= 1.3 and state.interval >= 1
+
+
+def test_intervals_stop_at_a_hundred_years() -> None:
+    state = SM2State()
+    for _ in range(60):  # sixty perfect recalls: unbounded SM-2 would pass any calendar's end
+        state = review(state, 5)
+    assert state.interval == MAX_INTERVAL == 36_500
+    before_cap = review(SM2State(5, 10_000, 2.5), 5)
+    assert before_cap.interval == 25_000  # below the cap, SM-2 exactly

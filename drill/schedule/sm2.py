@@ -1,4 +1,9 @@
-"""SM-2 (SuperMemo 2), exactly as published, with easiness kept exact to two decimals."""
+"""SM-2 (SuperMemo 2), exactly as published, with easiness kept exact to two decimals.
+
+One addition: intervals stop at MAX_INTERVAL days (100 years, Anki's default maximum and
+FSRS's), since SM-2's growth is unbounded and a long run of passes (an imported history, say)
+would otherwise schedule past the last date a calendar can hold.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal
 
 MIN_EASINESS = Decimal("1.3")
+MAX_INTERVAL = 36_500
 
 # Buttons as Anki shows them, mapped to SM-2 quality.
 BUTTON_QUALITY = {1: 2, 2: 3, 3: 4, 4: 5}
@@ -37,7 +43,7 @@ def review(state: SM2State, quality: int) -> SM2State:
         elif state.repetitions == 1:
             interval = 6
         else:
-            interval = int((Decimal(state.interval) * easiness).to_integral_value(ROUND_CEILING))
+            interval = min(MAX_INTERVAL, int((Decimal(state.interval) * easiness).to_integral_value(ROUND_CEILING)))
         repetitions = state.repetitions + 1
     else:
         repetitions, interval = 0, 1
