@@ -49,6 +49,9 @@ def moment_text(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat()
 
 
+EARLIEST = moment_text(datetime.min.replace(tzinfo=timezone.utc))
+
+
 @dataclass(frozen=True)
 class Scope:
     """The figures' frame: `today` (a study day), the period, the block filter, the recall target
@@ -75,9 +78,10 @@ class Scope:
 
     @property
     def since(self) -> str:
-        """The period's first moment as stored timestamp text ('' for all time: every text is ≥ it)."""
+        """The period's first moment as stored timestamp text (for all time, the earliest moment
+        both SQLite's text and PostgreSQL's timestamps compare with)."""
         first = self.first_day
-        return "" if first is None else moment_text(day_start(first, self.rollover_hour))
+        return EARLIEST if first is None else moment_text(day_start(first, self.rollover_hour))
 
     @property
     def until(self) -> str:

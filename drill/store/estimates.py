@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine, text
 
 from drill.schedule.records import Grade
+from drill.store.dialect import as_text
 from drill.store.engine import writing
 from drill.store.writes import insert_review
 
@@ -48,10 +49,10 @@ def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_
         return connection.execute(
             text(
                 """INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
-                VALUES (:started_at, :problems, :time_limit_s, :blocks)"""
+                VALUES (:started_at, :problems, :time_limit_s, :blocks) RETURNING id"""
             ),
             {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s, "blocks": json.dumps(blocks)},
-        ).lastrowid
+        ).scalar_one()
 
 
 def record_round_attempt(engine: Engine, round_id: int, attempt: dict[str, Any]) -> None:
@@ -80,7 +81,7 @@ def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
             {"limit": limit},
         ).all()
     return [
-        RoundRow(row.id, str(row.started_at)[:16], row.problems, row.answered, row.time_limit_s,
+        RoundRow(row.id, as_text(row.started_at)[:16], row.problems, row.answered, row.time_limit_s,
                  float(row.seconds), row.score, bool(row.abandoned))
         for row in rows
     ]

@@ -46,6 +46,6 @@ def review_counts(engine: Engine) -> tuple[int, int]:
     """All reviews stored, and how many of them were counted."""
     with engine.connect() as connection:
         total, counted = connection.execute(
-            text("SELECT COUNT(*), COALESCE(SUM(counted), 0) FROM review")
+            text("SELECT COUNT(*), COUNT(*) FILTER (WHERE counted) FROM review")
         ).one()
     return total, counted

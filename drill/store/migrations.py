@@ -191,11 +191,15 @@ def schema_version(connection: "Connection") -> int:
 def migrate(connection: "Connection") -> int:
     """Apply every pending migration inside the caller's write transaction; return how many ran."""
     postgres = _postgres(connection)
-    version = schema_version(connection)
-    if postgres and version == 0:
+    if postgres:
+        # Created before the version is read: creating it (or finding it) refreshes this session's
+        # view of the catalog, which may predate the migration another machine committed while
+        # this transaction waited for the lock.
         connection.exec_driver_sql(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER NOT NULL)")
-        connection.exec_driver_sql(f"DELETE FROM {VERSION_TABLE}")
-        connection.exec_driver_sql(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
+        connection.exec_driver_sql(
+            f"INSERT INTO {VERSION_TABLE} (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM {VERSION_TABLE})"
+        )
+    version = schema_version(connection)
     pending = MIGRATIONS[version:]
     for number, script in enumerate(pending, start=version + 1):
         for statement in statements(script, postgres):

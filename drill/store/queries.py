@@ -12,8 +12,9 @@ from drill.schedule.grading import ItemState
 from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
+from drill.store.dialect import Dialect, as_date, dialect
 
-ACTIVE = "retired = 0 AND suspended = 0"
+ACTIVE = "retired = FALSE AND suspended = FALSE"
 REVIEWED = f"{ACTIVE} AND kind != 'coding'"  # coding drills are practised from their own screen
 
 
@@ -21,12 +22,6 @@ REVIEWED = f"{ACTIVE} AND kind != 'coding'"  # coding drills are practised from 
 class DayProgress:
     reviews_done: int
     new_done: int
-
-
-def _day(value: object) -> date | None:
-    if value is None or isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value))
 
 
 def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[Candidate], list[Candidate]]:
@@ -37,13 +32,13 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     """
     with engine.connect() as connection:
         due = [
-            Candidate(row[0], row[1], _day(row[2]))
+            Candidate(row[0], row[1], as_date(row[2]))
             for row in connection.execute(
                 text(
                     f"""SELECT id, block, due_day FROM (
                         SELECT id, block, due_day, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY due_day, position) AS lane
-                        FROM item WHERE {REVIEWED} AND due_day <= :today)
+                        FROM item WHERE {REVIEWED} AND due_day <= :today) AS lanes
                     WHERE lane <= :per_block ORDER BY due_day, position"""
                 ),
                 {"today": today, "per_block": per_block},
@@ -56,7 +51,7 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
                     f"""SELECT id, block FROM (
                         SELECT id, block, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY position) AS lane
-                        FROM item WHERE {REVIEWED} AND last_review_day IS NULL)
+                        FROM item WHERE {REVIEWED} AND last_review_day IS NULL) AS lanes
                     WHERE lane <= :per_block ORDER BY position"""
                 ),
                 {"per_block": per_block},
@@ -70,7 +65,7 @@ def day_progress(engine: Engine, today: date) -> DayProgress:
     with engine.connect() as connection:
         row = connection.execute(
             text(
-                """SELECT COUNT(*), COALESCE(SUM(counted AND last_day_before IS NULL), 0)
+                """SELECT COUNT(*), COUNT(*) FILTER (WHERE counted AND last_day_before IS NULL)
                 FROM review WHERE study_day = :today"""
             ),
             {"today": today},
@@ -84,8 +79,8 @@ CARD_COLUMNS = """id, kind, block, topic, prompt, answer, source, points, target
 
 def _card(row) -> Card:
     state = ItemState(
-        row.repetitions, row.interval, row.easiness, _day(row.due_day), _day(row.last_review_day),
-        row.fsrs_stability, row.fsrs_difficulty, _day(row.fsrs_due_day),
+        row.repetitions, row.interval, row.easiness, as_date(row.due_day), as_date(row.last_review_day),
+        row.fsrs_stability, row.fsrs_difficulty, as_date(row.fsrs_due_day),
     )
     return Card(
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
@@ -109,8 +104,8 @@ def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
         items = connection.execute(
             text(
                 f"""SELECT block, COUNT(*) AS items,
-                    COALESCE(SUM(due_day <= :today AND kind != 'coding'), 0) AS due,
-                    COALESCE(SUM(last_review_day IS NULL AND kind != 'coding'), 0) AS new
+                    COUNT(*) FILTER (WHERE due_day <= :today AND kind != 'coding') AS due,
+                    COUNT(*) FILTER (WHERE last_review_day IS NULL AND kind != 'coding') AS new
                 FROM item WHERE {ACTIVE} GROUP BY block"""
             ),
             {"today": today},
@@ -119,7 +114,7 @@ def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
             connection.execute(
                 # per item through the review index: far cheaper than joining every review row
                 text(
-                    """SELECT block, SUM((SELECT COUNT(*) FROM review WHERE review.item_id = item.id))
+                    """SELECT block, CAST(SUM((SELECT COUNT(*) FROM review WHERE review.item_id = item.id)) AS INTEGER)
                     FROM item GROUP BY block"""
                 )
             ).all()
@@ -139,14 +134,16 @@ def list_items(engine: Engine) -> list[dict[str, object]]:
     """Every active (non-retired) item, for `drill list`."""
     with engine.connect() as connection:
         rows = connection.execute(
-            text("SELECT id, kind, block, topic, prompt, answer, source FROM item WHERE retired = 0 ORDER BY position")
+            text("SELECT id, kind, block, topic, prompt, answer, source FROM item WHERE retired = FALSE ORDER BY position")
         ).mappings()
         return [dict(row) for row in rows]
 
 
-# Items the interview plan brings forward. The unary + keeps SQLite on ix_item_due (the
-# range of due days past the interview) rather than scanning every seen item by last review.
-PENDING = f"{REVIEWED} AND due_day > :interview AND +last_review_day < :window_start"
+def _pending(sql: Dialect) -> str:
+    """Items the interview plan brings forward. Keeping SQLite off an index on the last review
+    day keeps it on ix_item_due (the range of due days past the interview) rather than scanning
+    every seen item by last review."""
+    return f"{REVIEWED} AND due_day > :interview AND {sql.unindexed('last_review_day')} < :window_start"
 
 
 def plan_counts(engine: Engine, today: date, interview: date, window_start: date) -> PlanCounts:
@@ -154,13 +151,14 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
     (overdue and today's already-reviewed items count on today), and unseen items as at the
     start of today."""
     params = {"today": today, "interview": interview, "window_start": window_start}
+    sql = dialect(engine)
     with engine.connect() as connection:
-        pending = connection.execute(text(f"SELECT COUNT(*) FROM item WHERE {PENDING}"), params).scalar_one()
+        pending = connection.execute(text(f"SELECT COUNT(*) FROM item WHERE {_pending(sql)}"), params).scalar_one()
         scheduled = {
-            _day(day): number
+            as_date(day): number
             for day, number in connection.execute(
                 text(
-                    f"""SELECT MAX(due_day, :today) AS day, COUNT(*) FROM item
+                    f"""SELECT {sql.greatest('due_day', ':today')} AS day, COUNT(*) FROM item
                     WHERE {REVIEWED} AND due_day < :interview GROUP BY 1"""
                 ),
                 params,
@@ -175,7 +173,7 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
                     COUNT(DISTINCT CASE WHEN review.last_day_before IS NOT NULL THEN item.id END)
                 FROM review JOIN item ON item.id = review.item_id
                 WHERE review.study_day = :today AND review.counted
-                    AND item.retired = 0 AND item.suspended = 0 AND item.kind != 'coding'"""
+                    AND item.retired = FALSE AND item.suspended = FALSE AND item.kind != 'coding'"""
             ),
             params,
         ).one()
@@ -190,7 +188,7 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
         return []
     with engine.connect() as connection:
         rows = connection.execute(
-            text(f"SELECT id, block FROM item WHERE {PENDING} ORDER BY due_day, position LIMIT :limit"),
+            text(f"SELECT id, block FROM item WHERE {_pending(dialect(engine))} ORDER BY due_day, position LIMIT :limit"),
             {"interview": interview, "window_start": window_start, "limit": limit},
         ).all()
     return [Candidate(row[0], row[1], today) for row in rows]
@@ -204,8 +202,8 @@ def brought_forward_blocks(engine: Engine, interview: date, window_start: date, 
         return dict(
             connection.execute(
                 text(
-                    f"""SELECT block, COUNT(*) FROM (SELECT block FROM item WHERE {PENDING}
-                    ORDER BY due_day, position LIMIT :limit) GROUP BY block"""
+                    f"""SELECT block, COUNT(*) FROM (SELECT block FROM item WHERE {_pending(dialect(engine))}
+                    ORDER BY due_day, position LIMIT :limit) AS forward GROUP BY block"""
                 ),
                 {"interview": interview, "window_start": window_start, "limit": limit},
             ).all()

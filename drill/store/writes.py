@@ -10,14 +10,14 @@ from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade
 from drill.store.engine import writing
 
-RECORD = text(
-    """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
+INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before,
         reps_after, interval_after, ease_after, due_after)
     VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
         :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
         :reps_after, :interval_after, :ease_after, :due_after)"""
-)
+RECORD = text(INSERT_REVIEW)  # many rows at once
+RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
 SET_STATE = text(
     """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
         due_day=:due_day, last_review_day=:last_review_day, fsrs_stability=:fsrs_stability,
@@ -34,7 +34,7 @@ def insert_review(connection: Connection, grade: Grade) -> int:
     """Insert the review row and move the item to its new state; return the review id."""
     before, after = grade.before, grade.after
     review_id = connection.execute(
-        RECORD,
+        RECORD_ONE,
         {
             "item_id": grade.item_id,
             "reviewed_at": grade.reviewed_at,
@@ -53,7 +53,7 @@ def insert_review(connection: Connection, grade: Grade) -> int:
             "ease_after": after.easiness,
             "due_after": after.due_day,
         },
-    ).lastrowid
+    ).scalar_one()
     connection.execute(SET_STATE, state_params(grade.item_id, after))
     return review_id
 

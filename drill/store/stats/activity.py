@@ -17,6 +17,7 @@ from datetime import date, timedelta
 from sqlalchemy import Connection
 
 from drill.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
+from drill.store.dialect import as_date, dialect
 from drill.store.stats.sql import in_block, ratio, rows
 
 
@@ -93,10 +94,6 @@ class Activity:
     seconds_per_review: float | None  # over the period
 
 
-def _date(value: object) -> date:
-    return value if isinstance(value, date) else date.fromisoformat(str(value))
-
-
 def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRow]:
     """Per study day from `first` to today: reviews, time, and counted young and mature passes."""
     found = rows(
@@ -111,7 +108,7 @@ def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRo
         scope,
         from_day=first.isoformat(),
     )
-    return {_date(row[0]): DayRow(_date(row[0]), *row[1:]) for row in found}
+    return {as_date(row[0]): DayRow(as_date(row[0]), *row[1:]) for row in found}
 
 
 def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, DayRow]:
@@ -123,33 +120,35 @@ def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, Da
         scope,
         before=before.isoformat(),
     )
-    return {_date(row[0]): DayRow(_date(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
+    return {as_date(row[0]): DayRow(as_date(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
 
 
 def streak(connection: Connection, scope: Scope) -> Streak:
+    sql = dialect(connection)
     row = rows(
         connection,
         # The distinct study days by one index seek each (a skip-scan), then runs of consecutive days.
-        """WITH RECURSIVE days(d) AS (
+        f"""WITH RECURSIVE days(d) AS (
                 SELECT MIN(study_day) FROM review WHERE study_day <= :today
                 UNION ALL
                 SELECT (SELECT MIN(study_day) FROM review WHERE study_day > days.d AND study_day <= :today)
                 FROM days WHERE days.d IS NOT NULL),
             runs AS (SELECT MIN(d) AS first, MAX(d) AS last, COUNT(*) AS length
-                     FROM (SELECT d, julianday(d) - ROW_NUMBER() OVER (ORDER BY d) AS island
-                           FROM days WHERE d IS NOT NULL)
+                     FROM (SELECT d, {sql.days_between('d', "'2000-01-01'")} - ROW_NUMBER() OVER (ORDER BY d) AS island
+                           FROM days WHERE d IS NOT NULL) AS numbered
                      GROUP BY island)
-        SELECT (SELECT COALESCE(SUM(length), 0) FROM runs) AS studied,
-            (SELECT length FROM runs WHERE last >= date(:today, '-1 day')) AS current,
+        SELECT (SELECT CAST(COALESCE(SUM(length), 0) AS INTEGER) FROM runs) AS studied,
+            (SELECT length FROM runs WHERE last >= {sql.days_before(':today', 1)}) AS current,
             longest.length, longest.first, longest.last
-        FROM (SELECT 1) LEFT JOIN (SELECT * FROM runs ORDER BY length DESC, last DESC LIMIT 1) AS longest""",
+        FROM (SELECT 1 AS one) AS anchor
+            LEFT JOIN (SELECT * FROM runs ORDER BY length DESC, last DESC LIMIT 1) AS longest ON TRUE""",
         scope,
     )[0]
     return Streak(
         current=row.current or 0,
         longest=row.length or 0,
-        longest_start=_date(row.first) if row.first else None,
-        longest_end=_date(row.last) if row.last else None,
+        longest_start=as_date(row.first),
+        longest_end=as_date(row.last),
         days_studied=row.studied,
     )
 

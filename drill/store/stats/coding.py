@@ -62,7 +62,8 @@ def coding(connection: Connection, scope: Scope) -> Coding:
         connection,
         f"""WITH attempt AS (
                 SELECT c.item_id, c.workspace, MAX(c.finished_at) AS at, COUNT(*) AS runs,
-                    MAX(c.status = 'pass') AS passed, MIN(CASE WHEN c.status = 'pass' THEN c.seconds END) AS pass_s,
+                    MAX(CASE WHEN c.status = 'pass' THEN 1 ELSE 0 END) AS passed,
+                    MIN(CASE WHEN c.status = 'pass' THEN c.seconds END) AS pass_s,
                     MAX(c.seconds) AS seconds, MAX(c.hints_used) AS hints
                 FROM item JOIN coding_attempt AS c ON c.item_id = item.id
                 WHERE item.kind = 'coding' AND c.finished_at >= :since AND c.finished_at < :until {item_block(scope)}
@@ -70,16 +71,16 @@ def coding(connection: Connection, scope: Scope) -> Coding:
             ranked AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY at DESC, workspace DESC) AS recency
                        FROM attempt)
         SELECT ranked.item_id, item.block, item.topic, item.target_seconds, COUNT(*) AS attempts,
-            SUM(runs) AS runs, SUM(passed) AS passed, MIN(pass_s) AS best,
+            CAST(SUM(runs) AS INTEGER) AS runs, SUM(passed) AS passed, MIN(pass_s) AS best,
             MAX(CASE WHEN recency = 1 THEN COALESCE(pass_s, seconds) END) AS last_s,
             MAX(CASE WHEN recency = 1 THEN passed END) AS last_passed, SUM(hints) AS hints
         FROM ranked JOIN item ON item.id = ranked.item_id
-        GROUP BY ranked.item_id ORDER BY ranked.item_id""",
+        GROUP BY ranked.item_id, item.block, item.topic, item.target_seconds ORDER BY ranked.item_id""",
         scope,
     )
     available = rows(
         connection,
-        f"SELECT COUNT(*) FROM item WHERE kind = 'coding' AND retired = 0 AND suspended = 0 {item_block(scope)}",
+        f"SELECT COUNT(*) FROM item WHERE kind = 'coding' AND retired = FALSE AND suspended = FALSE {item_block(scope)}",
         scope,
     )[0][0]
     return Coding(

@@ -18,6 +18,7 @@ from sqlalchemy import Connection
 from drill.days import study_day
 from drill.estimate.items import family_id
 from drill.stats.scope import Scope, day_start, moment_text
+from drill.store.dialect import as_text, dialect
 from drill.store.stats.sql import item_block, rows
 
 RECENT = 5  # the trend compares the last 5 attempts with the ones before
@@ -112,13 +113,13 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
             m AS (SELECT item_id, AVG(log_error) AS median FROM ranked JOIN f USING (item_id)
                 WHERE {MIDDLE} GROUP BY item_id)
         SELECT f.item_id, item.block, item.topic, f.attempts, f.mean_score, m.median,
-            MIN(f.attempts, :recent) AS recent_n,
+            {dialect(connection).least('f.attempts', ':recent')} AS recent_n,
             (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
                 AND e.attempted_at >= :since AND e.attempted_at < :until
                 ORDER BY e.attempted_at DESC, e.id DESC LIMIT 1) AS last_score,
             (SELECT AVG(score) FROM (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
                 AND e.attempted_at >= :since AND e.attempted_at < :until
-                ORDER BY e.attempted_at DESC, e.id DESC LIMIT :recent)) AS recent_score
+                ORDER BY e.attempted_at DESC, e.id DESC LIMIT :recent) AS recent) AS recent_score
         FROM f JOIN item ON item.id = f.item_id LEFT JOIN m USING (item_id)
         ORDER BY f.mean_score, f.item_id""",
         scope,
@@ -130,7 +131,7 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
         f"""SELECT item_id, slip, count FROM (
                 SELECT item_id, slip, COUNT(*) AS count,
                     ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY COUNT(*) DESC, slip) AS lane
-                FROM estimate_attempt WHERE {where} AND slip IS NOT NULL GROUP BY item_id, slip)
+                FROM estimate_attempt WHERE {where} AND slip IS NOT NULL GROUP BY item_id, slip) AS ranked
             WHERE lane <= :per_family ORDER BY item_id, lane""",
         scope,
         per_family=SLIPS_PER_FAMILY,
@@ -162,7 +163,7 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
         )[0][0]
         if earliest is None:
             return 1, []
-        first = min(study_day(datetime.fromisoformat(str(earliest)), scope.rollover_hour), scope.today)
+        first = min(study_day(datetime.fromisoformat(as_text(earliest)), scope.rollover_hour), scope.today)
     span = (scope.today - first).days + 1
     size = 1 if span <= 31 else max(7, math.ceil(span / TREND_POINTS))
     count = math.ceil(span / size)
@@ -189,8 +190,7 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
         row.bucket: row
         for row in rows(
             connection,
-            f"""WITH b AS (SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi
-                      FROM json_each(:bounds)),
+            f"""WITH b AS ({dialect(connection).json_ranges(':bounds')}),
                 x AS (SELECT b.bucket, a.score, a.log_error
                       FROM b CROSS JOIN item CROSS JOIN estimate_attempt AS a
                       WHERE a.item_id = item.id AND item.kind = 'estimate' {block}
@@ -201,7 +201,7 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
                       FROM x WHERE log_error IS NOT NULL)
             SELECT g.bucket, g.attempts, g.mean_score, AVG(ranked.log_error) AS median
             FROM g LEFT JOIN ranked ON ranked.bucket = g.bucket AND {MIDDLE}
-            GROUP BY g.bucket""",
+            GROUP BY g.bucket, g.attempts, g.mean_score""",
             scope,
             bounds=bounds,
         )
@@ -240,27 +240,28 @@ def estimation(connection: Connection, scope: Scope) -> Estimation:
 
 def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
     """Rounds started in the period (with a block filter: rounds that drew from that block)."""
-    block = "" if scope.block is None else "AND EXISTS (SELECT 1 FROM json_each(r.blocks) WHERE value = :block)"
+    block = "" if scope.block is None else f"AND {dialect(connection).json_has('r.blocks', ':block')}"
     chosen = f"SELECT * FROM mock_round AS r WHERE started_at >= :since AND started_at < :until {block}"
     summary = rows(
         connection,
         f"""SELECT COUNT(*), COUNT(finished_at) FILTER (WHERE NOT abandoned),
             AVG(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL),
-            MAX(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL) FROM ({chosen})""",
+            MAX(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL) FROM ({chosen}) AS chosen""",
         scope,
     )[0]
     found = rows(
         connection,
         f"""SELECT r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned,
             COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
-        FROM (SELECT * FROM ({chosen}) ORDER BY started_at DESC, id DESC LIMIT :limit) AS r
+        FROM (SELECT * FROM ({chosen}) AS chosen ORDER BY started_at DESC, id DESC LIMIT :limit) AS r
         LEFT JOIN estimate_attempt AS a ON a.mock_round_id = r.id
-        GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC""",
+        GROUP BY r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned
+        ORDER BY r.started_at DESC, r.id DESC""",
         scope,
         limit=ROUNDS,
     )
     rounds = tuple(
-        MockRound(row.id, str(row.started_at), row.problems, row.answered, row.score, float(row.seconds),
+        MockRound(row.id, as_text(row.started_at), row.problems, row.answered, row.score, float(row.seconds),
                   row.time_limit_s, bool(row.abandoned))
         for row in found
     )

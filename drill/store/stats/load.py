@@ -12,9 +12,10 @@ from datetime import date, timedelta
 from sqlalchemy import Connection
 
 from drill.stats.scope import FORECAST_DAYS, Scope
+from drill.store.dialect import as_date, dialect
 from drill.store.stats.sql import item_block, rows
 
-REVIEWED = "retired = 0 AND suspended = 0 AND kind != 'coding'"
+REVIEWED = "retired = FALSE AND suspended = FALSE AND kind != 'coding'"
 
 
 @dataclass(frozen=True)
@@ -30,20 +31,21 @@ class Forecast:
 
 def forecast(connection: Connection, scope: Scope) -> Forecast:
     last = scope.today + timedelta(days=FORECAST_DAYS - 1)
-    counts = dict(
-        rows(
+    counts = {
+        as_date(day): number
+        for day, number in rows(
             connection,
-            f"""SELECT MAX(due_day, :today) AS day, COUNT(*) FROM item
+            f"""SELECT {dialect(connection).greatest('due_day', ':today')} AS day, COUNT(*) FROM item
             WHERE {REVIEWED} AND due_day <= :last {item_block(scope)} GROUP BY 1""",
             scope,
             last=last.isoformat(),
         )
-    )
+    }
     overdue, unseen = rows(
         connection,
-        f"""SELECT COALESCE(SUM(due_day < :today), 0), COALESCE(SUM(last_review_day IS NULL), 0)
+        f"""SELECT COUNT(*) FILTER (WHERE due_day < :today), COUNT(*) FILTER (WHERE last_review_day IS NULL)
         FROM item WHERE {REVIEWED} {item_block(scope)}""",
         scope,
     )[0]
-    due = tuple(counts.get((scope.today + timedelta(days=n)).isoformat(), 0) for n in range(FORECAST_DAYS))
+    due = tuple(counts.get(scope.today + timedelta(days=n), 0) for n in range(FORECAST_DAYS))
     return Forecast(scope.today, due, overdue, unseen)
