@@ -1,0 +1,113 @@
+"""One history built through the Study API, the same on whichever store it is given.
+
+Over eleven study days from 180 days ago to today: every queued card, pitch and estimate graded
+(buttons cycling, so some items fail and some grow mature), a same-day repeat, a grade undone,
+an item suspended; two mock rounds (one abandoned); coding-drill runs, one passing. Content is
+the stats tests' (tests/stats/stats_history.py): cards, pitches, two estimation families and
+two coding drills.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from conftest import FIXED_NOW, Clock
+from drill.estimate.rounds import RoundSettings
+from drill.stats.report import load_report, report_json
+from drill.stats.summary import summary_json
+from drill.study import Study
+from stats.stats_history import StatsPaths, stats_paths
+
+DAYS = (-180, -150, -120, -90, -60, -40, -25, -10, -3, -1, 0)  # study days, from today
+BUTTONS = (4, 3, 4, 1, 2, 3)
+ANSWERS = ("1 GB", "2.5 GiB", "300 GB/s", "not a number", "0.49 s")
+SUSPENDED = "i-2"
+DRILL = "kernel:online-softmax"
+PERIODS = (7, 30, 365, None)
+BLOCKS = (None, "memory", "inference", "compute")
+
+
+def content(home: Path, root: Path, scheduler: str = "sm2", interview: str | None = None) -> StatsPaths:
+    """The stats tests' content under `root`, state under `home`, and a config.toml."""
+    paths = stats_paths(home, root)
+    home.mkdir(parents=True, exist_ok=True)
+    lines = [f'scheduler = "{scheduler}"'] + ([f"interview_date = {interview}"] if interview else [])
+    paths.config.write_text("\n".join(lines) + "\n")
+    return paths
+
+
+def open_study(paths: StatsPaths, clock: Clock) -> Study:
+    return Study.open(paths, clock, random.Random(7))
+
+
+def _review(study: Study, offset: int) -> None:
+    cards = study.cards(study.queue())
+    for n, card in enumerate(cards):
+        if card.kind == "estimate":
+            attempt = study.answer_problem(study.new_problem(card.item_id), ANSWERS[n % len(ANSWERS)], 20.0 + n)
+            study.record_attempt(study.grade_attempt(card, attempt), attempt)
+        else:
+            study.record(study.grade(card, BUTTONS[(n - offset) % len(BUTTONS)], 2_000 + 1_500 * n))
+    if cards:
+        again = study.cards([cards[0].item_id])[0]  # a same-day repeat: logged, not counted
+        study.record(study.grade(again, 3, 4_000))
+        undone = study.grade(again, 1, 1_000)
+        study.undo(study.record(undone), undone)
+
+
+def _mock_round(study: Study, score: float, abandoned: bool) -> None:
+    round_id, problems = study.start_round(RoundSettings(problems=3, minutes=5, blocks=("inference", "compute")))
+    for n, problem in enumerate(problems[:2]):
+        study.record_round_attempt(round_id, study.answer_problem(problem, ANSWERS[n], 30.0 + n))
+    study.finish_round(round_id, score, abandoned)
+
+
+def _coding(study: Study, clock: Clock, workspace: str, passes: bool) -> None:
+    card = study.cards([DRILL])[0]
+    run = {"item_id": DRILL, "started_at": clock(), "finished_at": clock(), "status": "fail", "passed": 1,
+           "failed": 2, "device": "cpu", "hints_used": 1, "seconds": 300.0, "speed_ratio": None, "workspace": workspace}
+    study.record_coding(run, None)
+    if passes:
+        grade = study.grade_coding(card, "pass", 540.0, 2)
+        study.record_coding({**run, "status": "pass", "passed": 3, "failed": 0, "hints_used": 2, "seconds": 540.0}, grade)
+
+
+def build_history(paths: StatsPaths, clock: Clock) -> None:
+    study = open_study(paths, clock)
+    try:
+        for offset in DAYS:
+            clock.now = FIXED_NOW + timedelta(days=offset)
+            _review(study, offset)
+            if offset == -25:
+                _mock_round(study, 0.6, abandoned=False)
+                _coding(study, clock, "ws-1", passes=True)
+            if offset == -10:
+                study.suspend(SUSPENDED)
+            if offset == -1:
+                _mock_round(study, 0.0, abandoned=True)
+                _coding(study, clock, "ws-2", passes=False)
+    finally:
+        study.close()
+    clock.now = FIXED_NOW
+
+
+def figures(study: Study) -> dict[str, Any]:
+    """Everything the screens and `drill stats` show, as JSON-ready values."""
+    return {
+        "home": summary_json(study.home()),
+        "queue": study.queue(),
+        "reports": {f"{period}/{block}": report_json(load_report(study, period, block))
+                    for period in PERIODS for block in BLOCKS},
+        "rounds": [asdict(row) for row in study.round_history()],
+        "drills": {key: asdict(record) for key, record in study.drill_records().items()},
+    }
+
+
+def as_json(value: Any) -> str:
+    """Canonical JSON text: an int where the other store gives a float shows as a difference."""
+    return json.dumps(value, sort_keys=True, indent=1, default=str)

@@ -1,0 +1,154 @@
+"""DRILL_DB_URL: the migrations on PostgreSQL, concurrent first opens, and the one-line error."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import pytest
+from sqlalchemy import Boolean, Date, DateTime, Float, Integer, String, TypeDecorator, inspect, text
+from sqlmodel import SQLModel
+
+import drill.store.engine
+from drill.cli import main
+from drill.paths import Paths
+from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+from drill.store.engine import open_store, writing
+from drill.store.migrations import MIGRATIONS, VERSION_TABLE, NewerDatabaseError, migrate
+
+KINDS = (Boolean, DateTime, Date, Float, Integer, String)  # no one of them subclasses another
+
+
+def kind(column_type) -> tuple[type, bool]:
+    """The type's family, and for timestamps whether they keep the time zone (sqlmodel's are UTC)."""
+    if isinstance(column_type, TypeDecorator):
+        column_type = column_type.impl
+    family = next(kind for kind in KINDS if isinstance(column_type, kind))
+    return family, family is DateTime and column_type.timezone
+
+
+def version(engine) -> int:
+    with engine.connect() as connection:
+        return connection.execute(text(f"SELECT version FROM {VERSION_TABLE}")).scalar_one()
+
+
+def test_an_empty_database_migrates_to_the_sqlmodel_tables(pg_url, drill_home) -> None:
+    engine = open_store(Paths(drill_home))
+    try:
+        assert engine.dialect.name == "postgresql"
+        inspector = inspect(engine)
+        assert set(inspector.get_table_names()) == set(SQLModel.metadata.tables) | {VERSION_TABLE}
+        for name, table in SQLModel.metadata.tables.items():
+            found = {column["name"]: column for column in inspector.get_columns(name)}
+            assert set(found) == {column.name for column in table.columns}, name
+            for column in table.columns:
+                stored = found[column.name]
+                assert kind(stored["type"]) == kind(column.type), (name, column.name)
+                assert stored["nullable"] == column.nullable, (name, column.name)
+        assert version(engine) == len(MIGRATIONS)
+        with engine.connect() as connection:  # the boolean defaults are booleans, ids come from the server
+            connection.execute(text("""INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
+                VALUES (now(), 1, 60, '[]')"""))
+            assert connection.execute(text("SELECT id, abandoned FROM mock_round")).one() == (1, False)
+            connection.rollback()
+    finally:
+        engine.dispose()
+    assert not (drill_home / "drill.db").exists()  # no SQLite file beside it
+
+
+def test_reopening_migrates_nothing(pg_url, drill_home, monkeypatch) -> None:
+    paths = Paths(drill_home)
+    engine = open_store(paths)
+    with writing(engine) as connection:
+        connection.execute(text("INSERT INTO store_fact (key, value) VALUES ('kept', 'yes')"))
+    engine.dispose()
+
+    def refuse(_connection):
+        raise AssertionError("a current database must not be migrated again")
+
+    monkeypatch.setattr(drill.store.engine, "migrate", refuse)
+    again = open_store(paths)
+    try:
+        assert version(again) == len(MIGRATIONS)
+        with again.connect() as connection:
+            assert connection.execute(text("SELECT value FROM store_fact WHERE key = 'kept'")).scalar_one() == "yes"
+        with writing(again) as connection:
+            assert migrate(connection) == 0
+    finally:
+        again.dispose()
+
+
+def test_first_opens_from_several_machines_at_once_migrate_once(pg_url, tmp_path) -> None:
+    machines = 4
+    start = threading.Barrier(machines)
+    engines, errors = [], []
+
+    def open_one(number: int) -> None:
+        start.wait()
+        try:
+            engines.append(open_store(Paths(tmp_path / f"machine-{number}")))
+        except Exception as error:  # noqa: BLE001  (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_one, args=(n,)) for n in range(machines)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        assert version(engines[0]) == len(MIGRATIONS)
+        with engines[0].connect() as connection:
+            assert connection.execute(text(f"SELECT COUNT(*) FROM {VERSION_TABLE}")).scalar_one() == 1
+    finally:
+        for engine in engines:
+            engine.dispose()
+
+
+def test_a_newer_database_is_refused(pg_url, drill_home) -> None:
+    engine = open_store(Paths(drill_home))
+    with writing(engine) as connection:
+        connection.execute(text(f"UPDATE {VERSION_TABLE} SET version = version + 1"))
+    engine.dispose()
+    with pytest.raises(NewerDatabaseError, match="newer"):
+        open_store(Paths(drill_home))
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # nothing listens once the probe is closed
+
+
+def test_a_server_that_refuses_is_one_line_with_the_password_masked(monkeypatch, capsys) -> None:
+    url = f"postgresql://someone:s3cret@127.0.0.1:{closed_port()}/drill"
+    monkeypatch.setenv("DRILL_DB_URL", url)
+    assert main(["stats", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(
+        f"drill: cannot open DRILL_DB_URL postgresql://someone:***@127.0.0.1:{url.rsplit(':', 1)[1]}: "
+    )
+    assert captured.err.count("\n") == 1 and "s3cret" not in captured.err and "Traceback" not in captured.err
+
+
+def test_a_missing_driver_is_one_line(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg now fails
+    monkeypatch.setenv("DRILL_DB_URL", "postgresql+psycopg://me:pw@db.example/drill")
+    assert main(["stats", "--json"]) == 2
+    assert capsys.readouterr().err == (
+        "drill: cannot open DRILL_DB_URL postgresql+psycopg://me:***@db.example/drill: "
+        "the psycopg driver is not installed (pip install 'drill[postgres]')\n"
+    )
+
+
+def test_an_unknown_scheme_is_refused_not_ignored(monkeypatch, capsys, drill_home) -> None:
+    monkeypatch.setenv("DRILL_DB_URL", "mysql://me@db.example/drill")
+    assert main(["stats"]) == 2
+    assert capsys.readouterr().err == (
+        "drill: cannot open DRILL_DB_URL mysql://me@db.example/drill: "
+        "it must start with postgresql:// or postgresql+psycopg://\n"
+    )
+    assert not (drill_home / "drill.db").exists()

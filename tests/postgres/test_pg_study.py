@@ -1,0 +1,146 @@
+"""The Study API on PostgreSQL: content sync, queue, grade, undo, suspend; estimation, mock-round
+and coding-drill writes; two machines (two DRILL_HOMEs) sharing one database."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+from sqlalchemy import text
+
+from conftest import TestPaths, write_deck
+from drill.content.decks import load_decks
+from drill.estimate.rounds import RoundSettings
+from drill.paths import Paths
+from drill.stats.report import load_report
+from drill.store.engine import open_store
+from drill.store.sync import sync_content
+from drill.study import Study
+
+from .study_history import DRILL, content, open_study
+
+
+def rows(study: Study, sql: str, **params) -> list[tuple]:
+    with study.engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(text(sql), params)]
+
+
+def test_open_syncs_then_queue_grade_undo_and_suspend_are_stored(pg_url, small_paths, clock) -> None:
+    study = Study.open(small_paths, clock)
+    try:
+        assert study.engine.dialect.name == "postgresql" and study.last_sync.added == 6
+        assert rows(study, "SELECT COUNT(*) FROM item WHERE retired = FALSE") == [(6,)]
+        queue = study.queue()
+        assert len(queue) == 6
+        first = study.cards(queue)[0]
+        grade = study.grade(first, 3, 1_500)
+        review_id = study.record(grade)
+        assert rows(study, "SELECT id, item_id, button, counted, study_day FROM review") == [
+            (review_id, first.item_id, 3, True, date(2026, 11, 22))
+        ]
+        study.suspend(queue[1])
+    finally:
+        study.close()
+
+    again = Study.open(small_paths, clock)  # what was written is read back by a new session
+    try:
+        assert again.last_sync.added == 0
+        state = again.cards([first.item_id])[0].state
+        assert (state.repetitions, state.interval, state.due_day, state.last_review_day) == (
+            1, 1, date(2026, 11, 23), date(2026, 11, 22))
+        assert set(again.queue()) == set(queue[2:])  # graded today and suspended are out
+        home = again.home()
+        assert (home.reviews_total, home.items) == (1, 5)
+        again.undo(review_id, grade)
+        assert rows(again, "SELECT COUNT(*) FROM review") == [(0,)]
+        assert again.cards([first.item_id])[0].state == first.state
+        again.suspend(queue[1], False)
+        assert sorted(again.queue()) == sorted(queue)  # the grade undone, the suspension lifted
+    finally:
+        again.close()
+    assert not small_paths.database.exists()  # nothing went to a SQLite file
+
+
+def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clock) -> None:
+    study = open_study(content(drill_home, tmp_path / "content"), clock)
+    try:
+        card = study.cards(["estimate:kv-cache"])[0]
+        attempt = study.answer_problem(study.new_problem(card.item_id), "not a number", 12.5)
+        review_id = study.record_attempt(study.grade_attempt(card, attempt), attempt)
+        assert rows(study, "SELECT review_id, mock_round_id, answer, score, seconds FROM estimate_attempt") == [
+            (review_id, None, "not a number", 0.0, 12.5)
+        ]
+
+        round_id, problems = study.start_round(RoundSettings(problems=2, minutes=3, blocks=("inference",)))
+        study.record_round_attempt(round_id, study.answer_problem(problems[0], "1 GB", 40.0))
+        clock.now += timedelta(minutes=2)
+        study.finish_round(round_id, 0.25, abandoned=False)
+        [past] = study.round_history()
+        assert (past.id, past.started_at, past.problems, past.answered, past.time_limit_s, past.seconds,
+                past.score, past.abandoned) == (round_id, "2026-11-22T15:00", 2, 1, 180, 40.0, 0.25, False)
+
+        drill = study.cards([DRILL])[0]
+        run = {"item_id": DRILL, "started_at": clock(), "finished_at": clock(), "status": "fail", "passed": 1,
+               "failed": 2, "device": "cpu", "hints_used": 0, "seconds": 200.0, "speed_ratio": None, "workspace": "w"}
+        assert study.record_coding(run, None) is None
+        passed = study.record_coding({**run, "status": "pass", "passed": 3, "failed": 0, "seconds": 450.0,
+                                      "hints_used": 1, "speed_ratio": 1.5}, study.grade_coding(drill, "pass", 450.0, 1))
+        record = study.drill_records()[DRILL]
+        assert (record.attempts, record.best_pass_s, record.last_status, record.hints_used) == (2, 450.0, "pass", 1)
+        assert rows(study, "SELECT item_id FROM review WHERE id = :id", id=passed) == [(DRILL,)]
+    finally:
+        study.close()
+
+
+def test_two_machines_share_progress(pg_url, tmp_path, deck_dir, small_paths, clock) -> None:
+    machine_a = Study.open(TestPaths(tmp_path / "home-a", deck_dir), clock)
+    machine_b = Study.open(TestPaths(tmp_path / "home-b", deck_dir), clock)
+    try:
+        assert machine_b.last_sync.added == 0  # the items machine A synced are the same items
+        graded = machine_a.cards(machine_a.queue()[:2])
+        for card in graded:
+            machine_a.record(machine_a.grade(card, 4, 1_000))
+
+        home = machine_b.home()
+        assert home.reviews_total == 2 and home.new_available == 4
+        assert not {card.item_id for card in graded} & set(machine_b.queue())
+        assert load_report(machine_b, None).activity.reviews.total == 2
+
+        machine_b.record(machine_b.grade(machine_b.cards(machine_b.queue())[0], 3, 1_000))
+        assert machine_a.home().reviews_total == 3 and len(machine_a.queue()) == 3
+        clock.now += timedelta(days=1)  # tomorrow both see the first two due again, from either machine
+        assert machine_a.queue()[:2] == machine_b.queue()[:2] == [card.item_id for card in graded]
+    finally:
+        machine_a.close()
+        machine_b.close()
+    assert not (tmp_path / "home-a" / "drill.db").exists() and not (tmp_path / "home-b" / "drill.db").exists()
+
+
+def test_machines_syncing_new_content_at_once_add_each_item_once(pg_url, tmp_path, deck_dir, clock) -> None:
+    write_deck(deck_dir, "many.toml", [(f"x-{i}", "memory") for i in range(300)])
+    load = load_decks([deck_dir])
+    machines = 4
+    engines = [open_store(Paths(tmp_path / f"home-{n}")) for n in range(machines)]
+    start = threading.Barrier(machines)
+    reports, errors = [], []
+
+    def sync(engine) -> None:
+        start.wait()
+        try:
+            reports.append(sync_content(engine, load.items, load.broken_decks, clock()))
+        except Exception as error:  # noqa: BLE001  (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=sync, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        assert sorted(report.added for report in reports) == [0] * (machines - 1) + [300]
+        with engines[0].connect() as connection:
+            assert connection.execute(text("SELECT COUNT(*) FROM item")).scalar_one() == 300
+    finally:
+        for engine in engines:
+            engine.dispose()
