@@ -76,8 +76,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_locate(_args: argparse.Namespace) -> int:
     from drill.paths import Paths
+    from drill.store.postgres import database_url, masked
 
-    for name, path in Paths.resolve().as_dict().items():
+    places = Paths.resolve().as_dict()
+    if database_url():
+        places["database"] = masked(database_url())
+    for name, path in places.items():
         print(f"{name:<11} {path}")
     return 0
 

@@ -152,3 +152,9 @@ def test_an_unknown_scheme_is_refused_not_ignored(monkeypatch, capsys, drill_hom
         "it must start with postgresql:// or postgresql+psycopg://\n"
     )
     assert not (drill_home / "drill.db").exists()
+
+
+def test_locate_names_the_database_url_masked(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("DRILL_DB_URL", "postgresql://me:pw@db.example:5432/drill")
+    assert main(["locate"]) == 0
+    assert "database    postgresql://me:***@db.example:5432/drill\n" in capsys.readouterr().out
