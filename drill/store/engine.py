@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.paths import Paths
 from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
+from drill.store.postgres import database_url, open_postgres
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -69,10 +70,8 @@ def migrated(engine: Engine) -> Engine:
 def open_store(paths: Paths) -> Engine:
     """The store every part of drill uses: the PostgreSQL database DRILL_DB_URL names when it is
     set, else the SQLite file under `paths`; migrated."""
-    from drill.store import postgres
-
-    url = postgres.database_url()
-    return postgres.open_postgres(url) if url else open_engine(paths.database)
+    url = database_url()
+    return open_postgres(url) if url else open_engine(paths.database)
 
 
 def open_engine(path: Path) -> Engine:
