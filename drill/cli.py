@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import backup, estimate, imports, kernel, plan, scheduler, stats
+    from drill.commands import backup, estimate, export, imports, kernel, plan, scheduler, stats
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -33,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.register(commands)
     scheduler.register(commands)
     backup.register(commands)
+    export.register(commands)
     imports.register(commands)
     return parser
 
