@@ -124,7 +124,7 @@ def _read_row(line: int, values: dict[str, str], items: dict[int, str], now: dat
     """One data row checked, or None after adding its problems."""
     count = len(problems.found)
     card, milliseconds, rating = (_integer(values[name]) for name in COLUMNS[:3])
-    duration = _integer(values["review_duration"] or "0")
+    duration = _integer(values["review_duration"].strip() or "0")  # an empty duration is 0
     if card is None:
         problems.add(line, f"card_id must be an integer, not {values['card_id']!r}")
     elif card not in items:
