@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from drill.content.errors import ContentError
 from drill.content.models import ItemId, Text
-from drill.content.locate import KEY, decode_error_line
+from drill.content.locate import KEY, decode_error_line, toml_lines
 
 
 DrillId = ItemId
@@ -112,7 +112,7 @@ def find_drill(kernels_dir: Path, drill_id: str) -> Drill:
 
 def _key_lines(text: str) -> dict[str, int]:
     lines: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(toml_lines(text), start=1):
         if match := KEY.match(line):
             lines.setdefault(match.group(1), number)
     return lines

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -13,6 +16,10 @@ class ContentError:
     path: Path
     line: int
     message: str
+
+    def __post_init__(self) -> None:
+        # One error, one line: a break inside the message (a key named "a\nb") is written as its escape.
+        object.__setattr__(self, "message", LINE_BREAK.sub(lambda match: repr(match.group())[1:-1], self.message))
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"

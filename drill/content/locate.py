@@ -9,13 +9,19 @@ KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
 DECODE_LINE = re.compile(r"at line (\d+)")
 
 
+def toml_lines(text: str) -> list[str]:
+    """The lines of TOML text as tomllib and editors number them: broken at newlines only
+    (str.splitlines() also breaks at U+0085, U+2028 and U+2029, which TOML strings may hold)."""
+    return text.split("\n")
+
+
 class ItemLines:
     """Where each `[[item]]` table of a file starts and where its keys are."""
 
     def __init__(self, text: str) -> None:
         self.headers: list[int] = []
         self.keys: list[dict[str, int]] = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(toml_lines(text), start=1):
             if TABLE_HEADER.match(line):
                 self.headers.append(number)
                 self.keys.append({})

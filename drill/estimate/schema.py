@@ -24,6 +24,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from drill.content.errors import ContentError
+from drill.content.locate import toml_lines
 from drill.estimate.units import FAMILY_UNITS
 
 BLOCKS: tuple[str, ...] = ("memory", "compute", "inference", "training", "communication")
@@ -259,7 +260,7 @@ def find_line(text: str, loc: tuple[str | int, ...]) -> int:
     """Best-effort line (1-based) of a key path like ('params', 'alpha', 'uniform')."""
     if not text:
         return 1
-    lines = text.splitlines()
+    lines = toml_lines(text)
     pos = 0
     found = 0
     table_prefix: list[str] = []
