@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import select
 import shutil
 import signal
 import sqlite3
@@ -28,15 +29,18 @@ from drill.schedule.session import ReviewSession
 from drill.study import Study
 
 RUNS = 100
+KILLED_WHILE_OPENING = 10  # of the runs, these are killed while the session opens (migrate, sync)
 ITEMS = [f"k-{number}" for number in range(50)]
-LONGEST_KILL_DELAY_S = 0.2  # a forked session opens in tens of ms and commits a grade in about one
-THINKING_S = 0.003  # the longest pause between two grades (a person, much faster)
+OPENING_KILL_S = 0.03  # a forked session takes tens of ms to open
+GRADING_KILL_S = 0.1  # later kills land up to this long after the session opened
+THINKING_S = 0.008  # the longest pause between two grades (a person, much faster); a commit takes a few ms
 SAFETY_STOP_S = 60.0  # a child nobody kills stops by itself
 KILL_INTO_BURST_S = 0.02  # the real app is killed this long after a burst of keys was sent
 
 
 def review_until_killed(paths: TestPaths, pipe: int, seed: int) -> None:
-    """Grade cards forever, as the review screen does; report each grade when given and when committed."""
+    """Grade cards forever, as the review screen does; report when open, and each grade when given
+    and when committed."""
     rng = random.Random(seed)
 
     def report(line: str) -> None:
@@ -50,6 +54,7 @@ def review_until_killed(paths: TestPaths, pipe: int, seed: int) -> None:
         return done
 
     study = Study.open(paths)
+    report("opened")
     stop = time.monotonic() + SAFETY_STOP_S
     while time.monotonic() < stop:
         study.recorder.drain()  # the next session reads the states the last one committed
@@ -66,6 +71,7 @@ def review_until_killed(paths: TestPaths, pipe: int, seed: int) -> None:
 class Run:
     """What one killed child said before it died."""
 
+    opened: bool = False
     given: int = 0
     acked: dict[int, str] = field(default_factory=dict)  # review id → item id
     failures: list[str] = field(default_factory=list)
@@ -75,7 +81,9 @@ class Run:
         run = cls()
         for line in output.splitlines():
             kind, _, rest = line.partition(" ")
-            if kind == "give":
+            if kind == "opened":
+                run.opened = True
+            elif kind == "give":
                 run.given += 1
             elif kind == "ack":
                 review_id, item_id = rest.split()
@@ -85,28 +93,38 @@ class Run:
         return run
 
 
-def kill_one_run(paths: TestPaths, seed: int, delay: float) -> tuple[Run, int]:
-    """Start a session, SIGKILL it after `delay` seconds; return what it reported and its exit code."""
+def kill_one_run(paths: TestPaths, seed: int, delay: float, while_opening: bool) -> tuple[Run, int]:
+    """Start a session and SIGKILL it `delay` seconds after its start (`while_opening`) or after it
+    reported being open; return what it reported and its exit code."""
     read_end, write_end = os.pipe()
     child = multiprocessing.get_context("fork").Process(target=review_until_killed, args=(paths, write_end, seed))
     child.start()
     os.close(write_end)
-    time.sleep(delay)
-    os.kill(child.pid, signal.SIGKILL)
-    child.join()
-    chunks = []
+    output = b""
+    try:
+        while not while_opening and b"opened\n" not in output:
+            readable, _, _ = select.select([read_end], [], [], SAFETY_STOP_S)
+            chunk = os.read(read_end, 65536) if readable else b""
+            assert chunk, "the session died or hung before it opened"
+            output += chunk
+        time.sleep(delay)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.join()
     while chunk := os.read(read_end, 65536):
-        chunks.append(chunk)
+        output += chunk
     os.close(read_end)
-    return Run.parse(b"".join(chunks).decode()), child.exitcode
+    return Run.parse(output.decode()), child.exitcode
 
 
-def database_rows(database: Path) -> tuple[str, dict[int, str], list[tuple]]:
+def database_rows(database: Path) -> tuple[str, dict[int, str], list[str]]:
     """integrity_check's verdict, every review id → item id, and each item's state beside the
     after-state of its latest review (which must match: a grade is one transaction)."""
     connection = sqlite3.connect(database)
     try:
         integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+            return integrity, {}, []  # the very first open was killed before its migration committed
         reviews = dict(connection.execute("SELECT id, item_id FROM review"))
         mismatched = [item_id for (item_id,) in connection.execute(
             """SELECT item.id FROM item JOIN review ON review.id =
@@ -122,16 +140,19 @@ def database_rows(database: Path) -> tuple[str, dict[int, str], list[tuple]]:
     return integrity, reviews, mismatched
 
 
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork() and SIGKILL (POSIX)")
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home: Path, deck_dir: Path) -> None:
     write_deck(deck_dir, "fifty.toml", [(item_id, "memory") for item_id in ITEMS])
     paths = TestPaths(drill_home, deck_dir)
     delays = random.Random(20261122)
-    before_first_grade = mid_write = between_writes = 0
+    opening = mid_write = between_writes = 0
     known: dict[int, str] = {}
     for run_number in range(RUNS):
-        run, exit_code = kill_one_run(paths, seed=run_number, delay=delays.uniform(0, LONGEST_KILL_DELAY_S))
+        while_opening = run_number % (RUNS // KILLED_WHILE_OPENING) == 0
+        delay = delays.uniform(0, OPENING_KILL_S if while_opening else GRADING_KILL_S)
+        run, exit_code = kill_one_run(paths, run_number, delay, while_opening)
         assert exit_code == -signal.SIGKILL, f"run {run_number}: the session ended by itself ({exit_code})"
-        assert run.failures == [], f"run {run_number}: a write failed"
+        assert run.failures == [], f"run {run_number}: {run.failures}"
         integrity, reviews, mismatched = database_rows(paths.database)
         assert integrity == "ok", f"run {run_number}: {integrity}"
         lost = {review_id for review_id in run.acked if reviews.get(review_id) != run.acked[review_id]}
@@ -141,14 +162,14 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home:
         assert len(run.acked) <= new <= run.given, f"run {run_number}: {new} rows for {run.given} grades given"
         assert mismatched == [], f"run {run_number}: half-written grades for {mismatched}"
         known = reviews
-        if run.given == 0:
-            before_first_grade += 1
+        if not run.opened:
+            opening += 1
         elif len(run.acked) < run.given:
             mid_write += 1
         else:
             between_writes += 1
-    # The seeded delays must have hit every phase, or this test proved less than it claims.
-    assert before_first_grade and mid_write and between_writes, (before_first_grade, mid_write, between_writes)
+    # Kills must have landed in every phase, or this test proved less than it claims.
+    assert opening and mid_write and between_writes, (opening, mid_write, between_writes)
     study = Study.open(paths)  # the database opens once more, with every review the runs left
     try:
         assert study.home().reviews_total == len(known)
