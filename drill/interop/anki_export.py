@@ -29,12 +29,11 @@ from drill.content.decks import load_decks
 from drill.content.errors import ContentError
 from drill.content.models import ContentItem
 from drill.content.vocabulary import BLOCKS
+from drill.interop.anki_note import FIELDS, MODEL_NAME
 from drill.interop.atomic import replacing
 from drill.paths import Paths
 
 ROOT_DECK = "drill"
-MODEL_NAME = "drill card"
-FIELDS = ("Front", "Back", "Notes", "Id", "Source")
 FRONT = '<div class="front">{{Front}}</div>'
 BACK = (
     '{{FrontSide}}\n<hr id="answer">\n<div class="back">{{Back}}</div>\n'

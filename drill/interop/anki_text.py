@@ -23,6 +23,7 @@ from pathlib import Path
 
 from drill.content.errors import ContentError
 from drill.content.vocabulary import BLOCKS
+from drill.interop.anki_note import ID_FIELD, MODEL_NAME
 from drill.interop.cards import ParsedCard, ParsedSource
 from drill.interop.html_text import html_to_text
 
@@ -172,7 +173,9 @@ class _Notes:
         if len(blocks) > 1:
             self.error(row.line, f"tags name more than one block: {', '.join(blocks)}")
         topic = ", ".join(_topic(tags))
-        return ParsedCard(anki_item_id(guid), prompt, answer, row.line, blocks[0] if blocks else None, topic or None)
+        own_id = fields[ID_FIELD].strip() if notetype == MODEL_NAME and len(fields) > ID_FIELD else ""
+        return ParsedCard(own_id or anki_item_id(guid), prompt, answer, row.line, blocks[0] if blocks else None,
+                          topic or None, from_drill=bool(own_id))
 
     def _column(self, row: _Row, name: str) -> str:
         index = self.header.meta.get(name)

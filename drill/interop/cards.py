@@ -17,6 +17,7 @@ class ParsedCard:
     line: int
     block: str | None = None
     topic: str | None = None
+    from_drill: bool = False  # the id is drill's own, read back from a note drill exported
 
 
 @dataclass

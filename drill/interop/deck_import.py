@@ -46,12 +46,15 @@ class ImportReport:
     unchanged: int
     removed: int
     ids_written: int
+    already_in_drill: int = 0  # notes drill exported whose card drill still has: left as they are
 
     def lines(self) -> list[str]:
         lines = [
             f"{self.source} ({self.format}) → {self.deck}",
             f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, {self.removed} removed",
         ]
+        if self.already_in_drill:
+            lines.append(f"{self.already_in_drill} card(s) exported from drill and still in it: left as they are")
         if self.ids_written:
             lines.append(f"{self.ids_written} new id(s) written into {self.source}")
         return lines
@@ -60,7 +63,7 @@ class ImportReport:
         return {
             "source": str(self.source), "deck": str(self.deck), "format": self.format, "added": self.added,
             "updated": self.updated, "unchanged": self.unchanged, "removed": self.removed,
-            "ids_written": self.ids_written,
+            "ids_written": self.ids_written, "already_in_drill": self.already_in_drill,
         }
 
 
@@ -136,7 +139,9 @@ class _Decks:
                                                   "rename this file to import it as a deck of its own"))
         return errors
 
-    def report(self, source: Path, kind: str, items: list[DeckItem], ids_written: int) -> ImportReport:
+    def report(
+        self, source: Path, kind: str, items: list[DeckItem], ids_written: int, already_in_drill: int
+    ) -> ImportReport:
         now = {item.id for item in items}
         return ImportReport(
             source=source, deck=self.target, format=kind,
@@ -145,6 +150,7 @@ class _Decks:
             unchanged=sum(self.previous.get(item.id) == item for item in items),
             removed=len(set(self.previous) - now),
             ids_written=ids_written,
+            already_in_drill=already_in_drill,
         )
 
 
@@ -156,13 +162,18 @@ def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str
         raise InteropError([f"{source}:1: neither a Markdown deck (.md, Q:/A: blocks) "
                             "nor an Anki text export (.txt/.csv/.tsv)"])
     parsed = PARSERS[kind](original.text, source)
-    items, errors = _items(parsed.cards, source, block, topic) if parsed.cards else ([], [])
     decks = _Decks.read(paths, source)
-    errors += parsed.errors + decks.conflicts(parsed.cards, source)
+    # A note drill exported, coming back while drill still has its card elsewhere, stays that card.
+    cards = [card for card in parsed.cards if not (card.from_drill and card.id in decks.others)]
+    already_in_drill = len(parsed.cards) - len(cards)
+    items, errors = _items(cards, source, block, topic) if cards else ([], [])
+    errors += parsed.errors + decks.conflicts(cards, source)
     if not parsed.cards and not errors:
         errors.append(ContentError(source, 1, "no cards found"))
     if errors:
         raise InteropError([str(error) for error in sorted(errors, key=lambda error: error.line)])
+    if not cards:
+        return decks.report(source, kind, [], 0, already_in_drill)
     paths.ensure()
     with tempfile.TemporaryDirectory(dir=paths.user_decks, prefix=".import-") as staging:
         staged = Path(staging) / decks.target.name
@@ -171,7 +182,7 @@ def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str
         if parsed.rewritten is not None:
             replace_source(source, original, parsed.rewritten)
         os.replace(staged, decks.target)
-    return decks.report(source, kind, items, parsed.new_ids)
+    return decks.report(source, kind, items, parsed.new_ids, already_in_drill)
 
 
 def _check_loads(staged: Path, items: list[DeckItem], target: Path) -> None:

@@ -133,3 +133,16 @@ def test_errors_name_the_line(text: str, expected: str) -> None:
 )
 def test_html_fields_become_markdown_ish_text(html: str, text: str) -> None:
     assert html_to_text(html) == text
+
+
+def test_a_note_drill_exported_keeps_its_drill_id_and_others_get_guid_ids() -> None:
+    text = (
+        "#separator:tab\n#html:true\n#guid column:1\n#notetype column:2\n#tags column:8\n"
+        "g1\tdrill card\t<p>Q one</p>\t<p>A one</p>\t\tgrill-07\tseed 000\tblock::memory\n"
+        "g2\tBasic\tQ two\tA two\tblock::compute\n"
+    )
+    parsed = parse_anki_text(text, Path("notes.txt"))
+    assert parsed.errors == []
+    assert [(card.id, card.from_drill, card.prompt) for card in parsed.cards] == [
+        ("grill-07", True, "Q one"), ("anki-g2", False, "Q two"),
+    ]
