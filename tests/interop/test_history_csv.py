@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from conftest import Clock, TestPaths, write_deck
+from conftest import Clock, TestPaths
 from drill.cli import main
 from drill.config import Config
 from drill.interop.errors import InteropError
