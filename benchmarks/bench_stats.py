@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -123,6 +124,14 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
                     load_report(study, period, block)
                     times.append((time.perf_counter() - start) * 1000)
                 figures[f"screen_load_ms_median_{period_key(period)}_{block or 'all_blocks'}"] = round(statistics.median(times), 1)
+        # Predicted recall from FSRS (scheduler = "fsrs") instead of the SM-2 proxy: the same queries.
+        study.config = replace(study.config, scheduler="fsrs")
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            load_report(study)
+            times.append((time.perf_counter() - start) * 1000)
+        figures["screen_load_ms_median_30_all_blocks_fsrs_recall"] = round(statistics.median(times), 1)
     finally:
         study.close()
     return figures

@@ -46,14 +46,15 @@ def build(home: Path, items: int = 10_000, reviews: int = 100_000, today: date |
         ease_after, due_after) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
         rows,
     )
+    states = []
+    for item in seen:
+        interval = rng.randint(1, 60)
+        due = (today + timedelta(days=rng.randint(-30, 30))).isoformat()
+        states.append((interval, due, (today - timedelta(days=interval)).isoformat(), float(interval), due, item))
     connection.executemany(
         """UPDATE item SET repetitions = 3, interval = ?, easiness = 2.5, due_day = ?, last_review_day = ?,
-        fsrs_stability = interval, fsrs_difficulty = 5.0, fsrs_due_day = due_day WHERE id = ?""",
-        [
-            (d := rng.randint(1, 60), (today + timedelta(days=rng.randint(-30, 30))).isoformat(),
-             (today - timedelta(days=d)).isoformat(), item)
-            for item in seen
-        ],
+        fsrs_stability = ?, fsrs_difficulty = 5.0, fsrs_due_day = ? WHERE id = ?""",
+        states,
     )
     # A store in use: every seen item has its FSRS memory (so opening it replays nothing).
     connection.commit()
