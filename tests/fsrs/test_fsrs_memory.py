@@ -24,6 +24,16 @@ def grade(study: Study, item_id: str, button: int):
     return given, study.record(given)
 
 
+def grade_every(study: Study, clock, item_id: str, buttons: list[int], gap_days: int) -> list:
+    """Grade `item_id` with each button in turn, `gap_days` apart; return the study days."""
+    days = []
+    for button in buttons:
+        days.append(study.today)
+        grade(study, item_id, button)
+        clock.now += timedelta(days=gap_days)
+    return days
+
+
 def memory(study: Study, item_id: str):
     with study.engine.connect() as connection:
         return connection.execute(
@@ -35,11 +45,8 @@ def memory(study: Study, item_id: str):
 def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
     item = study.queue()[0]
-    days, buttons = [], [3, 4, 1]
-    for button in buttons:
-        days.append(study.today)
-        grade(study, item, button)
-        clock.now += timedelta(days=3)
+    buttons = [3, 4, 1]
+    days = grade_every(study, clock, item, buttons, 3)
     expected = fsrs_model.replay(zip(days, buttons))
     stability, difficulty, fsrs_due, due, interval, last = memory(study, item)
     assert (stability, difficulty) == pytest.approx((expected.stability, expected.difficulty))
@@ -70,11 +77,8 @@ def forget_memory(study: Study) -> None:
 def test_items_graded_without_memory_are_rebuilt_from_their_reviews_on_open(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
     item = study.queue()[0]
-    days, buttons = [], [3, 3, 2]
-    for button in buttons:
-        days.append(study.today)
-        grade(study, item, button)
-        clock.now += timedelta(days=4)
+    buttons = [3, 3, 2]
+    days = grade_every(study, clock, item, buttons, 4)
     before = memory(study, item)
     forget_memory(study)
     assert reschedule.items_without_memory(study.engine) == [item]
