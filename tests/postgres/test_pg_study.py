@@ -13,7 +13,7 @@ from drill.content.decks import load_decks
 from drill.estimate.rounds import RoundSettings
 from drill.paths import Paths
 from drill.stats.report import load_report
-from drill.store.engine import open_store
+from drill.store.engine import open_store, writing
 from drill.store.sync import sync_content
 from drill.study import Study
 
@@ -144,3 +144,21 @@ def test_machines_syncing_new_content_at_once_add_each_item_once(pg_url, tmp_pat
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_items_graded_without_fsrs_memory_are_rebuilt_from_their_reviews(pg_url, small_paths, clock) -> None:
+    study = Study.open(small_paths, clock)
+    try:
+        for card in study.cards(study.queue()[:3]):
+            study.record(study.grade(card, 3, 1_000))
+        remembered = rows(study, "SELECT id, fsrs_stability, fsrs_difficulty, fsrs_due_day FROM item ORDER BY id")
+        with writing(study.engine) as connection:  # as a store written before FSRS memory was kept
+            connection.execute(text("UPDATE item SET fsrs_stability = NULL, fsrs_difficulty = NULL, fsrs_due_day = NULL"))
+    finally:
+        study.close()
+    again = Study.open(small_paths, clock)
+    try:
+        assert rows(again, "SELECT id, fsrs_stability, fsrs_difficulty, fsrs_due_day FROM item ORDER BY id") == remembered
+        assert sum(1 for row in remembered if row[1] is not None) == 3
+    finally:
+        again.close()
