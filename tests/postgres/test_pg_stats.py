@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import Clock
 
 import drill.study
-from conftest import Clock
 from drill.cli import main
 
 from .study_history import as_json, build_history, content, figures, open_study
@@ -62,3 +62,27 @@ def test_figures_on_postgres_equal_the_same_history_on_sqlite(
     assert on_sqlite["home"]["reviews_total"] == whole["activity"]["reviews"] and on_sqlite["rounds"]
 
     assert as_json(on_postgres) == as_json(on_sqlite)
+
+
+def test_on_postgres_every_figure_is_read_from_one_snapshot(pg_url, tmp_path, monkeypatch) -> None:
+    """REPEATABLE READ for the stats read, as SQLite's single read transaction gives."""
+    from sqlalchemy import text
+
+    import drill.store.stats.figures as figures_module
+
+    seen = []
+    real_forecast = figures_module.forecast
+
+    def forecast(connection, scope):
+        seen.append(connection.execute(text("SHOW transaction_isolation")).scalar_one())
+        return real_forecast(connection, scope)
+
+    monkeypatch.setattr(figures_module, "forecast", forecast)
+    clock = Clock()
+    paths = content(tmp_path / "pg-home", tmp_path / "pg", "sm2", None)
+    study = open_study(paths, clock)
+    try:
+        figures(study)
+    finally:
+        study.close()
+    assert seen and set(seen) == {"repeatable read"}

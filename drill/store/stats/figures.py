@@ -67,6 +67,8 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
     `plan` the interview plan (its items brought forward today count when no block is chosen)."""
     forward = plan.bring_today if plan is not None and scope.block is None else 0
     with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":  # one snapshot for every figure, as SQLite's read gives
+            connection.execution_options(isolation_level="REPEATABLE READ")
         ensure_math(connection)
         ahead = forecast(connection, scope)
         days = activity(connection, scope)
