@@ -94,6 +94,7 @@ class Paths:
             "config": str(self.config),
             "user_decks": str(self.user_decks),
             "workspaces": str(self.workspaces),
+            "backups": str(self.backups),
             "decks": str(self.decks),
             "problems": str(self.problems),
             "kernels": str(self.kernels),

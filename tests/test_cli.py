@@ -54,6 +54,7 @@ def test_locate_honours_drill_home(capsys, drill_home: Path) -> None:
     out = capsys.readouterr().out
     assert f"database    {drill_home / 'drill.db'}" in out
     assert f"user_decks  {drill_home / 'decks'}" in out
+    assert f"backups     {drill_home / 'backups'}" in out
 
 
 def test_unwritable_home_gives_one_clear_message(tmp_path: Path) -> None:
