@@ -12,6 +12,7 @@ from datetime import date
 from sqlalchemy import Engine, text
 
 from drill.schedule.replay import PastReview
+from drill.store.dialect import as_date
 
 ITEM_REVIEWS = text(
     """SELECT study_day, button FROM review
@@ -25,21 +26,17 @@ ALL_REVIEWS = text(
 )
 
 
-def _day(value: object) -> date:
-    return value if isinstance(value, date) else date.fromisoformat(str(value))
-
-
 def item_reviews(engine: Engine, item_id: str) -> list[tuple[date, int]]:
     """One item's counted reviews as (study day, button), oldest first (uses ix_review_item)."""
     with engine.connect() as connection:
-        return [(_day(day), button) for day, button in connection.execute(ITEM_REVIEWS, {"item_id": item_id})]
+        return [(as_date(day), button) for day, button in connection.execute(ITEM_REVIEWS, {"item_id": item_id})]
 
 
 def review_history(engine: Engine) -> Iterator[PastReview]:
     """Every counted review, item by item and oldest first within an item, streamed."""
     with engine.connect() as connection:
         for item_id, day, button, quality in connection.execute(ALL_REVIEWS):
-            yield PastReview(item_id, _day(day), button, quality)
+            yield PastReview(item_id, as_date(day), button, quality)
 
 
 def review_counts(engine: Engine) -> tuple[int, int]:

@@ -73,18 +73,23 @@ def day_progress(engine: Engine, today: date) -> DayProgress:
     return DayProgress(reviews_done=row[0], new_done=row[1])
 
 
-CARD_COLUMNS = """id, kind, block, topic, prompt, answer, source, points, target_seconds,
-    repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty, fsrs_due_day"""
+STATE_COLUMNS = """repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
+    fsrs_due_day"""
+CARD_COLUMNS = f"id, kind, block, topic, prompt, answer, source, points, target_seconds, {STATE_COLUMNS}"
 
 
-def _card(row) -> Card:
-    state = ItemState(
+def item_state(row) -> ItemState:
+    """An item's schedule from a row holding STATE_COLUMNS."""
+    return ItemState(
         row.repetitions, row.interval, row.easiness, as_date(row.due_day), as_date(row.last_review_day),
         row.fsrs_stability, row.fsrs_difficulty, as_date(row.fsrs_due_day),
     )
+
+
+def _card(row) -> Card:
     return Card(
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
-        json.loads(row.points), row.target_seconds, state,
+        json.loads(row.points), row.target_seconds, item_state(row),
     )
 
 

@@ -15,11 +15,13 @@ from datetime import date
 from sqlalchemy import Connection, Engine, bindparam, text
 
 from drill.schedule.grading import ItemState
-from drill.schedule.rebuild import Step, replay_grades
+from drill.schedule.rebuild import replay_grades
 from drill.store import facts
+from drill.store.dialect import as_date
 from drill.store.engine import writing
 from drill.store.facts import read_fact, write_fact
-from drill.store.writes import SET_STATE, state_params
+from drill.store.queries import STATE_COLUMNS, item_state
+from drill.store.writes import SET_STATE, state_params, transition_params
 
 WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
 GRADES = text(
@@ -32,16 +34,9 @@ REWRITE_REVIEW = text(
         reps_after=:reps_after, interval_after=:interval_after, ease_after=:ease_after, due_after=:due_after
     WHERE id=:id"""
 )
-STATES = text(
-    """SELECT id, repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
-        fsrs_due_day FROM item WHERE last_review_day IS NOT NULL"""
-)
+STATES = text(f"SELECT id, {STATE_COLUMNS} FROM item WHERE last_review_day IS NOT NULL")
 SET_DUE = text("UPDATE item SET due_day = :due_day WHERE id = :item_id")
 BATCH = 500  # items replayed per query
-
-
-def _day(value: object) -> date | None:
-    return value if value is None or isinstance(value, date) else date.fromisoformat(str(value))
 
 
 def items_without_memory(engine: Engine) -> list[str]:
@@ -49,26 +44,18 @@ def items_without_memory(engine: Engine) -> list[str]:
         return list(connection.execute(WITHOUT_MEMORY).scalars())
 
 
-def _review_params(step: Step) -> dict[str, object]:
-    before, after = step.before, step.after
-    return {
-        "id": step.review_id, "counted": step.counted,
-        "reps_before": before.repetitions, "interval_before": before.interval, "ease_before": before.easiness,
-        "due_before": before.due_day, "last_day_before": before.last_review_day,
-        "reps_after": after.repetitions, "interval_after": after.interval, "ease_after": after.easiness,
-        "due_after": after.due_day,
-    }
-
-
 def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewrite_log: bool) -> None:
     grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
     for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
-        grades[item_id].append((review_id, _day(day), quality))
+        grades[item_id].append((review_id, as_date(day), quality))
     for item_id, history in grades.items():
         state = ItemState()
         for step in replay_grades(history, scheduler):
             if rewrite_log:
-                connection.execute(REWRITE_REVIEW, _review_params(step))
+                connection.execute(
+                    REWRITE_REVIEW,
+                    {"id": step.review_id, "counted": step.counted, **transition_params(step.before, step.after)},
+                )
             state = step.after
         connection.execute(SET_STATE, state_params(item_id, state))
 
@@ -101,10 +88,10 @@ def switch_scheduler(engine: Engine, scheduler: str) -> int:
     with writing(engine) as connection:
         moves = []
         for row in connection.execute(STATES):
-            state = ItemState(*row[1:4], _day(row[4]), _day(row[5]), row[6], row[7], _day(row[8]))
+            state = item_state(row)
             due = state.due_day_under(scheduler)
             if due != state.due_day:
-                moves.append({"item_id": row[0], "due_day": due})
+                moves.append({"item_id": row.id, "due_day": due})
         if moves:
             connection.execute(SET_DUE, moves)
         write_fact(connection, facts.SCHEDULER, scheduler)

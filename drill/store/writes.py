@@ -30,9 +30,23 @@ def state_params(item_id: str, state: ItemState) -> dict[str, object]:
     return {"item_id": item_id, **asdict(state)}
 
 
+def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:
+    """A review row's state columns: the SM-2 state before and after it."""
+    return {
+        "reps_before": before.repetitions,
+        "interval_before": before.interval,
+        "ease_before": before.easiness,
+        "due_before": before.due_day,
+        "last_day_before": before.last_review_day,
+        "reps_after": after.repetitions,
+        "interval_after": after.interval,
+        "ease_after": after.easiness,
+        "due_after": after.due_day,
+    }
+
+
 def insert_review(connection: Connection, grade: Grade) -> int:
     """Insert the review row and move the item to its new state; return the review id."""
-    before, after = grade.before, grade.after
     review_id = connection.execute(
         RECORD_ONE,
         {
@@ -43,18 +57,10 @@ def insert_review(connection: Connection, grade: Grade) -> int:
             "quality": grade.quality,
             "duration_ms": grade.duration_ms,
             "counted": grade.counted,
-            "reps_before": before.repetitions,
-            "interval_before": before.interval,
-            "ease_before": before.easiness,
-            "due_before": before.due_day,
-            "last_day_before": before.last_review_day,
-            "reps_after": after.repetitions,
-            "interval_after": after.interval,
-            "ease_after": after.easiness,
-            "due_after": after.due_day,
+            **transition_params(grade.before, grade.after),
         },
     ).scalar_one()
-    connection.execute(SET_STATE, state_params(grade.item_id, after))
+    connection.execute(SET_STATE, state_params(grade.item_id, grade.after))
     return review_id
 
 

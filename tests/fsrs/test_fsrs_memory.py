@@ -34,6 +34,11 @@ def grade_every(study: Study, clock, item_id: str, buttons: list[int], gap_days:
     return days
 
 
+def review_log(study: Study) -> list:
+    with study.engine.connect() as connection:
+        return connection.execute(text("SELECT * FROM review ORDER BY id")).all()
+
+
 def memory(study: Study, item_id: str):
     with study.engine.connect() as connection:
         return connection.execute(
@@ -104,15 +109,14 @@ def test_a_scheduler_named_in_config_takes_over_the_due_days_and_back(small_path
     stability, _, fsrs_due, sm2_due, interval, last = memory(study, item)
     assert fsrs_due != sm2_due
     study.close()
-    reviews = lambda s: s.engine.connect().execute(text("SELECT * FROM review ORDER BY id")).all()  # noqa: E731
 
     study = open_with(small_paths, clock, "fsrs")
     assert memory(study, item)[3] == fsrs_due and reschedule.stored_scheduler(study.engine) == "fsrs"
-    log = reviews(study)
+    log = review_log(study)
     study.close()
     study = open_with(small_paths, clock, "sm2")
     assert memory(study, item)[3] == sm2_due
-    assert reviews(study) == log and len(log) == 2  # the history is untouched
+    assert review_log(study) == log and len(log) == 2  # the history is untouched
     study.close()
 
 

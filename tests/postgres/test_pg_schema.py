@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import threading
 
 import pytest
 from sqlalchemy import Boolean, Date, DateTime, Float, Integer, String, TypeDecorator, inspect, text
@@ -15,6 +14,8 @@ from drill.paths import Paths
 from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from drill.store.engine import open_store, writing
 from drill.store.migrations import MIGRATIONS, VERSION_TABLE, NewerDatabaseError, migrate
+
+from .together import at_once
 
 KINDS = (Boolean, DateTime, Date, Float, Integer, String)  # no one of them subclasses another
 
@@ -79,22 +80,8 @@ def test_reopening_migrates_nothing(pg_url, drill_home, monkeypatch) -> None:
 
 
 def test_first_opens_from_several_machines_at_once_migrate_once(pg_url, tmp_path) -> None:
-    machines = 4
-    start = threading.Barrier(machines)
-    engines, errors = [], []
-
-    def open_one(number: int) -> None:
-        start.wait()
-        try:
-            engines.append(open_store(Paths(tmp_path / f"machine-{number}")))
-        except Exception as error:  # noqa: BLE001  (reported below)
-            errors.append(error)
-
-    threads = [threading.Thread(target=open_one, args=(n,)) for n in range(machines)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    homes = [Paths(tmp_path / f"machine-{number}") for number in range(4)]
+    engines, errors = at_once([lambda home=home: open_store(home) for home in homes])
     try:
         assert errors == []
         assert version(engines[0]) == len(MIGRATIONS)

@@ -3,7 +3,6 @@ and coding-drill writes; two machines (two DRILL_HOMEs) sharing one database."""
 
 from __future__ import annotations
 
-import threading
 from datetime import date, timedelta
 
 from sqlalchemy import text
@@ -18,6 +17,7 @@ from drill.store.sync import sync_content
 from drill.study import Study
 
 from .study_history import DRILL, content, open_study
+from .together import at_once
 
 
 def rows(study: Study, sql: str, **params) -> list[tuple]:
@@ -121,21 +121,9 @@ def test_machines_syncing_new_content_at_once_add_each_item_once(pg_url, tmp_pat
     load = load_decks([deck_dir])
     machines = 4
     engines = [open_store(Paths(tmp_path / f"home-{n}")) for n in range(machines)]
-    start = threading.Barrier(machines)
-    reports, errors = [], []
-
-    def sync(engine) -> None:
-        start.wait()
-        try:
-            reports.append(sync_content(engine, load.items, load.broken_decks, clock()))
-        except Exception as error:  # noqa: BLE001  (reported below)
-            errors.append(error)
-
-    threads = [threading.Thread(target=sync, args=(engine,)) for engine in engines]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    reports, errors = at_once(
+        [lambda engine=engine: sync_content(engine, load.items, load.broken_decks, clock()) for engine in engines]
+    )
     try:
         assert errors == []
         assert sorted(report.added for report in reports) == [0] * (machines - 1) + [300]
