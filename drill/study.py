@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
@@ -21,7 +22,7 @@ from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import facts, queries, reschedule
 from drill.store.engine import open_store
 from drill.store.facts import read_fact
-from drill.store.recorder import Recorder
+from drill.store.recorder import FailedWrite, Recorder
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import record_grade, set_suspended, undo_grade
 
@@ -82,7 +83,7 @@ class Study:
         self.clock = clock
         self.rng = rng or random.Random()
         self.engine = open_store(paths)
-        self.recorder = Recorder()
+        self._writer = Recorder()
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
@@ -304,7 +305,49 @@ class Study:
 
         return record_attempt(self.engine, attempt, grade)
 
+    # -- the one write path: screens hand intentions here; each commits in the background ---
+
+    def on_write_failed(self, report: Callable[[FailedWrite], None]) -> None:
+        """Call `report` (from the writer's thread) with every write that fails from now on."""
+        self._writer.on_failure = report
+
+    def save_grade(self, grade: Grade) -> Future[int]:
+        """Commit a grade; the future gives its review id."""
+        return self._writer.submit(f"the grade of {grade.item_id}", self.record, grade)
+
+    def save_estimate(self, grade: Grade, attempt: "Attempt") -> Future[int]:
+        """Commit an answered estimate card: its review and its attempt."""
+        return self._writer.submit(f"the answer to {grade.item_id}", self.record_attempt, grade, attempt)
+
+    def save_undo(self, recorded: Future[int], grade: Grade) -> Future[None]:
+        """Take back a grade once its own write (`recorded`) has committed."""
+        return self._writer.submit(f"the undo on {grade.item_id}", lambda: self.undo(recorded.result(), grade))
+
+    def save_suspended(self, item_id: str, suspended: bool = True) -> Future[None]:
+        what = f"{'suspending' if suspended else 'unsuspending'} {item_id}"
+        return self._writer.submit(what, self.suspend, item_id, suspended)
+
+    def save_round_attempt(self, round_id: int, attempt: "Attempt") -> Future[None]:
+        return self._writer.submit("a mock-round answer", self.record_round_attempt, round_id, attempt)
+
+    def save_round_end(self, round_id: int, score: float, abandoned: bool) -> Future[None]:
+        return self._writer.submit("the end of the mock round", self.finish_round, round_id, score, abandoned)
+
+    def save_coding(self, attempt: dict, grade: Grade | None) -> Future[int | None]:
+        return self._writer.submit(f"the attempt at {attempt['item_id']}", self.record_coding, attempt, grade)
+
+    def drain(self) -> None:
+        """Wait for every write handed over so far; raise WriteFailures naming each that failed."""
+        self._writer.drain()
+
+    def settle(self) -> list[FailedWrite]:
+        """Wait for every write handed over so far (before reading what they wrote); the
+        failures are returned, already reported to `on_write_failed`."""
+        return self._writer.settle()
+
     def close(self) -> None:
-        self.recorder.drain()
-        self.recorder.close()
-        self.engine.dispose()
+        try:
+            self.drain()
+        finally:
+            self._writer.close()
+            self.engine.dispose()

@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 def open_study(paths, clock) -> Study:
     study = Study.open(paths, clock)
-    study.recorder.drain()
+    study.drain()
     return study
 
 

@@ -26,7 +26,7 @@ async def wait_ready(pilot: Pilot) -> None:
 
 def db_rows(app, sql: str) -> list[tuple]:
     """Rows read through a fresh connection, after every pending write is committed."""
-    app.study.recorder.drain()
+    app.study.drain()
     connection = sqlite3.connect(app.paths.database)
     try:
         return connection.execute(sql).fetchall()

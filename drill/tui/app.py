@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from drill.days import utc_now
 from drill.paths import Paths
-from drill.tui.messages import HomeRefreshed, QueueLoaded, StudyFailed, StudyOpened
+from drill.tui.messages import HomeRefreshed, QueueLoaded, StudyFailed, StudyOpened, WriteFailed
 from drill.tui.screens.home import HomeScreen
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class DrillApp(App[None]):
 
         try:
             study = Study.open(self.paths, self.clock)
+            study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
             self.post_message(StudyOpened(study, study.home()))
         except (ConfigError, NewerDatabaseError, DatabaseUrlError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
@@ -77,6 +78,11 @@ class DrillApp(App[None]):
         if self.start_review:
             self.start_review = False
             self.action_review()
+
+    @on(WriteFailed)
+    def _write_failed(self, message: WriteFailed) -> None:
+        """Every failed write is said, whatever screen handed it over; nothing is shown as saved."""
+        self.notify(f"Not saved — {message.failure}", title="Could not save", severity="error", timeout=20)
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:
@@ -177,11 +183,20 @@ class DrillApp(App[None]):
         self.push_screen(AskDate("Interview date:", self.study.config.interview_date), chosen)
 
     def action_mock_history(self) -> None:
+        if self.study is not None:
+            self.open_mock_history()
+
+    @work(thread=True, group="study")
+    def open_mock_history(self) -> None:
+        assert self.study is not None
+        self.study.settle()  # a failed write was said when it happened; history shows what was saved
+        rounds = self.study.round_history()
+        self.call_from_thread(self._show_mock_history, rounds)
+
+    def _show_mock_history(self, rounds) -> None:
         from drill.tui.screens.mock_history import MockHistoryScreen
 
-        if self.study is not None:
-            self.study.recorder.drain()
-            self.push_screen(MockHistoryScreen(self.study.round_history()))
+        self.push_screen(MockHistoryScreen(rounds))
 
     def action_stats(self) -> None:
         """Progress: readiness, the load ahead, the heatmap, retention, estimation, drills, pitches."""

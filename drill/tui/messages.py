@@ -8,6 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from drill.schedule.records import Card
+    from drill.store.recorder import FailedWrite
     from drill.study import HomeSummary, Study
 
 
@@ -40,3 +41,11 @@ class QueueLoaded(Message):
     def __init__(self, cards: list["Card"]) -> None:
         super().__init__()
         self.cards = cards
+
+
+class WriteFailed(Message):
+    """A write handed to the study did not commit (posted from the writer's thread)."""
+
+    def __init__(self, failure: "FailedWrite") -> None:
+        super().__init__()
+        self.failure = failure

@@ -2,7 +2,7 @@
 
 The session runs in a child forked from this process (drill already imported, so 100 runs cost
 no interpreter start-ups). It grades cards the way the review screen does: Study.grade, the
-ReviewSession, and the write handed to Study.recorder; the Recorder's done callback reports
+ReviewSession, and the write handed to Study.save_grade; the Recorder's done callback reports
 `ack <review_id> <item_id>` on a pipe only once the write has committed. Every run reuses one
 database, so it grows across the kills.
 """
@@ -57,13 +57,13 @@ def review_until_killed(paths: TestPaths, pipe: int, seed: int) -> None:
     report("opened")
     stop = time.monotonic() + SAFETY_STOP_S
     while time.monotonic() < stop:
-        study.recorder.drain()  # the next session reads the states the last one committed
+        study.drain()  # the next session reads the states the last one committed
         session = ReviewSession(study.cards(ITEMS))
         while (card := session.current) is not None:
             grade = study.grade(card, rng.randint(1, 4), rng.randint(500, 20_000))
             session.answer(grade)
             report(f"give {card.item_id}")
-            study.recorder.submit(study.record, grade).add_done_callback(acknowledge(card.item_id))
+            study.save_grade(grade).add_done_callback(acknowledge(card.item_id))
             time.sleep(rng.uniform(0, THINKING_S))
 
 

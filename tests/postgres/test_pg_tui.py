@@ -13,7 +13,7 @@ from tui_helpers import wait_ready, wait_until
 
 
 def reviews(app) -> list[tuple]:
-    app.study.recorder.drain()
+    app.study.drain()
     with app.study.engine.connect() as connection:
         return [tuple(row) for row in connection.execute(text("SELECT item_id, button, counted, study_day FROM review ORDER BY id"))]
 

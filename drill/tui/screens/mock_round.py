@@ -89,7 +89,7 @@ class MockRoundScreen(Screen[None]):
         problem = self.problems[len(self.attempts)]
         attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
         self.attempts.append(attempt)
-        self.study.recorder.submit(self.study.record_round_attempt, self.round_id, attempt)
+        self.study.save_round_attempt(self.round_id, attempt)
         self.query_one("#round-progress", ProgressBar).advance(1)
         if len(self.attempts) == len(self.problems):
             self.end(abandoned=False)
@@ -121,5 +121,5 @@ class MockRoundScreen(Screen[None]):
             return
         self.over = True
         summary = RoundSummary(len(self.problems), list(self.attempts))
-        self.study.recorder.submit(self.study.finish_round, self.round_id, summary.score, abandoned)
+        self.study.save_round_end(self.round_id, summary.score, abandoned)
         self.app.switch_screen(MockSummaryScreen(summary, abandoned))

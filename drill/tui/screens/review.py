@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Rule, Static, TextArea
 
@@ -24,14 +23,6 @@ if TYPE_CHECKING:
     from drill.estimate.draw import Problem
     from drill.schedule.records import Card
     from drill.study import Study
-
-
-class WriteFailed(Message):
-    """A grade could not be committed."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
 
 
 def grade_outcome(state: ItemState, after: ItemState, button: int, today: date) -> str:
@@ -179,7 +170,7 @@ class ReviewScreen(Screen[None]):
         attempt = self.study.answer_problem(self.problem, event.value, time.monotonic() - self.shown_at)
         grade = self.study.grade_attempt(card, attempt)
         self.session.answer(grade)
-        self.pending.append(self._write(self.study.record_attempt, grade, attempt))
+        self.pending.append(self.study.save_estimate(grade, attempt))
         self.showing_result = True
         answer = self.query_one("#answer", Markdown)
         answer.update(attempt.report() + "\n\nPress **Enter** for the next card.")
@@ -206,7 +197,7 @@ class ReviewScreen(Screen[None]):
         duration_ms = int(seconds * 1000)
         grade = self.study.grade(card, button, duration_ms)
         self.session.answer(grade)
-        self.pending.append(self._write(self.study.record, grade))
+        self.pending.append(self.study.save_grade(grade))
         self.show_current()
 
     def action_undo(self) -> None:
@@ -214,7 +205,7 @@ class ReviewScreen(Screen[None]):
         if grade is None:
             return
         recorded = self.pending.pop()
-        self._write(lambda: self.study.undo(recorded.result(), grade))
+        self.study.save_undo(recorded, grade)
         self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {grade.item_id}", timeout=2)
         self.show_current()
 
@@ -222,22 +213,9 @@ class ReviewScreen(Screen[None]):
         card = self.session.drop_current()
         if card is None:
             return
-        self._write(self.study.suspend, card.item_id)
+        self.study.save_suspended(card.item_id)
         self.notify(f"Suspended {card.item_id}; it will not be shown until unsuspended.", timeout=3)
         self.show_current()
-
-    def _write(self, write, *args) -> Future:
-        future = self.study.recorder.submit(write, *args)
-        future.add_done_callback(self._check_write)
-        return future
-
-    def _check_write(self, future: Future) -> None:
-        error = future.exception()
-        if error is not None:
-            self.post_message(WriteFailed(str(error)))
-
-    def on_write_failed(self, message: WriteFailed) -> None:
-        self.notify(f"Could not save the last grade: {message.reason}", severity="error", timeout=15)
 
     def finish(self) -> None:
         from drill.tui.screens.summary import SummaryScreen

@@ -1,0 +1,101 @@
+"""The one write path: every write goes through Study's writer, and every failure is said."""
+
+import random
+import sqlite3
+import threading
+
+import pytest
+from textual.widgets import Select
+
+from drill.store.recorder import Recorder, WriteFailures
+from drill.tui.app import DrillApp
+from drill.tui.screens.mock_round import MockRoundScreen
+from drill.tui.screens.mock_setup import MockSetupScreen
+from drill.tui.screens.review import ReviewScreen
+from tui_helpers import wait_ready, wait_until
+
+
+def test_drain_names_every_failed_write_in_order() -> None:
+    reported = []
+    recorder = Recorder(on_failure=reported.append)
+
+    def fail(message: str) -> None:
+        raise OSError(message)
+
+    recorder.submit("first", fail, "disk full")
+    kept = recorder.submit("second", lambda: 42)
+    recorder.submit("third", fail, "read-only")
+    with pytest.raises(WriteFailures) as raised:
+        recorder.drain()
+    assert [str(failure) for failure in raised.value.failures] == ["first: disk full", "third: read-only"]
+    assert kept.result() == 42
+    assert [failure.what for failure in reported] == ["first", "third"]
+    recorder.drain()  # the failures were reported once; a later drain has nothing new
+    recorder.close()
+
+
+def test_writes_keep_their_order_off_the_calling_thread() -> None:
+    recorder = Recorder()
+    threads, seen = [], []
+    for n in range(20):
+        recorder.submit(f"write {n}", lambda n=n: (seen.append(n), threads.append(threading.current_thread())))
+    recorder.drain()
+    assert seen == list(range(20))
+    assert threading.current_thread() not in threads
+    recorder.close()
+
+
+@pytest.fixture
+def app(drill_home, clock):
+    from drill.paths import Paths
+
+    return DrillApp(Paths(drill_home), clock=clock)
+
+
+def refuse(*args) -> None:
+    raise sqlite3.OperationalError("disk I/O error")
+
+
+def messages(app) -> list[str]:
+    return [str(notice.message) for notice in app._notifications]
+
+
+def rows(app, sql: str) -> list[tuple]:
+    app.study.settle()
+    connection = sqlite3.connect(app.paths.database)
+    try:
+        return connection.execute(sql).fetchall()
+    finally:
+        connection.close()
+
+
+async def test_a_failed_grade_is_said_and_not_stored(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        app.study.record = refuse
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        card = app.screen.session.current
+        if card.kind == "estimate":
+            await pilot.press(*"1 GB", "enter")
+        else:
+            await pilot.press("space", "3")
+        await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)))
+        assert any(card.item_id in text and "disk I/O error" in text for text in messages(app))
+    assert rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
+
+
+async def test_a_failed_mock_round_answer_is_said_and_not_stored(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        app.study.rng = random.Random(5)
+        app.study.record_round_attempt = refuse
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSetupScreen))
+        app.screen.query_one("#problems", Select).value = 5
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
+        await pilot.press(*app.screen.problems[0].pretty, "enter")
+        await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)))
+        assert any("mock-round answer" in text for text in messages(app))
+    assert rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
