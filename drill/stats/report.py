@@ -30,7 +30,7 @@ def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str 
     """The figures for the stats screen (run it in a worker thread): pending grades land first."""
     from drill.store.queries import day_progress
 
-    study.recorder.drain()
+    study.settle()
     scope = scope_for(study, period, block)
     progress = day_progress(study.engine, scope.today)
     plan = study.interview_plan(scope.today)

@@ -206,7 +206,7 @@ class DrillScreen(Screen[None]):
             "hints_used": self.hints_used, "seconds": self.elapsed, "speed_ratio": run.speed_ratio,
             "workspace": str(self.workspace.folder),
         }
-        self.study.recorder.submit(self.study.record_coding, attempt, grade)
+        self.study.save_coding(attempt, grade)
 
     # -- hints, giving up, the reference ----------------------------------------------------
 
