@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import backup, estimate, export, imports, kernel, plan, scheduler, stats
+    from drill.commands import backup, estimate, export, imports, kernel, plan, queue, scheduler, stats
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -27,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     listing.set_defaults(handler=cmd_list)
     stats.register(commands)
+    queue.register(commands)
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
     kernel.register(commands)
     estimate.register(commands)

@@ -6,10 +6,12 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from drill.schedule.queue import DEFAULT_NEW_MIX, KINDS
 
 if TYPE_CHECKING:
     from drill.paths import Paths
@@ -23,7 +25,8 @@ class ConfigError(Exception):
 class Config:
     """User settings; every field has a default so a missing file is fine."""
 
-    new_per_day: int = 15
+    new_per_day: int = 15  # all kinds together; when only new_mix is set, its sum
+    new_mix: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_NEW_MIX))  # new items a day per kind
     max_reviews_per_day: int = 200
     rollover_hour: int = 4
     interview_date: date | None = None
@@ -43,6 +46,8 @@ class Config:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"{path}: unknown setting(s): {', '.join(unknown)}")
+        if "new_mix" in data and "new_per_day" not in data and isinstance(data["new_mix"], dict):
+            data["new_per_day"] = sum(value for value in data["new_mix"].values() if isinstance(value, int))
         config = cls(**data)
         config._validate(path)
         return config
@@ -52,6 +57,14 @@ class Config:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{path}: {name} must be a non-negative integer, not {value!r}")
+        if not isinstance(self.new_mix, dict) or any(
+            kind not in KINDS or not isinstance(number, int) or isinstance(number, bool) or number < 0
+            for kind, number in self.new_mix.items()
+        ):
+            raise ConfigError(
+                f"{path}: new_mix must map kinds ({', '.join(KINDS)}) to non-negative integers, "
+                f"e.g. new_mix = {{ card = 10, pitch = 2, estimate = 2, coding = 1 }}; not {self.new_mix!r}"
+            )
         if not isinstance(self.plan_window_days, int) or self.plan_window_days < 1:
             raise ConfigError(f"{path}: plan_window_days must be a positive integer, not {self.plan_window_days!r}")
         if self.rollover_hour > 23:

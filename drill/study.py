@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from drill.coding.items import drill_id
 from drill.config import Config
 from drill.content.errors import ContentError
 from drill.content.fingerprint import content_fingerprint
@@ -48,6 +49,7 @@ class HomeSummary:
     interview_date: date | None
     content_errors: list[ContentError] = field(default_factory=list)
     plan: planning.Plan | None = None  # the interview plan, while a date is set and still ahead
+    drills_due: list[str] = field(default_factory=list)  # coding drills due today, by drill id
 
     @property
     def new_per_day_needed(self) -> int | None:
@@ -158,6 +160,8 @@ class Study:
             max_reviews_per_day=self.config.max_reviews_per_day,
             new_done_today=progress.new_done,
             reviews_done_today=progress.reviews_done,
+            new_mix=self.config.new_mix,
+            new_done_by_kind=progress.new_done_by_kind,
         )
         return queue.build(due, new, limits)
 
@@ -187,6 +191,7 @@ class Study:
             interview_date=interview,
             content_errors=self.content_errors,
             plan=today_plan,
+            drills_due=[drill_id(item) for item in queries.due_drills(self.engine, today)],
         )
 
     def next_state(self, card: Card, quality: int, today: date) -> ItemState:

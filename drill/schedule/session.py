@@ -57,6 +57,11 @@ class ReviewSession:
         self.order.appendleft(grade.item_id)
         return grade
 
+    def postpone_current(self) -> None:
+        """Move the current card to the end of the session."""
+        if self.order:
+            self.order.rotate(-1)
+
     def drop_current(self) -> Card | None:
         """Remove the current card from this session (it was suspended)."""
         card = self.current

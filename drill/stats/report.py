@@ -42,7 +42,9 @@ def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str 
 
 
 def _num(value: float | None, digits: int = 4) -> float | None:
-    return None if value is None else round(float(value), digits)
+    """Rounded for JSON; rounded to 9 places first, so that sums taken in another order (SQLite
+    and PostgreSQL differ in the last bit) round a half-way figure the same way."""
+    return None if value is None else round(round(float(value), 9), digits)
 
 
 def _day(value: date | None) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from sqlalchemy import Engine, bindparam, text
@@ -22,36 +22,38 @@ REVIEWED = f"{ACTIVE} AND kind != 'coding'"  # coding drills are practised from 
 class DayProgress:
     reviews_done: int
     new_done: int
+    new_done_by_kind: dict[str, int] = field(default_factory=dict)
 
 
 def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[Candidate], list[Candidate]]:
-    """Due items (not yet seen today) and unseen items, at most `per_block` of each per block.
+    """Due items (not yet seen today) and unseen items, at most `per_block` of each per block
+    (and, for unseen items, per kind in a block), coding drills included.
 
     The queue keeps each block's own order, so nothing past a block's first `per_block`
     items can ever be chosen today: the database is asked for no more than that.
     """
     with engine.connect() as connection:
         due = [
-            Candidate(row[0], row[1], as_date(row[2]))
+            Candidate(row[0], row[1], as_date(row[2]), row[3])
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block, due_day FROM (
-                        SELECT id, block, due_day, position, ROW_NUMBER() OVER (
+                    f"""SELECT id, block, due_day, kind FROM (
+                        SELECT id, block, due_day, kind, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY due_day, position) AS lane
-                        FROM item WHERE {REVIEWED} AND due_day <= :today) AS lanes
+                        FROM item WHERE {ACTIVE} AND due_day <= :today) AS lanes
                     WHERE lane <= :per_block ORDER BY due_day, position"""
                 ),
                 {"today": today, "per_block": per_block},
             )
         ]
         new = [
-            Candidate(row[0], row[1])
+            Candidate(row[0], row[1], None, row[2])
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block FROM (
-                        SELECT id, block, position, ROW_NUMBER() OVER (
-                            PARTITION BY block ORDER BY position) AS lane
-                        FROM item WHERE {REVIEWED} AND last_review_day IS NULL) AS lanes
+                    f"""SELECT id, block, kind FROM (
+                        SELECT id, block, kind, position, ROW_NUMBER() OVER (
+                            PARTITION BY kind, block ORDER BY position) AS lane
+                        FROM item WHERE {ACTIVE} AND last_review_day IS NULL) AS lanes
                     WHERE lane <= :per_block ORDER BY position"""
                 ),
                 {"per_block": per_block},
@@ -61,16 +63,17 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
 
 
 def day_progress(engine: Engine, today: date) -> DayProgress:
-    """How many grades were given today, and how many items were seen for the first time."""
+    """How many grades were given today, and how many items (of each kind) were seen for the first time."""
     with engine.connect() as connection:
-        row = connection.execute(
+        rows = connection.execute(
             text(
-                """SELECT COUNT(*), COUNT(*) FILTER (WHERE counted AND last_day_before IS NULL)
-                FROM review WHERE study_day = :today"""
+                """SELECT item.kind, COUNT(*), COUNT(*) FILTER (WHERE review.counted AND review.last_day_before IS NULL)
+                FROM review JOIN item ON item.id = review.item_id WHERE review.study_day = :today GROUP BY item.kind"""
             ),
             {"today": today},
-        ).one()
-    return DayProgress(reviews_done=row[0], new_done=row[1])
+        ).all()
+    new_by_kind = {kind: new for kind, _, new in rows if new}
+    return DayProgress(sum(row[1] for row in rows), sum(new_by_kind.values()), new_by_kind)
 
 
 STATE_COLUMNS = """repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
@@ -128,6 +131,18 @@ def block_counts(engine: Engine, today: date) -> dict[str, dict[str, int]]:
     for block, number in reviews.items():
         counts.setdefault(block, {"items": 0, "due": 0, "new": 0, "reviews": 0})["reviews"] = number
     return counts
+
+
+def due_drills(engine: Engine, today: date) -> list[str]:
+    """The ids of the coding drills due today (they come up in today's review)."""
+    with engine.connect() as connection:
+        return list(
+            connection.execute(
+                text(f"""SELECT id FROM item WHERE {ACTIVE} AND kind = 'coding' AND due_day <= :today
+                    ORDER BY due_day, position"""),
+                {"today": today},
+            ).scalars()
+        )
 
 
 def reviews_total(engine: Engine) -> int:

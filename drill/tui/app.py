@@ -150,16 +150,37 @@ class DrillApp(App[None]):
 
         self.push_screen(DrillListScreen(drills, records))
 
-    def start_drill(self, drill) -> None:
-        """A fresh workspace and the timed attempt screen for `drill`."""
+    def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None) -> None:
+        """A fresh workspace and the timed attempt screen for a drill. With `on_close` (a review
+        session opened it) the drill screen returns there with how it ended; else it replaces
+        the list."""
+        if self.study is not None:
+            self.open_drill(drill_id, on_close)
+
+    @work(thread=True, group="drills")
+    def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None) -> None:
+        from drill.coding.drills import DrillError, find_drill
         from drill.coding.items import item_id
         from drill.coding.workspace import create_workspace
+
+        assert self.study is not None
+        try:
+            drill = find_drill(self.paths.kernels, drill_id)
+            card = self.study.cards([item_id(drill_id)])[0]
+            workspace = create_workspace(drill, self.paths.workspaces)
+        except (DrillError, OSError, IndexError) as error:
+            self.notify(f"Could not open the drill {drill_id}: {error}", severity="error", timeout=10)
+            return
+        self.call_from_thread(self._show_drill_attempt, drill, card, workspace, on_close)
+
+    def _show_drill_attempt(self, drill, card, workspace, on_close) -> None:
         from drill.tui.screens.drill_attempt import DrillScreen
 
         assert self.study is not None
-        card = self.study.cards([item_id(drill.id)])[0]
-        workspace = create_workspace(drill, self.paths.workspaces)
-        self.switch_screen(DrillScreen(self.study, drill, card, workspace))
+        if on_close is None:
+            self.switch_screen(DrillScreen(self.study, drill, card, workspace))
+        else:
+            self.push_screen(DrillScreen(self.study, drill, card, workspace, back_to_session=True), on_close)
 
     def action_interview_date(self) -> None:
         """Set or clear the interview date that the plan works towards."""

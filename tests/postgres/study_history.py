@@ -36,7 +36,10 @@ def content(home: Path, root: Path, scheduler: str = "sm2", interview: str | Non
     """The stats tests' content under `root`, state under `home`, and a config.toml."""
     paths = stats_paths(home, root)
     home.mkdir(parents=True, exist_ok=True)
-    lines = [f'scheduler = "{scheduler}"'] + ([f"interview_date = {interview}"] if interview else [])
+    # Coding drills are practised through _coding, not the daily queue; this mix lets cards grow
+    # mature under both schedulers, so every figure compared has something in it.
+    lines = [f'scheduler = "{scheduler}"', "new_mix = { card = 13, pitch = 1, estimate = 1 }"]
+    lines += [f"interview_date = {interview}"] if interview else []
     paths.config.write_text("\n".join(lines) + "\n")
     return paths
 

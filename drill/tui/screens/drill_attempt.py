@@ -46,7 +46,7 @@ class RunFinished(Message):
         self.started_at = started_at
 
 
-class DrillScreen(Screen[None]):
+class DrillScreen(Screen[str | None]):
     """The timer runs from the moment the workspace is made until the tests pass or you give up."""
 
     BINDINGS = [
@@ -56,11 +56,13 @@ class DrillScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("g", "give_up", "Give up"),
         Binding("s", "solution", "Solution"),
-        Binding("escape", "app.home", "Home"),
+        Binding("escape", "leave", "Back"),
     ]
 
-    def __init__(self, study: "Study", drill: "Drill", card: "Card", workspace: "Workspace") -> None:
+    def __init__(self, study: "Study", drill: "Drill", card: "Card", workspace: "Workspace",
+                 back_to_session: bool = False) -> None:
         super().__init__()
+        self.back_to_session = back_to_session  # opened from today's review: Escape returns there
         self.study = study
         self.drill = drill
         self.card = card
@@ -112,6 +114,13 @@ class DrillScreen(Screen[None]):
         if action in ("give_up", "hint"):
             return self.finished is None
         return True
+
+    def action_leave(self) -> None:
+        """Back to the review that opened this drill (saying whether it ended), else home."""
+        if self.back_to_session:
+            self.dismiss(self.finished)
+        else:
+            self.app.action_home()
 
     # -- editing and watching -------------------------------------------------------------
 

@@ -55,4 +55,4 @@ class DrillListScreen(Screen[None]):
             self.start(self.drills[table.cursor_row].id)
 
     def start(self, drill_id: str) -> None:
-        self.app.start_drill(next(drill for drill in self.drills if drill.id == drill_id))
+        self.app.start_drill(drill_id)

@@ -32,6 +32,8 @@ def headline(home: "HomeSummary") -> Text:
     text = Text()
     text.append(f"{home.due_today} due", style="bold")
     text.append(f" · {home.new_available} new today · {home.reviews_total} reviews so far")
+    if home.drills_due:
+        text.append(f"\nCoding drills due (in today's review): {', '.join(home.drills_due)}")
     if home.interview_date is not None:
         days = home.days_left
         when = "today" if days == 0 else f"in {days} days" if days and days > 0 else "passed"

@@ -33,6 +33,13 @@ def grade_outcome(state: ItemState, after: ItemState, button: int, today: date) 
     return describe_interval((after.due_day - today).days) + again
 
 
+def drill_invitation(card: "Card") -> str:
+    """A due coding drill in the session: what it asks, and how to start it."""
+    budget = clock_text(card.target_seconds or 0)
+    return (f"**Coding drill** · budget {budget}\n\nPress **Enter** to start it (timer, a workspace, the hidden "
+            f"tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
+
+
 def points_markdown(card: "Card") -> str:
     return "\n".join(f"- [ ] {point}" for point in card.points)
 
@@ -50,6 +57,8 @@ class ReviewScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("s", "suspend", "Suspend"),
         Binding("enter", "next", "Next"),
+        Binding("enter", "start_drill", "Start drill"),
+        Binding("l", "later", "Later today"),
         Binding("escape", "app.home", "Home"),
     ]
 
@@ -97,7 +106,9 @@ class ReviewScreen(Screen[None]):
         )
         is_estimate = card.kind == "estimate"
         self.problem = self.study.new_problem(card.item_id) if is_estimate else None
-        self.query_one("#prompt", Markdown).update(self.problem.prompt if self.problem else card.prompt)
+        self.query_one("#prompt", Markdown).update(
+            self.problem.prompt if self.problem else drill_invitation(card) if card.kind == "coding" else card.prompt
+        )
         is_pitch = card.kind == "pitch"
         timer = self.query_one(PitchTimer)
         timer.display = is_pitch
@@ -130,6 +141,11 @@ class ReviewScreen(Screen[None]):
         if self.showing_result:  # an estimate's worked solution is on screen
             return action in ("next", "undo")
         if action == "next":
+            return False
+        is_coding = card is not None and card.kind == "coding"
+        if action in ("start_drill", "later"):
+            return is_coding
+        if is_coding and action in ("reveal", "type_answer", "grade"):
             return False
         if action in ("reveal",):
             return card is not None and not self.revealed and card.kind != "estimate"
@@ -198,6 +214,26 @@ class ReviewScreen(Screen[None]):
         grade = self.study.grade(card, button, duration_ms)
         self.session.answer(grade)
         self.pending.append(self.study.save_grade(grade))
+        self.show_current()
+
+    def action_start_drill(self) -> None:
+        card = self.session.current
+        if card is not None and card.kind == "coding":
+            from drill.coding.items import drill_id
+
+            self.app.start_drill(drill_id(card.item_id), self.drill_closed)
+
+    def drill_closed(self, ended: str | None) -> None:
+        """Back from the drill: an ended drill (passed or given up) was its review; else it waits."""
+        if ended is None:
+            self.action_later()
+            return
+        self.session.drop_current()
+        self.show_current()
+
+    def action_later(self) -> None:
+        """Move the current item to the end of today's session."""
+        self.session.postpone_current()
         self.show_current()
 
     def action_undo(self) -> None:
