@@ -33,6 +33,11 @@ class Config:
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
     scheduler: str = "sm2"  # the memory model that sets due days: "sm2" or "fsrs"
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
+    mock_interview_minutes: int = 45  # the mock interview's setup, as last chosen (drill.interview.settings)
+    mock_interview_grill: int = 3
+    mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
+    mock_interview_estimates: int = 3
+    mock_interview_coding: bool = False
 
     @classmethod
     def load(cls, path: Path) -> "Config":
@@ -53,10 +58,6 @@ class Config:
         return config
 
     def _validate(self, path: Path) -> None:
-        for name in ("new_per_day", "max_reviews_per_day", "rollover_hour"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ConfigError(f"{path}: {name} must be a non-negative integer, not {value!r}")
         if not isinstance(self.new_mix, dict) or any(
             kind not in KINDS or not isinstance(number, int) or isinstance(number, bool) or number < 0
             for kind, number in self.new_mix.items()
@@ -65,6 +66,10 @@ class Config:
                 f"{path}: new_mix must map kinds ({', '.join(KINDS)}) to non-negative integers, "
                 f"e.g. new_mix = {{ card = 10, pitch = 2, estimate = 2, coding = 1 }}; not {self.new_mix!r}"
             )
+        for name in ("new_per_day", "max_reviews_per_day", "rollover_hour"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{path}: {name} must be a non-negative integer, not {value!r}")
         if not isinstance(self.plan_window_days, int) or self.plan_window_days < 1:
             raise ConfigError(f"{path}: plan_window_days must be a positive integer, not {self.plan_window_days!r}")
         if self.rollover_hour > 23:
@@ -75,6 +80,14 @@ class Config:
             raise ConfigError(f'{path}: scheduler must be "sm2" or "fsrs", not {self.scheduler!r}')
         if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
             raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
+        for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 600:
+                raise ConfigError(f"{path}: {name} must be an integer from 0 to 600, not {value!r}")
+        if self.mock_interview_pitch not in (0, 30, 120, 300) or isinstance(self.mock_interview_pitch, bool):
+            raise ConfigError(f"{path}: mock_interview_pitch must be 0, 30, 120 or 300, not {self.mock_interview_pitch!r}")
+        if not isinstance(self.mock_interview_coding, bool):
+            raise ConfigError(f"{path}: mock_interview_coding must be true or false, not {self.mock_interview_coding!r}")
 
 
 def _toml_value(value: object) -> str:
