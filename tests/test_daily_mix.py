@@ -182,3 +182,15 @@ async def test_later_today_moves_a_drill_behind_the_other_items(drill_home, cloc
         review.show_current()
         await pilot.press("l")
         assert review.session.order[-1] == drill and review.session.current.item_id != drill
+
+
+@pytest.mark.parametrize("screen", ["home", "review"])
+def test_snapshot_a_due_drill(snap_compare, drill_due, drill_home, clock, screen) -> None:
+    async def open_it(pilot) -> None:
+        await wait_ready(pilot)
+        if screen == "review":
+            await pilot.press("r")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
+        await pilot.pause()
+
+    assert snap_compare(DrillApp(Paths(drill_home), clock=clock), terminal_size=(80, 24), run_before=open_it)
