@@ -208,10 +208,10 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
         return []
     with engine.connect() as connection:
         rows = connection.execute(
-            text(f"SELECT id, block FROM item WHERE {_pending(dialect(engine))} ORDER BY due_day, position LIMIT :limit"),
+            text(f"SELECT id, block, kind FROM item WHERE {_pending(dialect(engine))} ORDER BY due_day, position LIMIT :limit"),
             {"interview": interview, "window_start": window_start, "limit": limit},
         ).all()
-    return [Candidate(row[0], row[1], today) for row in rows]
+    return [Candidate(row[0], row[1], today, row[2]) for row in rows]
 
 
 def brought_forward_blocks(engine: Engine, interview: date, window_start: date, limit: int) -> dict[str, int]:
