@@ -14,6 +14,7 @@ from collections.abc import Sequence
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
     from drill.commands import backup, estimate, export, imports, kernel, plan, queue, scheduler, stats
+    from drill.commands import mock
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -36,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     backup.register(commands)
     export.register(commands)
     imports.register(commands)
+    mock.register(commands)
     return parser
 
 

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from drill.estimate.draw import Problem
     from drill.estimate.rounds import RoundSettings
     from drill.estimate.schema import Family
+    from drill.interview.plan import InterviewPlan
+    from drill.interview.scorecard import InterviewAnswer, Scorecard
+    from drill.interview.settings import InterviewSettings
     from drill.store.coding import DrillRecord
     from drill.store.estimates import RoundRow
 
@@ -310,6 +313,54 @@ class Study:
 
         return record_attempt(self.engine, attempt, grade)
 
+    # -- mock interviews ------------------------------------------------------------------
+
+    def plan_interview(self, settings: "InterviewSettings") -> "InterviewPlan":
+        """Draw a mock interview's items, with fresh numbers for its estimates (call from a
+        worker: sympy evaluates them); nothing is stored until start_interview."""
+        from drill.interview.plan import InterviewPlan, Step, draw
+        from drill.store.interviews import pool
+
+        drawn = draw(pool(self.engine), settings, self.rng, self.today)
+        if any(section == "estimate" for section, _ in drawn):
+            self.warm_up_estimation()
+        return InterviewPlan(settings, tuple(
+            Step(section, card, self.new_problem(card.item_id) if section == "estimate" else None)
+            for section, card in drawn
+        ))
+
+    def remember_interview_settings(self, settings: "InterviewSettings") -> None:
+        """Keep the interview's setup in config.toml for the next one."""
+        from drill.config import write_setting
+
+        config = self.config
+        for key, value in settings.config_values().items():
+            if getattr(config, key) != value:
+                config = write_setting(self.paths.config, key, value)
+        self.config = config
+
+    def record_interview_start(self, plan: "InterviewPlan", started_at: datetime) -> int:
+        from drill.store.interviews import start_interview
+
+        return start_interview(self.engine, plan, started_at)
+
+    def record_interview_answer(self, interview_id: int, answer: "InterviewAnswer", answered_at: datetime,
+                                recorded: Future[int] | None = None) -> None:
+        from drill.store.interviews import record_answer
+
+        record_answer(self.engine, interview_id, answer, answered_at, recorded)
+
+    def finish_interview(self, interview_id: int, scorecard: "Scorecard", finished_at: datetime) -> None:
+        from drill.store.interviews import finish_interview
+
+        finish_interview(self.engine, interview_id, scorecard, finished_at)
+
+    def interview_history(self, limit: int | None = 50) -> list["Scorecard"]:
+        """Past mock interviews with their answers, newest first."""
+        from drill.store.interviews import interview_history
+
+        return interview_history(self.engine, limit)
+
     # -- the one write path: screens hand intentions here; each commits in the background ---
 
     def on_write_failed(self, report: Callable[[FailedWrite], None]) -> None:
@@ -340,6 +391,21 @@ class Study:
 
     def save_coding(self, attempt: dict, grade: Grade | None) -> Future[int | None]:
         return self._writer.submit(f"the attempt at {attempt['item_id']}", self.record_coding, attempt, grade)
+
+    def start_interview(self, plan: "InterviewPlan") -> Future[int]:
+        """Store a mock interview as it starts; the future gives its id."""
+        return self._writer.submit("the start of the mock interview", self.record_interview_start, plan, self.clock())
+
+    def save_interview_answer(self, interview_id: int, answer: "InterviewAnswer",
+                              recorded: Future[int] | None = None) -> Future[None]:
+        """Commit one interview answer after the review it also was (`recorded`, from save_grade
+        or save_estimate), pointing at that review."""
+        return self._writer.submit(f"the interview answer to {answer.item_id}", self.record_interview_answer,
+                                   interview_id, answer, self.clock(), recorded)
+
+    def save_interview_end(self, interview_id: int, scorecard: "Scorecard") -> Future[None]:
+        return self._writer.submit("the end of the mock interview", self.finish_interview, interview_id, scorecard,
+                                   self.clock())
 
     def drain(self) -> None:
         """Wait for every write handed over so far; raise WriteFailures naming each that failed."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from drill.stats.interviews import interviews_json, with_interviews
 from drill.stats.scope import DEFAULT_PERIOD, PERIODS, Scope, period_key, period_label
 from drill.stats.summary import summary_json
 from drill.store.stats.figures import StatsReport, collect
@@ -35,7 +36,7 @@ def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str 
     progress = day_progress(study.engine, scope.today)
     plan = study.interview_plan(scope.today)
     pace = plan.new_per_day if plan is not None else study.config.new_per_day
-    return collect(study.engine, scope, pace - progress.new_done, plan)
+    return with_interviews(study.engine, collect(study.engine, scope, pace - progress.new_done, plan))
 
 
 # -- JSON ------------------------------------------------------------------------------------
@@ -152,6 +153,7 @@ def report_json(report: StatsReport) -> dict[str, Any]:
                 for r in mock.rounds
             ],
         },
+        "mock_interviews": interviews_json(report),
         "coding": {
             "available": report.coding.available,
             "attempts": report.coding.attempts,

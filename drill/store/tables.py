@@ -124,6 +124,45 @@ class CodingAttempt(SQLModel, table=True):
     workspace: str
 
 
+class MockInterview(SQLModel, table=True):
+    """A timed mock interview: its sections (JSON: settings, items per section, the items), scores."""
+
+    __tablename__ = "mock_interview"
+    id: int | None = Field(default=None, primary_key=True)
+    started_at: datetime
+    finished_at: datetime | None = None
+    seconds_allowed: int
+    seconds_used: float | None = None
+    sections: str  # JSON
+    grill_score: float | None = None
+    pitch_score: float | None = None
+    estimate_score: float | None = None
+    coding_score: float | None = None
+    score: float | None = None
+    ended: str | None = None  # "done", "time" or "abandoned"
+    abandoned: bool = False
+
+
+class MockInterviewAnswer(SQLModel, table=True):
+    """One answer in a mock interview; a graded one points at the review it also was."""
+
+    __tablename__ = "mock_interview_answer"
+    id: int | None = Field(default=None, primary_key=True)
+    interview_id: int = Field(foreign_key="mock_interview.id")
+    position: int
+    section: str
+    item_id: str = Field(foreign_key="item.id")
+    review_id: int | None = Field(default=None, foreign_key="review.id")
+    answered_at: datetime
+    button: int | None = None
+    score: float
+    seconds: float
+    target_seconds: int | None = None
+    answer: str | None = None
+    result: str | None = None
+    detail: str | None = None
+
+
 class StoreFact(SQLModel, table=True):
     """A named fact about the store itself, e.g. which scheduler set the stored due days."""
 

@@ -28,11 +28,13 @@ class DrillApp(App[None]):
     TITLE = "drill"
     BINDINGS = [Binding("f1", "toggle_help", "Help", show=True)]
 
-    def __init__(self, paths: Paths, *, start_review: bool = False, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, paths: Paths, *, start_review: bool = False, clock: Callable[[], datetime] = utc_now,
+                 start_interview: bool = False) -> None:
         super().__init__()
         self.paths = paths
         self.clock = clock
         self.start_review = start_review
+        self.start_interview = start_interview  # `drill mock`: open on the mock-interview setup
         self.study: Study | None = None
         self.home_screen = HomeScreen()
 
@@ -78,6 +80,9 @@ class DrillApp(App[None]):
         if self.start_review:
             self.start_review = False
             self.action_review()
+        if self.start_interview:
+            self.start_interview = False
+            self.action_mock_interview()
 
     @on(WriteFailed)
     def _write_failed(self, message: WriteFailed) -> None:
@@ -133,6 +138,30 @@ class DrillApp(App[None]):
 
         assert self.study is not None
         self.switch_screen(MockRoundScreen(self.study, round_id, problems, settings))
+
+    def action_mock_interview(self) -> None:
+        """Set up a mock interview: grill questions, a pitch, estimates, a drill, one countdown."""
+        from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+
+        if self.study is not None:
+            self.push_screen(MockInterviewSetupScreen(self.study))
+
+    def action_mock_interview_history(self) -> None:
+        if self.study is not None:
+            self.open_interview_history()
+
+    @work(thread=True, group="study")
+    def open_interview_history(self) -> None:
+        assert self.study is not None
+        self.study.settle()  # the interview's last writes land first; a failed one was said when it failed
+        interviews = self.study.interview_history()
+        self.call_from_thread(self._show_interview_history, interviews)
+
+    def _show_interview_history(self, interviews) -> None:
+        from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
+
+        assert self.study is not None
+        self.push_screen(MockInterviewHistoryScreen(self.study, interviews))
 
     def action_drills(self) -> None:
         """The coding drills list."""
@@ -254,6 +283,9 @@ class DrillApp(App[None]):
         yield SystemCommand("Coding drills", "Timed coding exercises with hidden tests", self.action_drills)
         yield SystemCommand("Interview date", "Set or clear the date the plan works towards", self.action_interview_date)
         yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
+        yield SystemCommand("Mock interview", "Grill, pitch, estimates (and a drill) under one countdown",
+                            self.action_mock_interview)
+        yield SystemCommand("Mock interview history", "Every mock interview so far", self.action_mock_interview_history)
         yield SystemCommand("Stats", "Readiness, forecast, heatmap, retention, estimation, drills", self.action_stats)
         yield from getattr(screen, "screen_commands", lambda: ())()
 

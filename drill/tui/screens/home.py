@@ -57,6 +57,8 @@ class HomeScreen(Screen[None]):
         Binding("r", "app.review", "Review"),
         Binding("m", "app.mock", "Mock round"),
         Binding("h", "app.mock_history", "Round history"),
+        Binding("M", "app.mock_interview", "Mock interview", show=False),
+        Binding("H", "app.mock_interview_history", "Interview history", show=False),
         Binding("k", "app.drills", "Coding drills"),
         Binding("s", "app.stats", "Stats"),
         Binding("i", "app.interview_date", "Interview date"),
@@ -70,6 +72,7 @@ class HomeScreen(Screen[None]):
             yield Static("", id="problems")
             yield Static(
                 "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
+                "[b]M[/b] mock interview   [b]H[/b] interview history\n"
                 "[b]k[/b] coding drills   [b]i[/b] interview date   [b]s[/b] stats\n"
                 "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
                 id="ways-in",

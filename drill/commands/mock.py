@@ -1,0 +1,62 @@
+"""`drill mock`: the TUI straight into the mock-interview setup; `drill mock --history [--json]`:
+every mock interview so far.
+
+Only argparse is imported here; the handler imports the store or Textual when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    mock = commands.add_parser("mock", help="a mock interview (grill, pitch, estimates, a drill) under one countdown")
+    mock.add_argument("--history", action="store_true", help="list past mock interviews instead of starting one")
+    mock.add_argument("--json", action="store_true", help="with --history: every interview and answer as JSON")
+    mock.set_defaults(handler=cmd_mock)
+
+
+def cmd_mock(args: argparse.Namespace) -> int:
+    if args.history or args.json:
+        return history(args.json)
+    from drill.paths import Paths
+
+    paths = Paths.resolve()
+    paths.ensure()
+    from drill.tui.app import DrillApp
+
+    DrillApp(paths, start_interview=True).run()
+    return 0
+
+
+def history(as_json: bool) -> int:
+    from drill.cli import print_json
+    from drill.study import Study
+
+    study = Study.open()
+    try:
+        interviews = study.interview_history(limit=None)
+    finally:
+        study.close()
+    if as_json:
+        print_json([card.as_json() for card in interviews])
+        return 0
+    if not interviews:
+        print("no mock interviews yet: `drill mock` starts one")
+    for line in history_lines(interviews):
+        print(line)
+    return 0
+
+
+def history_lines(interviews) -> list[str]:
+    from drill.interview.settings import SECTION_TITLES
+    from drill.stats.text import clock
+
+    lines = []
+    for card in interviews:
+        sections = " · ".join(f"{SECTION_TITLES[s.section].lower()} {s.score:.0%} ({s.answered}/{s.planned})"
+                              for s in card.sections)
+        started = (card.started_at or "")[:16].replace("T", " ")
+        lines.append(f"{started}  {card.score:>4.0%}  {clock(card.seconds_used)}/{clock(card.settings.seconds)}  "
+                     f"{card.ended:<9}  {sections}")
+    return lines

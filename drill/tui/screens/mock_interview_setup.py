@@ -1,0 +1,156 @@
+"""Setting up a mock interview: one countdown, and how many questions each section asks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Select, Static, Switch
+
+from drill.interview.settings import MINUTES, InterviewSettings
+from drill.tui.widgets.pitch_timer import clock_text
+
+if TYPE_CHECKING:
+    from drill.interview.plan import InterviewPlan
+    from drill.study import Study
+
+
+def _options(values: list[int], label) -> list[tuple[str, int]]:
+    return [(label(value), value) for value in values]
+
+
+def _with(values: tuple[int, ...] | range, chosen: int) -> list[int]:
+    """The choices, plus the remembered one when config.toml holds another."""
+    return sorted(set(values) | {chosen})
+
+
+def describe(settings: InterviewSettings) -> str:
+    """The round in one sentence."""
+    parts = []
+    if settings.grill:
+        parts.append(f"{settings.grill} grill question{'s' if settings.grill != 1 else ''} answered aloud")
+    if settings.pitch_seconds:
+        parts.append(f"a {clock_text(settings.pitch_seconds)} pitch")
+    if settings.estimates:
+        parts.append(f"{settings.estimates} estimation problem{'s' if settings.estimates != 1 else ''}")
+    if settings.coding:
+        parts.append("a coding drill")
+    asked = ", ".join(parts) if parts else "nothing yet"
+    return f"{settings.minutes} minutes for {asked}."
+
+
+class MockInterviewSetupScreen(Screen[None]):
+    """Pick the interview's length and sections; ctrl+s starts it (and remembers the choice)."""
+
+    DEFAULT_CSS = """
+    #interview-setup { padding: 1 2; height: auto; }
+    #interview-setup .row { height: auto; }
+    #interview-setup .label { width: 22; padding: 1 0; }
+    #interview-setup Select { width: 30; }
+    #interview-setup Switch { margin-left: 0; }
+    #interview-setup #interview-describe { margin-top: 1; }
+    #interview-setup #interview-setup-keys { color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("H", "app.mock_interview_history", "History"),
+        Binding("escape", "app.home", "Home"),
+    ]
+
+    def __init__(self, study: "Study") -> None:
+        super().__init__()
+        self.study = study
+        self.initial = InterviewSettings.from_config(study.config)
+        self.starting = False
+
+    def compose(self) -> ComposeResult:
+        chosen = self.initial
+        yield Header()
+        with Vertical(id="interview-setup"):
+            yield Static("[b]Mock interview[/b] — one countdown; every graded answer is also that item's review.")
+            with Horizontal(classes="row"):
+                yield Static("Length", classes="label")
+                yield Select(_options(_with(MINUTES, chosen.minutes), lambda m: f"{m} minutes"),
+                             value=chosen.minutes, allow_blank=False, id="minutes")
+            with Horizontal(classes="row"):
+                yield Static("Grill questions", classes="label")
+                yield Select(_options(_with(range(0, 7), chosen.grill), lambda n: f"{n} (answered aloud)" if n else "none"),
+                             value=chosen.grill, allow_blank=False, id="grill")
+            with Horizontal(classes="row"):
+                yield Static("Pitch", classes="label")
+                yield Select([("no pitch", 0), ("30 s rung", 30), ("2 min rung", 120), ("5 min rung", 300)],
+                             value=chosen.pitch_seconds, allow_blank=False, id="pitch")
+            with Horizontal(classes="row"):
+                yield Static("Estimation problems", classes="label")
+                yield Select(_options(_with(range(0, 7), chosen.estimates), lambda n: str(n) if n else "none"),
+                             value=chosen.estimates, allow_blank=False, id="estimates")
+            with Horizontal(classes="row"):
+                yield Static("Coding drill", classes="label")
+                yield Switch(value=chosen.coding, id="coding")
+                yield Static("hidden tests, its own timer", classes="switch-label")
+            yield Static(describe(chosen), id="interview-describe")
+            yield Static("[b]ctrl+s[/b] start   [b]H[/b] past interviews   [b]escape[/b] home", id="interview-setup-keys")
+        yield Footer()
+
+    def settings(self) -> InterviewSettings:
+        return InterviewSettings(
+            minutes=self.query_one("#minutes", Select).value,
+            grill=self.query_one("#grill", Select).value,
+            pitch_seconds=self.query_one("#pitch", Select).value,
+            estimates=self.query_one("#estimates", Select).value,
+            coding=self.query_one("#coding", Switch).value,
+        )
+
+    def on_select_changed(self, _event: Select.Changed) -> None:
+        self.query_one("#interview-describe", Static).update(describe(self.settings()))
+
+    def on_switch_changed(self, _event: Switch.Changed) -> None:
+        self.query_one("#interview-describe", Static).update(describe(self.settings()))
+
+    def action_start(self) -> None:
+        settings = self.settings()
+        problem = settings.problem()
+        if problem:
+            self.notify(problem, severity="warning")
+            return
+        if self.starting:
+            return
+        self.starting = True
+        self.query_one("#interview-describe", Static).update("Drawing the questions…")
+        self.prepare(settings)
+
+    @work(thread=True, group="interview")
+    def prepare(self, settings: InterviewSettings) -> None:
+        """Remember the setup, draw the items (sympy warms up here, off the UI thread), store the start."""
+        from drill.config import ConfigError
+
+        try:
+            self.study.remember_interview_settings(settings)
+        except (OSError, ValueError, ConfigError) as error:  # the setup is only not remembered; the interview goes on
+            self.app.notify(f"Could not remember the setup in config.toml: {error}", severity="warning")
+        plan = self.study.plan_interview(settings)
+        if not plan.steps:
+            self.app.call_from_thread(self.not_started, "No content to ask: the chosen sections have no items.")
+            return
+        try:
+            interview_id = self.study.start_interview(plan).result()
+        except Exception:  # the writer has already said why it was not saved
+            self.app.call_from_thread(self.not_started, None)
+            return
+        self.app.call_from_thread(self.begin, plan, interview_id)
+
+    def not_started(self, reason: str | None) -> None:
+        self.starting = False
+        if reason:
+            self.notify(reason, severity="warning")
+        self.query_one("#interview-describe", Static).update(describe(self.settings()))
+
+    def begin(self, plan: "InterviewPlan", interview_id: int) -> None:
+        from drill.tui.screens.mock_interview import MockInterviewScreen
+
+        self.app.switch_screen(MockInterviewScreen(self.study, plan, interview_id))
