@@ -104,12 +104,13 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from drill.config import ConfigError
+    from drill.errors import UserFacingError
     from drill.paths import StateDirError
     from drill.store.migrations import NewerDatabaseError
     from drill.store.postgres import DatabaseUrlError
 
     try:
         return args.handler(args)
-    except (StateDirError, ConfigError, NewerDatabaseError, DatabaseUrlError) as error:
+    except (UserFacingError, StateDirError, ConfigError, NewerDatabaseError, DatabaseUrlError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2

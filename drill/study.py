@@ -21,6 +21,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import facts, queries, reschedule
+from drill.store.damage import checked_open
 from drill.store.engine import open_store
 from drill.store.facts import read_fact
 from drill.store.recorder import FailedWrite, Recorder
@@ -96,13 +97,19 @@ class Study:
     def open(
         cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
     ) -> "Study":
-        """Create the state folder if needed, open the database and sync the content into it."""
+        """Create the state folder if needed, open the database and sync the content into it.
+        A database file SQLite cannot read raises DamagedDatabaseError (the file is left as it is)."""
         paths = paths or Paths.resolve()
         paths.ensure()
-        study = cls(paths, Config.load(paths.config), clock, rng)
-        study.sync()
-        study.reconcile_schedule()
-        return study
+        config = Config.load(paths.config)
+
+        def opened() -> "Study":
+            study = cls(paths, config, clock, rng)
+            study.sync()
+            study.reconcile_schedule()
+            return study
+
+        return checked_open(paths.database, paths.backups, opened)
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the content files; skipped when none changed since the
@@ -247,6 +254,12 @@ class Study:
         family = estimate.family(self.paths.problems, problem.family_id)
         result = estimate.grade(family, problem.params, answer)
         return Attempt(problem, answer, result, seconds, self.clock())
+
+    def check_answer(self, problem: "Problem", text: str) -> str | None:
+        """None when `text` can be graded against `problem`, else what to fix (a typo is never graded)."""
+        from drill import estimate
+
+        return estimate.check_answer(problem, text)
 
     def grade_attempt(self, card: Card, attempt: "Attempt") -> Grade:
         """The review an answered estimate counts as: quality from the score, not from a button."""

@@ -82,6 +82,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
         print(f"drill: {error}", file=sys.stderr)
         return 1
     print(f"restored {paths.database} from {source}")
-    if before is not None:
+    if before is not None and before.name.startswith("damaged-"):
+        print(f"the damaged database was moved, unchanged, to {before}")
+    elif before is not None:
         print(f"the database as it was before is in {before} (drill restore {before} undoes this)")
     return 0

@@ -8,19 +8,17 @@ Backups are named drill-YYYYMMDD-HHMMSS.sqlite (local time); pruning deletes onl
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import tempfile
 from contextlib import closing
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from drill.store.backup_files import list_backups
 from drill.store.engine import BUSY_TIMEOUT_MS
 from drill.store.migrations import SCHEMA_VERSION
 
 SERVER_MESSAGE = "backups cover the embedded SQLite database; with DRILL_DB_URL use your server's tools (pg_dump)"
-_NAME = re.compile(r"drill-(\d{8}-\d{6})(?:-(\d+))?\.sqlite")
 
 
 class BackupError(Exception):
@@ -30,30 +28,6 @@ class BackupError(Exception):
 def uses_server() -> bool:
     """True when DRILL_DB_URL points the store at a server, where these backups do not apply."""
     return bool(os.environ.get("DRILL_DB_URL"))
-
-
-@dataclass(frozen=True)
-class Backup:
-    """One backup file; `taken_at` is the local time in its name."""
-
-    path: Path
-    taken_at: datetime
-    sequence: int  # 0, or 2, 3… for further backups within the same second
-
-    @property
-    def size(self) -> int:
-        return self.path.stat().st_size
-
-
-def list_backups(backups_dir: Path) -> list[Backup]:
-    """The backups in `backups_dir`, oldest first (names only: no file is opened)."""
-    found = []
-    for path in backups_dir.glob("drill-*.sqlite"):
-        match = _NAME.fullmatch(path.name)
-        if match:
-            taken_at = datetime.strptime(match[1], "%Y%m%d-%H%M%S")
-            found.append(Backup(path, taken_at, int(match[2] or 0)))
-    return sorted(found, key=lambda backup: (backup.taken_at, backup.sequence))
 
 
 def _connect(database: Path) -> sqlite3.Connection:
@@ -138,12 +112,38 @@ def check_backup(backup_file: Path) -> None:
         raise BackupError(f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill")
 
 
+def _intact(database: Path) -> bool:
+    """Whether SQLite can read `database` whole (a damaged file cannot go through the backup API)."""
+    try:
+        with closing(_read_only(database)) as connection:
+            return [row[0] for row in connection.execute("PRAGMA quick_check")] == ["ok"]
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _set_aside(database: Path, backups_dir: Path, now: datetime) -> Path:
+    """Move a damaged database (and its WAL files) into `backups_dir` byte for byte, under a
+    name pruning never deletes; the restore then writes a fresh file."""
+    backups_dir.mkdir(parents=True, exist_ok=True)
+    kept = backups_dir / f"damaged-{now.astimezone():%Y%m%d-%H%M%S}-{database.name}"
+    for suffix in ("", "-wal", "-shm"):
+        source = database.with_name(database.name + suffix)
+        if source.exists():
+            os.replace(source, kept.with_name(kept.name + suffix))
+    return kept
+
+
 def restore(database: Path, backup_file: Path, backups_dir: Path, keep: int, now: datetime) -> Path | None:
     """Replace the contents of the live `database` with `backup_file`, after checking it and
     backing up the current database (returned, None when there was none) so that the restore
     can itself be undone. An older schema is migrated the next time the database opens."""
     check_backup(backup_file)
-    before = _new_backup(database, backups_dir, now) if database.is_file() else None
+    if not database.is_file():
+        before = None
+    elif _intact(database):
+        before = _new_backup(database, backups_dir, now)
+    else:
+        before = _set_aside(database, backups_dir, now)
     try:
         with closing(_read_only(backup_file)) as source, closing(_connect(database)) as live:
             source.backup(live)  # through a live connection, so the WAL and other readers stay right

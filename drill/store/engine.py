@@ -17,6 +17,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.paths import Paths
+from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
 from drill.store.postgres import database_url, open_postgres
 
@@ -69,18 +70,26 @@ def migrated(engine: Engine) -> Engine:
 
 def open_store(paths: Paths) -> Engine:
     """The store every part of drill uses: the PostgreSQL database DRILL_DB_URL names when it is
-    set, else the SQLite file under `paths`; migrated."""
+    set, else the SQLite file under `paths`; migrated. A damaged SQLite file raises
+    DamagedDatabaseError and is left as it is."""
     url = database_url()
-    return open_postgres(url) if url else open_engine(paths.database)
+    if url:
+        return open_postgres(url)
+    return checked_open(paths.database, paths.backups, lambda: open_engine(paths.database, paths.backups))
 
 
-def open_engine(path: Path) -> Engine:
-    """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it."""
+def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
+    """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it.
+    Another program's SQLite file is refused before anything is written to it."""
     # Dates and times are written as ISO text explicitly (sqlite3's implicit adapters are deprecated).
     sqlite3.register_adapter(date, date.isoformat)
     sqlite3.register_adapter(datetime, datetime.isoformat)
     raw = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     try:
+        foreign = foreign_tables(raw)
+        if foreign:
+            raise damaged(path, backups_dir or path.parent / "backups",
+                          f"not a drill database: it holds tables drill did not make ({', '.join(foreign[:3])})")
         _configure(raw)
         _use_wal(raw)
     finally:
