@@ -6,7 +6,6 @@ Imports stay inside the commands so that `drill` reaches its first paint quickly
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -41,11 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def print_json(value: object) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
-
-
 def cmd_check(args: argparse.Namespace) -> int:
+    from drill.commands.output import print_json
     from drill.content.check import check_all
     from drill.paths import Paths
 
@@ -60,6 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from drill.commands.output import print_json
     from drill.content.decks import load_decks
     from drill.paths import Paths
 

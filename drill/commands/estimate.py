@@ -37,7 +37,7 @@ def _family(family_id: str):
 
 def cmd_problems(args: argparse.Namespace) -> int:
     from drill import estimate
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.paths import Paths
 
     rows = [estimate.describe(family) for family in estimate.families(Paths.resolve().problems)]
@@ -51,7 +51,7 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, answer: str | None) -> int:
     from drill import estimate
-    from drill.cli import print_json
+    from drill.commands.output import print_json
 
     family = _family(args.family)
     try:

@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.interop.errors import InteropError
 
     if args.history and (args.block or args.topic):

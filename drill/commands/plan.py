@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.config import Config, set_interview_date
     from drill.days import study_day, utc_now
     from drill.paths import Paths

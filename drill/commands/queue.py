@@ -13,7 +13,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_queue(args: argparse.Namespace) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.paths import Paths
     from drill.study import Study
 

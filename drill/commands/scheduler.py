@@ -20,7 +20,7 @@ def _fmt(value: float | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.config import Config
     from drill.paths import Paths
     from drill.schedule.replay import MODEL_NAMES, MODELS, compare

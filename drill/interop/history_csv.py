@@ -29,7 +29,7 @@ from drill.interop.errors import InteropError
 from drill.interop.textfile import read_source
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import review_log
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.reschedule import rebuild_in
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import Engine, text
 
 from drill.schedule.records import Grade
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.writes import insert_review
 
 INSERT_ATTEMPT = text(

@@ -1,7 +1,7 @@
 """Opening the database: SQLite in WAL mode, foreign keys on, a busy timeout, migrated; or,
 when DRILL_DB_URL is set, the PostgreSQL database it names (drill.store.postgres).
 
-Write transactions start with BEGIN IMMEDIATE (through `writing`), so two drill processes
+Write transactions (drill.store.transactions.writing) start with BEGIN IMMEDIATE, so two drill processes
 queue for the write lock instead of failing half-way; reads never take it. On PostgreSQL the
 same transactions take an advisory lock instead.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from contextlib import AbstractContextManager
 from datetime import date, datetime
 from pathlib import Path
 
@@ -18,8 +17,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.paths import Paths
 from drill.store.damage import checked_open, damaged, foreign_tables
-from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
 from drill.store.postgres import database_url, open_postgres
+from drill.store.transactions import migrated
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -47,25 +46,6 @@ def _use_wal(connection: sqlite3.Connection) -> None:
 def _begin(connection: Connection) -> None:
     mode = "IMMEDIATE" if connection.get_execution_options().get("write") else "DEFERRED"
     connection.exec_driver_sql(f"BEGIN {mode}")
-
-
-def writing(engine: Engine) -> AbstractContextManager[Connection]:
-    """A transaction that holds the write lock from its first statement and commits on exit."""
-    return engine.execution_options(write=True).begin()
-
-
-def migrated(engine: Engine) -> Engine:
-    """Bring the database up to the current schema (a write transaction only when it is behind)."""
-    try:
-        with engine.connect() as connection:
-            current = schema_version(connection) == SCHEMA_VERSION
-        if not current:
-            with writing(engine) as connection:
-                migrate(connection)
-    except BaseException:
-        engine.dispose()
-        raise
-    return engine
 
 
 def open_store(paths: Paths) -> Engine:
@@ -101,3 +81,4 @@ def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
     event.listen(engine, "connect", lambda dbapi_connection, _record: _configure(dbapi_connection))
     event.listen(engine, "begin", _begin)
     return migrated(engine)
+

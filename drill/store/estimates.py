@@ -11,7 +11,7 @@ from sqlalchemy import Engine, text
 
 from drill.schedule.records import Grade
 from drill.store.dialect import as_text
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.writes import insert_review
 
 INSERT_ATTEMPT = text(

@@ -2,7 +2,7 @@
 
 - DRILL_DB_URL is `postgresql://user[:password]@host[:port]/db` (or `postgresql+psycopg://…`),
   driven by psycopg 3 (the `postgres` extra). The schema and migrations are the SQLite ones.
-- Every write transaction (drill.store.engine.writing) first takes one transaction-level
+- Every write transaction (drill.store.transactions.writing) first takes one transaction-level
   advisory lock, so writes queue one behind another as SQLite's BEGIN IMMEDIATE makes them:
   two machines syncing content or grading at once never insert the same ids twice, and each
   write reads what the one before it committed. Reads take no lock.
@@ -65,7 +65,7 @@ def open_postgres(url: str) -> "Engine":
     from sqlalchemy import create_engine, event
     from sqlalchemy.exc import ArgumentError, DBAPIError
 
-    from drill.store.engine import migrated
+    from drill.store.transactions import migrated
 
     def failure(reason: str) -> DatabaseUrlError:
         return DatabaseUrlError(f"cannot open DRILL_DB_URL {masked(url)}: {reason}")

@@ -18,7 +18,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.store import facts
 from drill.store.dialect import as_date
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.facts import read_fact, write_fact
 from drill.store.queries import STATE_COLUMNS, item_state
 from drill.store.writes import SET_STATE, state_params, transition_params

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 
 from drill.store import facts
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.facts import write_fact
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from sqlalchemy import Connection, Engine, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade
-from drill.store.engine import writing
+from drill.store.transactions import writing
 
 INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before,

@@ -8,7 +8,7 @@ from sqlalchemy import text
 from conftest import TestPaths, write_deck
 from drill.config import Config, set_interview_date
 from drill.schedule.plan import assign_targets
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.study import Study
 
 TODAY = date(2026, 11, 22)  # the study day of conftest's FIXED_NOW

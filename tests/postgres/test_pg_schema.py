@@ -8,11 +8,12 @@ import pytest
 from sqlalchemy import Boolean, Date, DateTime, Float, Integer, String, TypeDecorator, inspect, text
 from sqlmodel import SQLModel
 
-import drill.store.engine
+import drill.store.transactions
 from drill.cli import main
 from drill.paths import Paths
 from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
-from drill.store.engine import open_store, writing
+from drill.store.engine import open_store
+from drill.store.transactions import writing
 from drill.store.migrations import MIGRATIONS, VERSION_TABLE, NewerDatabaseError, migrate
 
 from .together import at_once
@@ -67,7 +68,7 @@ def test_reopening_migrates_nothing(pg_url, drill_home, monkeypatch) -> None:
     def refuse(_connection):
         raise AssertionError("a current database must not be migrated again")
 
-    monkeypatch.setattr(drill.store.engine, "migrate", refuse)
+    monkeypatch.setattr(drill.store.transactions, "migrate", refuse)
     again = open_store(paths)
     try:
         assert version(again) == len(MIGRATIONS)

@@ -12,7 +12,8 @@ from drill.content.decks import load_decks
 from drill.estimate.rounds import RoundSettings
 from drill.paths import Paths
 from drill.stats.report import load_report
-from drill.store.engine import open_store, writing
+from drill.store.engine import open_store
+from drill.store.transactions import writing
 from drill.store.sync import sync_content
 from drill.study import Study
 

@@ -1,0 +1,28 @@
+"""Transactions both stores use: a write transaction, and bringing a database up to the schema."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+
+from sqlalchemy import Connection, Engine
+
+from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
+
+
+def writing(engine: Engine) -> AbstractContextManager[Connection]:
+    """A transaction that holds the write lock from its first statement and commits on exit."""
+    return engine.execution_options(write=True).begin()
+
+
+def migrated(engine: Engine) -> Engine:
+    """Bring the database up to the current schema (a write transaction only when it is behind)."""
+    try:
+        with engine.connect() as connection:
+            current = schema_version(connection) == SCHEMA_VERSION
+        if not current:
+            with writing(engine) as connection:
+                migrate(connection)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
