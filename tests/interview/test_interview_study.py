@@ -9,10 +9,10 @@ import pytest
 
 from drill.cli import main
 from drill.config import Config
-from drill.interview.scorecard import InterviewAnswer, Scorecard, button_score
 from drill.interview.settings import InterviewSettings
 from drill.paths import Paths
 from drill.study import Study
+from interview_helpers import run_interview
 
 
 @pytest.fixture
@@ -29,33 +29,6 @@ def rows(study: Study, sql: str) -> list[tuple]:
         return connection.execute(sql).fetchall()
     finally:
         connection.close()
-
-
-def run_interview(study: Study, settings: InterviewSettings, ended: str = "done") -> Scorecard:
-    """Answer every step the way the screen does: a grade or an estimate, then the interview answer."""
-    plan = study.plan_interview(settings)
-    interview_id = study.start_interview(plan).result()
-    answers = []
-    for position, step in enumerate(plan.steps):
-        if step.section == "estimate":
-            text = step.problem.pretty
-            assert study.check_answer(step.problem, text) is None
-            attempt = study.answer_problem(step.problem, text, 30.0)
-            grade = study.grade_attempt(step.card, attempt)
-            recorded = study.save_estimate(grade, attempt)
-            answer = InterviewAnswer(position, "estimate", step.item_id, 30.0, attempt.score, grade.button, None, text,
-                                     attempt.result["feedback"], attempt.report())
-        else:
-            grade = study.grade(step.card, 3, 45_000)
-            recorded = study.save_grade(grade)
-            answer = InterviewAnswer(position, step.section, step.item_id, 45.0, button_score(3), 3,
-                                     step.card.target_seconds, None, "Good")
-        study.save_interview_answer(interview_id, answer, recorded)
-        answers.append(answer)
-    card = Scorecard(settings, plan.planned(), tuple(answers), 300.0, ended, interview_id,
-                     items=tuple((s.section, s.item_id) for s in plan.steps))
-    study.save_interview_end(interview_id, card)
-    return card
 
 
 def test_an_interview_draws_from_the_real_content_and_stores_every_answer_as_a_review(study) -> None:

@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 monotonic = time.monotonic  # the interview's clock (tests replace it)
 
 HOW = {
-    "grill": "Answer aloud as you would to an interviewer; **Space** shows the model answer and its checklist.",
-    "pitch": "Give the pitch aloud against its target; **Space** stops the clock and shows the checklist.",
-    "estimate": "Type your answer with units (`2.7 GB`, `0.49 s`, `300 GB/s`); **Enter** submits it.",
-    "coding": "**Enter** opens the drill (workspace, hidden tests, its own timer); leave it with **Escape** to "
-              "come back here. **s** skips it.",
+    "grill": "Answer aloud as you would to an interviewer; [b]Space[/b] shows the model answer and its checklist.",
+    "pitch": "Give the pitch aloud against its target; [b]Space[/b] stops the clock and shows the checklist.",
+    "estimate": "Type your answer with units (2.7 GB, 0.49 s, 300 GB/s); [b]Enter[/b] submits it.",
+    "coding": "[b]Enter[/b] opens the drill (workspace, hidden tests, its own timer); [b]Escape[/b] there comes "
+              "back here. [b]s[/b] skips it.",
 }
 
 

@@ -3,79 +3,114 @@ slips with their worked solutions. The same screen shows a past interview from t
 
 from __future__ import annotations
 
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Header, Markdown, Static
 
-from drill.interview.scorecard import Scorecard
+from drill.interview.scorecard import InterviewAnswer, Scorecard
+from drill.interview.settings import SECTION_TITLES
 from drill.schedule.sm2 import BUTTON_LABEL
 from drill.tui.widgets.pitch_timer import clock_text
 
 ENDED = {"done": "complete", "time": "time ran out", "abandoned": "abandoned"}
 
 
-def _title(item_id: str, titles: dict[str, str], width: int = 44) -> str:
-    """An item's question in one short table cell (its id when the text is unknown)."""
-    text = " ".join(titles.get(item_id, item_id).split()).replace("|", "/")
+def short(item_id: str, titles: dict[str, str], width: int = 46) -> str:
+    """An item's question on one short line (its id when the text is unknown)."""
+    text = " ".join(titles.get(item_id, item_id).split())
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
-def _percent(value: float) -> str:
-    return f"{value:.0%}"
-
-
-def scorecard_markdown(card: Scorecard, titles: dict[str, str]) -> str:
-    answered = len(card.answers)
+def headline(card: Scorecard) -> Text:
+    text = Text()
+    text.append(f"Mock interview {ENDED.get(card.ended, card.ended)}: {card.score:.0%} overall", style="bold")
     asked = sum(card.planned.values())
-    lines = [
-        f"## Mock interview {ENDED.get(card.ended, card.ended)}: {_percent(card.score)} overall",
-        "",
-        f"{answered} of {asked} answered in {clock_text(card.seconds_used)} of {clock_text(card.settings.seconds)}"
-        + (f" · started {card.started_at[:16].replace('T', ' ')} UTC" if card.started_at else "")
-        + ". Unanswered questions score zero; each section weighs the same.",
-        "",
-        "| section | answered | score | time |",
-        "|---|---|---|---|",
-    ]
+    text.append(f"\n{len(card.answers)} of {asked} answered in {clock_text(card.seconds_used)} of "
+                f"{clock_text(card.settings.seconds)}")
+    if card.started_at:
+        text.append(f" · started {card.started_at[:16].replace('T', ' ')} UTC")
+    text.append(". Unanswered questions score zero; each section weighs the same.", style="dim")
+    return text
+
+
+def _table(*columns: tuple[str, str]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, header_style="bold", expand=False)
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    return table
+
+
+def sections_table(card: Scorecard) -> Table:
+    table = _table(("section", "left"), ("answered", "right"), ("score", "right"), ("time", "right"))
     for section in card.sections:
-        lines.append(f"| {section.title} | {section.answered}/{section.planned} | {_percent(section.score)} "
-                     f"| {clock_text(section.seconds)} |")
-    grill = card.in_section("grill")
-    if grill:
-        lines += ["", "### Grill questions", "", "| question | grade | spoken |", "|---|---|---|"]
-        lines += [f"| {_title(a.item_id, titles)} | {BUTTON_LABEL.get(a.button, '—')} | {clock_text(a.seconds)} |"
-                  for a in grill]
-    pitch = card.in_section("pitch")
-    if pitch:
-        lines += ["", "### Pitch", "", "| pitch | time / target | grade |", "|---|---|---|"]
-        for a in pitch:
+        table.add_row(section.title, f"{section.answered}/{section.planned}", f"{section.score:.0%}",
+                      clock_text(section.seconds))
+    return table
+
+
+def _grade(answer: InterviewAnswer) -> str:
+    return BUTTON_LABEL.get(answer.button, "—") if answer.button else "—"
+
+
+def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Table | None:
+    """Every answer of one section, or None when it has none."""
+    answers = card.in_section(section)
+    if not answers:
+        return None
+    if section == "grill":
+        table = _table(("question", "left"), ("grade", "left"), ("spoken", "right"))
+        for a in answers:
+            table.add_row(short(a.item_id, titles), _grade(a), clock_text(a.seconds))
+    elif section == "pitch":
+        table = _table(("pitch", "left"), ("time / target", "right"), ("grade", "left"))
+        for a in answers:
             target = a.target_seconds or 0
-            verdict = "over" if a.seconds > target else "in time"
-            lines.append(f"| {_title(a.item_id, titles)} | {clock_text(a.seconds)} / {clock_text(target)} ({verdict}) "
-                         f"| {BUTTON_LABEL.get(a.button, '—')} |")
-    estimates = card.in_section("estimate")
-    if estimates:
-        lines += ["", "### Estimation", "", "| problem | your answer | score | time |", "|---|---|---|---|"]
-        lines += [f"| {a.item_id.removeprefix('estimate:')} | `{(a.answer or '—').replace('|', '/')}` | {a.score:.2f} "
-                  f"| {clock_text(a.seconds)} |" for a in estimates]
-    coding = card.in_section("coding")
-    if coding:
-        lines += ["", "### Coding", "", "| drill | result | time / budget |", "|---|---|---|"]
-        lines += [f"| {a.item_id.removeprefix('kernel:')} | {a.result} | {clock_text(a.seconds)} / "
-                  f"{clock_text(a.target_seconds or 0)} |" for a in coding]
+            over = Text(" over", style="red") if a.seconds > target else Text(" in time", style="green")
+            table.add_row(short(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + over,
+                          _grade(a))
+    elif section == "estimate":
+        table = _table(("problem", "left"), ("your answer", "left"), ("score", "right"), ("time", "right"))
+        for a in answers:
+            table.add_row(a.item_id.removeprefix("estimate:"), a.answer or "—", f"{a.score:.2f}", clock_text(a.seconds))
+    else:
+        table = _table(("drill", "left"), ("result", "left"), ("time / budget", "right"))
+        for a in answers:
+            table.add_row(a.item_id.removeprefix("kernel:"), a.result or "—",
+                          f"{clock_text(a.seconds)} / {clock_text(a.target_seconds or 0)}")
+    return table
+
+
+def slips_markdown(card: Scorecard) -> str:
+    """The worst estimation answers with their problems and worked solutions."""
     worst = card.worst_estimates()
-    if worst:
-        lines += ["", "## Worst estimation slips", ""]
-        for answer in worst:
-            lines += [f"### {answer.item_id.removeprefix('estimate:')}", "", answer.detail or "", ""]
+    if not worst:
+        return ""
+    lines = ["## Worst estimation slips", ""]
+    for answer in worst:
+        lines += [f"### {answer.item_id.removeprefix('estimate:')}", "", answer.detail or "", ""]
     return "\n".join(lines)
+
+
+def scorecard_renderables(card: Scorecard, titles: dict[str, str]) -> Group:
+    """Everything above the slips, as one Rich group (the screen's top, and a text for tests)."""
+    parts: list = [headline(card), Text(""), sections_table(card)]
+    for section in ("grill", "pitch", "estimate", "coding"):
+        table = answers_table(card, section, titles)
+        if table is not None:
+            parts += [Text(SECTION_TITLES[section], style="bold"), table]
+    return Group(*parts)
 
 
 class MockInterviewScorecardScreen(Screen[None]):
     DEFAULT_CSS = """
     #interview-scorecard { padding: 0 2; }
+    #interview-scorecard-top { margin-top: 1; }
     """
 
     BINDINGS = [
@@ -92,8 +127,22 @@ class MockInterviewScorecardScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="interview-scorecard"):
-            yield Markdown(scorecard_markdown(self.scorecard, self.titles))
+            yield Static(scorecard_renderables(self.scorecard, self.titles), id="interview-scorecard-top")
+            slips = slips_markdown(self.scorecard)
+            markdown = Markdown(slips, id="interview-slips")
+            markdown.display = bool(slips)
+            yield markdown
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Mock interview"
+
+    def text(self) -> str:
+        """The scorecard as plain text (what the screen shows, slips included)."""
+        import io
+
+        from rich.console import Console
+
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(scorecard_renderables(self.scorecard, self.titles))
+        return console.export_text() + "\n" + slips_markdown(self.scorecard)

@@ -28,19 +28,22 @@ def _with(values: tuple[int, ...] | range, chosen: int) -> list[int]:
     return sorted(set(values) | {chosen})
 
 
+RUNGS = {30: "30-second", 120: "2-minute", 300: "5-minute"}
+
+
 def describe(settings: InterviewSettings) -> str:
     """The round in one sentence."""
+    plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
     parts = []
     if settings.grill:
-        parts.append(f"{settings.grill} grill question{'s' if settings.grill != 1 else ''} answered aloud")
+        parts.append(plural(settings.grill, "grill question") + " (aloud)")
     if settings.pitch_seconds:
-        parts.append(f"a {clock_text(settings.pitch_seconds)} pitch")
+        parts.append(f"a {RUNGS.get(settings.pitch_seconds, clock_text(settings.pitch_seconds))} pitch")
     if settings.estimates:
-        parts.append(f"{settings.estimates} estimation problem{'s' if settings.estimates != 1 else ''}")
+        parts.append(plural(settings.estimates, "estimation problem"))
     if settings.coding:
         parts.append("a coding drill")
-    asked = ", ".join(parts) if parts else "nothing yet"
-    return f"{settings.minutes} minutes for {asked}."
+    return f"{settings.minutes} minutes: {', '.join(parts) if parts else 'nothing yet — pick a section'}."
 
 
 class MockInterviewSetupScreen(Screen[None]):
@@ -49,10 +52,9 @@ class MockInterviewSetupScreen(Screen[None]):
     DEFAULT_CSS = """
     #interview-setup { padding: 1 2; height: auto; }
     #interview-setup .row { height: auto; }
-    #interview-setup .label { width: 22; padding: 1 0; }
-    #interview-setup Select { width: 30; }
-    #interview-setup Switch { margin-left: 0; }
-    #interview-setup #interview-describe { margin-top: 1; }
+    #interview-setup .label { width: 11; padding: 1 0; }
+    #interview-setup Select { width: 24; margin-right: 2; }
+    #interview-setup #interview-describe { margin: 1 0; }
     #interview-setup #interview-setup-keys { color: $text-muted; }
     """
 
@@ -72,27 +74,25 @@ class MockInterviewSetupScreen(Screen[None]):
         chosen = self.initial
         yield Header()
         with Vertical(id="interview-setup"):
-            yield Static("[b]Mock interview[/b] — one countdown; every graded answer is also that item's review.")
+            yield Static("[b]Mock interview[/b]: one countdown; every graded answer is also that item's review.")
             with Horizontal(classes="row"):
                 yield Static("Length", classes="label")
                 yield Select(_options(_with(MINUTES, chosen.minutes), lambda m: f"{m} minutes"),
                              value=chosen.minutes, allow_blank=False, id="minutes")
-            with Horizontal(classes="row"):
-                yield Static("Grill questions", classes="label")
-                yield Select(_options(_with(range(0, 7), chosen.grill), lambda n: f"{n} (answered aloud)" if n else "none"),
-                             value=chosen.grill, allow_blank=False, id="grill")
-            with Horizontal(classes="row"):
                 yield Static("Pitch", classes="label")
                 yield Select([("no pitch", 0), ("30 s rung", 30), ("2 min rung", 120), ("5 min rung", 300)],
                              value=chosen.pitch_seconds, allow_blank=False, id="pitch")
             with Horizontal(classes="row"):
-                yield Static("Estimation problems", classes="label")
-                yield Select(_options(_with(range(0, 7), chosen.estimates), lambda n: str(n) if n else "none"),
+                yield Static("Grill", classes="label")
+                yield Select(_options(_with(range(0, 7), chosen.grill), lambda n: f"{n} questions" if n else "none"),
+                             value=chosen.grill, allow_blank=False, id="grill")
+                yield Static("Estimates", classes="label")
+                yield Select(_options(_with(range(0, 7), chosen.estimates), lambda n: f"{n} problems" if n else "none"),
                              value=chosen.estimates, allow_blank=False, id="estimates")
             with Horizontal(classes="row"):
-                yield Static("Coding drill", classes="label")
+                yield Static("Coding", classes="label")
                 yield Switch(value=chosen.coding, id="coding")
-                yield Static("hidden tests, its own timer", classes="switch-label")
+                yield Static("a coding drill with hidden tests (its own timer)", classes="switch-label")
             yield Static(describe(chosen), id="interview-describe")
             yield Static("[b]ctrl+s[/b] start   [b]H[/b] past interviews   [b]escape[/b] home", id="interview-setup-keys")
         yield Footer()

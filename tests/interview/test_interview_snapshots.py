@@ -1,0 +1,82 @@
+"""Snapshots of the mock interview at 80×24: the setup, a grill question revealed, an estimate whose
+answer does not parse, and the scorecard. A fixed clock, a seeded draw and a frozen countdown."""
+
+import random
+
+import pytest
+from textual.widgets import Input, Select
+
+import drill.tui.screens.mock_interview as interview_screen
+from drill.paths import Paths
+from drill.tui.app import DrillApp
+from drill.tui.screens.mock_interview import MockInterviewScreen
+from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
+from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+from tui_helpers import wait_ready, wait_until
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def app(drill_home, clock, monkeypatch):
+    monkeypatch.setattr(interview_screen, "monotonic", lambda: 1000.0)  # the countdown stands still
+    return DrillApp(Paths(drill_home), clock=clock)
+
+
+async def open_setup(pilot) -> MockInterviewSetupScreen:
+    await wait_ready(pilot)
+    pilot.app.study.rng = random.Random(11)
+    await pilot.press("M")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewSetupScreen))
+    return pilot.app.screen
+
+
+async def begin(pilot, grill: int, pitch: int, estimates: int) -> MockInterviewScreen:
+    setup = await open_setup(pilot)
+    for selector, value in (("#grill", grill), ("#pitch", pitch), ("#estimates", estimates)):
+        setup.query_one(selector, Select).value = value
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewScreen), timeout=30)
+    return pilot.app.screen
+
+
+def test_setup(snap_compare, app) -> None:
+    async def run_before(pilot) -> None:
+        await open_setup(pilot)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_grill_question_revealed(snap_compare, app) -> None:
+    async def run_before(pilot) -> None:
+        await begin(pilot, grill=2, pitch=120, estimates=2)
+        await pilot.press("space")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_estimate_that_does_not_parse(snap_compare, app) -> None:
+    async def run_before(pilot) -> None:
+        screen = await begin(pilot, grill=0, pitch=0, estimates=2)
+        entry = screen.query_one("#interview-answer", Input)
+        entry.cursor_blink = False
+        entry.value = "2.7"
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_scorecard(snap_compare, app) -> None:
+    async def run_before(pilot) -> None:
+        screen = await begin(pilot, grill=2, pitch=120, estimates=2)
+        await pilot.press("space", "3", "space", "2", "space", "4")
+        for step, answer in zip(screen.plan.steps[3:], ("pretty", "1 kB")):
+            screen.query_one("#interview-answer", Input).value = step.problem.pretty if answer == "pretty" else answer
+            await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewScorecardScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
