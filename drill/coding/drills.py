@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from drill.content.errors import ContentError
 from drill.content.models import ItemId, Text
 from drill.content.locate import KEY, decode_error_line, toml_lines
+from drill.content.vocabulary import Block
 
 
 DrillId = ItemId
@@ -35,7 +36,7 @@ class DrillMeta(BaseModel):
     title: Text
     difficulty: Literal["easy", "medium", "hard"]
     budget_s: int = Field(ge=60, le=3600)
-    block: Literal["memory", "compute", "inference", "training", "communication"]
+    block: Block
     topic: Text
     source: Text
     hints: list[Text] = Field(min_length=2, max_length=3)

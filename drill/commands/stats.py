@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
+from drill.content.vocabulary import BLOCKS
 
 
 def register(commands: argparse._SubParsersAction) -> None:

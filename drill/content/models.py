@@ -14,6 +14,8 @@ from pydantic import (
     model_validator,
 )
 
+from drill.content.vocabulary import Block
+
 
 def _not_blank(text: str) -> str:
     if not text.strip():
@@ -32,7 +34,7 @@ class ContentItem(BaseModel):
 
     id: str
     kind: str
-    block: Literal["memory", "compute", "inference", "training", "communication"]
+    block: Block
     topic: Text
     prompt: Text
     answer: Text

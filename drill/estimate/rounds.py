@@ -6,13 +6,12 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from drill.content.vocabulary import BLOCKS
 from drill.estimate.attempt import Attempt
 
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
     from drill.estimate.schema import Family
-
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from drill.content.errors import ContentError
 from drill.content.locate import toml_lines
+from drill.content.vocabulary import BLOCKS, Block
 from drill.estimate.units import FAMILY_UNITS
 
-BLOCKS: tuple[str, ...] = ("memory", "compute", "inference", "training", "communication")
 DISPLAYS = ("auto", "%", "x", "count", "sci")
 # Names usable as functions in formulas (see formula.py); parameters may not shadow them.
 FUNCTION_NAMES = frozenset(
@@ -150,7 +150,7 @@ class Family(_Strict):
     """One problem family, validated. Formulas are compiled lazily (see formula.py)."""
 
     id: str
-    block: Literal["memory", "compute", "inference", "training", "communication"]
+    block: Block
     topic: str
     prompt: str
     params: dict[str, ParamSpec]

@@ -12,10 +12,10 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from drill.content.vocabulary import BLOCKS
+
 if TYPE_CHECKING:
     from drill.study import HomeSummary
-
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
 
 
 def block_table(home: "HomeSummary") -> Table:
