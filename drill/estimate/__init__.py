@@ -13,10 +13,16 @@ Public API (everything else is internal):
     grade(family, params, answer_text) -> {"correct", "score", "truth", "parsed", "error", ...}
     quality_from_score(score) -> int                 SM-2 quality 0..5
     parse_answer(text) -> Parsed                     the safe parser (AnswerError on bad input)
+    check_answer(problem, text) -> str | None        None if the answer can be graded, else what to fix
 
 `params` may hold numbers or strings (`"8192"`, `"50GB/s"`, `model="llama-3-70b"`);
 bad params raise ParamError (a ValueError) with a message for the user. `grade` never
 raises for any answer text: a malformed or hostile answer yields `error`.
+
+`check_answer` is the gate before `grade` where a person types: an empty box, an
+unreadable or wrong-dimension answer and a bare number where the question has a unit
+("2.7" for bytes) each get a message instead of a grade. `grade` itself still reads a
+bare number in the question's base unit.
 
 `grade` also returns: unit, log_error, quality, truth_pretty, parsed_pretty,
 feedback (one line), slip (str | None) and worked (list of lines).
@@ -31,6 +37,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from drill.estimate.answer_check import check_answer
 from drill.estimate.parser import AnswerError, Parsed, parse_answer
 
 if TYPE_CHECKING:
@@ -48,6 +55,7 @@ __all__ = [
     "ParamError",
     "Parsed",
     "check",
+    "check_answer",
     "describe",
     "families",
     "family",

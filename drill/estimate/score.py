@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from drill.estimate import formula, slips, units
+from drill.estimate import formula, slips
 from drill.estimate.schema import Family
 from drill.estimate.params import complete
-from drill.estimate.parser import AnswerError, parse_answer
+from drill.estimate.answer_check import read_answer
+from drill.estimate.parser import AnswerError
 from drill.estimate.pretty import pretty, sig
 from drill.estimate.worked import answer_text, worked_solution
 
@@ -66,7 +67,6 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     """Grade one answer. Never raises for any answer text; ParamError only for bad params."""
     full = complete(family, params)
     true_value = truth(family, full)
-    want = units.FAMILY_UNITS[family.unit]
     result: dict[str, Any] = {
         "correct": False,
         "score": 0.0,
@@ -83,12 +83,7 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
         "worked": [],
     }
     try:
-        parsed = parse_answer(answer_text_in)
-        value, dim = parsed.in_base_units(want)
-        if dim is not None and dim != want:
-            raise AnswerError(units.mismatch_message(dim, want))
-        if not (value > 0):
-            raise AnswerError("the answer must be a positive number")
+        parsed, value = read_answer(answer_text_in, family.unit)
     except AnswerError as exc:
         result["error"] = str(exc)
     except Exception:  # noqa: BLE001 - a grader bug must not become a traceback for the user

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
 
 
 class MockRoundScreen(Screen[None]):
-    """Answers are graded and committed as they are given; shown now or at the end."""
+    """Answers are graded and committed as they are given; shown now or at the end.
+
+    An answer that cannot be graded (a typo such as "1+", a missing or wrong unit) is not:
+    its message shows under the box, which keeps the text and the focus. When time runs
+    out, what is in the box counts if it can be graded.
+    """
 
     BINDINGS = [Binding("escape", "abandon", "Abandon"), Binding("enter", "next", "Next", show=False)]
 
@@ -45,6 +50,7 @@ class MockRoundScreen(Screen[None]):
         with VerticalScroll(id="round-body"):
             yield Markdown("", id="round-prompt")
             yield Input(placeholder="your answer with units — Enter", id="round-answer")
+            yield Static("", id="round-answer-error", classes="answer-error", markup=False)
             yield Markdown("", id="round-feedback")
         yield Footer()
 
@@ -60,7 +66,7 @@ class MockRoundScreen(Screen[None]):
         if self.over:
             return
         if self.remaining_s <= 0:
-            self.end(abandoned=False)
+            self.time_up()
             return
         index = len(self.attempts)
         this = time.monotonic() - self.shown_at
@@ -81,16 +87,34 @@ class MockRoundScreen(Screen[None]):
         entry.value = ""
         entry.display = True
         entry.focus()
+        self.show_error(None)
         self.tick()
+
+    def show_error(self, message: str | None) -> None:
+        """Say why the answer in the box cannot be graded (None: hide the line)."""
+        line = self.query_one("#round-answer-error", Static)
+        line.update(message or "")
+        line.display = message is not None
+
+    def record(self, problem: "Problem", text: str) -> "Attempt":
+        """Grade a checked answer, commit it and count it."""
+        attempt = self.study.answer_problem(problem, text, time.monotonic() - self.shown_at)
+        self.attempts.append(attempt)
+        self.study.save_round_attempt(self.round_id, attempt)
+        self.query_one("#round-progress", ProgressBar).advance(1)
+        return attempt
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.over or self.waiting_for_next:
             return
         problem = self.problems[len(self.attempts)]
-        attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
-        self.attempts.append(attempt)
-        self.study.save_round_attempt(self.round_id, attempt)
-        self.query_one("#round-progress", ProgressBar).advance(1)
+        message = self.study.check_answer(problem, event.value)
+        if message is not None:  # nothing is graded: the problem and the text stay for a fix
+            self.show_error(message)
+            event.input.focus()
+            return
+        self.show_error(None)
+        attempt = self.record(problem, event.value)
         if len(self.attempts) == len(self.problems):
             self.end(abandoned=False)
         elif self.settings.grade_at_end:
@@ -106,6 +130,15 @@ class MockRoundScreen(Screen[None]):
     def action_next(self) -> None:
         if self.waiting_for_next and not self.over:
             self.show_problem()
+
+    def time_up(self) -> None:
+        """The clock ran out: the answer in the box counts if it can be graded; the round ends."""
+        if not self.waiting_for_next and len(self.attempts) < len(self.problems):
+            problem = self.problems[len(self.attempts)]
+            text = self.query_one("#round-answer", Input).value
+            if self.study.check_answer(problem, text) is None:
+                self.record(problem, text)
+        self.end(abandoned=False)
 
     def action_abandon(self) -> None:
         def answered(yes: bool | None) -> None:

@@ -81,6 +81,7 @@ class ReviewScreen(Screen[None]):
             yield PitchTimer(id="timer")
             yield TextArea("", id="typed", soft_wrap=True)
             yield Input(placeholder="your answer with units, e.g. 2.7 GB — Enter grades it", id="estimate")
+            yield Static("", id="answer-error", classes="answer-error", markup=False)
             yield Rule(id="divider")
             yield Markdown("", id="answer")
             yield Markdown("", id="points")
@@ -123,6 +124,7 @@ class ReviewScreen(Screen[None]):
         entry = self.query_one("#estimate", Input)
         entry.value = ""
         entry.display = is_estimate
+        self.show_answer_error(None)
         self.set_focus(entry if is_estimate else None)
         self.refresh_bindings()
 
@@ -178,10 +180,23 @@ class ReviewScreen(Screen[None]):
         self.label_grades(card)
         self.refresh_bindings()
 
+    def show_answer_error(self, message: str | None) -> None:
+        """Say why the estimate answer in the box cannot be graded (None: hide the line)."""
+        line = self.query_one("#answer-error", Static)
+        line.update(message or "")
+        line.display = message is not None
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """An estimate answer: graded by the grader, committed, then its worked solution shown."""
+        """An estimate answer: checked, graded by the grader, committed, then its worked solution
+        shown. One that cannot be graded (a typo, a missing unit) only gets its message under
+        the box; the problem, the text and the focus stay."""
         card = self.session.current
         if card is None or self.problem is None or self.showing_result:
+            return
+        message = self.study.check_answer(self.problem, event.value)
+        self.show_answer_error(message)
+        if message is not None:
+            event.input.focus()
             return
         attempt = self.study.answer_problem(self.problem, event.value, time.monotonic() - self.shown_at)
         grade = self.study.grade_attempt(card, attempt)
