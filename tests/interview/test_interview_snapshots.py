@@ -2,11 +2,13 @@
 answer does not parse, and the scorecard. A fixed clock, a seeded draw and a frozen countdown."""
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from textual.widgets import Input, Select
 
 import drill.tui.screens.mock_interview as interview_screen
+import drill.tui.widgets.pitch_timer as pitch_timer
 from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_interview import MockInterviewScreen
@@ -20,6 +22,7 @@ SIZE = (80, 24)
 @pytest.fixture
 def app(drill_home, clock, monkeypatch):
     monkeypatch.setattr(interview_screen, "monotonic", lambda: 1000.0)  # the countdown stands still
+    monkeypatch.setattr(pitch_timer, "time", SimpleNamespace(monotonic=lambda: 1000.0))  # so does the stopwatch
     return DrillApp(Paths(drill_home), clock=clock)
 
 
