@@ -25,6 +25,8 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
     benchmark: time candidate vs reference after a pass (default: on cuda only).
     on_test: called from this thread with each TestResult as soon as it is known.
     cancel: set it from another thread to stop the run (it ends as an "error", "cancelled").
+    A run this Python cannot do (pytest or torch missing: checked first, without importing them;
+    or the runner failing) comes back with `environment` set and the fixing command as reason.
     """
     start = time.monotonic()
     try:
@@ -33,6 +35,10 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
             return error_run(f"unknown device {device!r} (use cpu or cuda)", device)
         if not candidate.is_file():
             return error_run(f"no such file: {candidate}", device)
+        from drill.coding.environment import describe, missing_requirements
+
+        if missing := missing_requirements(drill):  # before any process starts: find_spec only
+            return error_run(describe(missing), device, environment=True)
         from drill.coding.invocation import prepare
 
         inv = prepare(drill, candidate, device, timeout_s=timeout_s, memory_mb=memory_mb, gpu_memory_mb=gpu_memory_mb,
@@ -45,7 +51,8 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
 
         return run_cold(inv, on_test, cancel)
     except Exception as error:  # the app must stay up whatever happens here
-        return error_run(f"the runner failed: {type(error).__name__}: {error}", device, time.monotonic() - start)
+        return error_run(f"the runner failed: {type(error).__name__}: {error}", device, time.monotonic() - start,
+                         environment=True)
 
 
 def prewarm() -> None:

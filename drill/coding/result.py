@@ -35,7 +35,12 @@ class TestResult:
 
 @dataclass
 class TestRun:
-    """The verdict of one run. `reason` says in words why, `output` is the tail of the raw output."""
+    """The verdict of one run. `reason` says in words why, `output` is the tail of the raw output.
+
+    `environment`: the run failed because of this Python, not the candidate's code (the runner
+    could not start, pytest or torch is missing in the test process, nothing ran): such a run
+    is never stored as the user's attempt, and its reason says how to fix the installation.
+    """
 
     __test__ = False
 
@@ -50,13 +55,14 @@ class TestRun:
     candidate_s: float | None = None
     reference_s: float | None = None
     output: str = ""
+    environment: bool = False
 
     def as_json(self) -> dict[str, object]:
         """The `drill kernel test --json` object."""
         return {
             "status": self.status, "passed": self.passed, "failed": self.failed,
             "tests": [test.as_json() for test in self.tests], "seconds": round(self.seconds, 3),
-            "reason": self.reason, "speed_ratio": self.speed_ratio,
+            "reason": self.reason, "speed_ratio": self.speed_ratio, "environment": self.environment,
         }
 
 
@@ -144,6 +150,7 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     elif passed + failed == 0:
         skipped = next((test.message for test in tests if test.outcome == "skipped"), "")
         run.status, run.reason = "error", "no test ran" + (f" (skipped: {skipped})" if skipped else "")
+        run.environment = True  # the candidate is loaded inside each test: it cannot stop them all running
     elif failed == 0:
         run.status, run.reason = "pass", f"all {passed} tests passed"
     elif passed == 0 and all(test.outcome in ("error", "skipped") for test in tests):
@@ -154,9 +161,22 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
         run.reason = f"{failed} of {passed + failed} tests failed; first: {first.name}: {_summary(first)}"
     if run.status != "pass" and any("allocate" in test.message or "MemoryError" in test.message for test in tests):
         run.reason += f" (the tests may allocate {memory_mb} MiB)"
+    if run.status == "error" and not tests and not started and not exit.cancelled:
+        _environment_check(run, output, collect)
     return run
 
 
-def error_run(reason: str, device: str = "cpu", seconds: float = 0.0) -> TestRun:
-    """A run that never started (missing file, runner failure)."""
-    return TestRun("error", 0, 0, [], seconds, reason=reason, device=device)
+def _environment_check(run: TestRun, output: str, collect: list[dict]) -> None:
+    """A run that stopped before any test because pytest, torch, … is missing in the test
+    process is this Python's failure, not the candidate's: flag it and say how to fix it."""
+    from drill.coding.environment import describe, missing_modules_in
+
+    said = "\n".join([output, *(event.get("message", "") + "\n" + event.get("summary", "") for event in collect)])
+    if lacking := missing_modules_in(said):
+        run.environment = True
+        run.reason = f"the test process could not import {', '.join(lacking)}. {describe(lacking)}"
+
+
+def error_run(reason: str, device: str = "cpu", seconds: float = 0.0, environment: bool = False) -> TestRun:
+    """A run that never started (missing file, runner failure; `environment`: this Python's fault)."""
+    return TestRun("error", 0, 0, [], seconds, reason=reason, device=device, environment=environment)

@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="list the coding drills")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     listing.set_defaults(handler=cmd_list)
-    test = actions.add_parser("test", help="run a drill's hidden tests against your file (exit 0 whatever the result)")
+    test = actions.add_parser("test", help="run a drill's hidden tests against your file (exit 0 whatever the result; "
+                                           "2 when this Python cannot run them)")
     test.add_argument("id", help="the drill id, e.g. quantize-per-channel")
     test.add_argument("--solution", required=True, help="the Python file to test")
     test.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.coding.drills import load_drills
     from drill.paths import Paths
 
@@ -48,9 +49,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.coding.api import run_tests
     from drill.coding.drills import DrillError, find_drill
+    from drill.coding.environment import describe, missing_requirements
     from drill.coding.limits import DEFAULT_TIMEOUT_S
     from drill.paths import Paths
 
@@ -59,9 +61,16 @@ def cmd_test(args: argparse.Namespace) -> int:
     except DrillError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
+    if missing := missing_requirements(drill):  # find_spec only: nothing is imported or run
+        return environment_error(describe(missing), args.json)
     # one run per command: the cold runner is as fast as starting a worker, and leaves nothing behind
     run = run_tests(drill, Path(args.solution), args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False,
                     benchmark=args.benchmark or None)
+    if run.environment:  # this Python's failure, not a verdict on the file
+        if args.json:
+            print_json(run.as_json())
+        print(f"drill: {run.reason}", file=sys.stderr)
+        return 2
     if args.json:
         print_json(run.as_json())
         return 0
@@ -70,6 +79,17 @@ def cmd_test(args: argparse.Namespace) -> int:
     if run.speed_ratio is not None:
         print(f"speed vs reference: {run.speed_ratio:.2f}x ({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
     return 0
+
+
+def environment_error(message: str, as_json: bool) -> int:
+    """This Python cannot run coding drills: the fixing command on stderr (and a JSON error), exit 2."""
+    if as_json:
+        from drill.commands.output import print_json
+        from drill.coding.result import error_run
+
+        print_json(error_run(message, environment=True).as_json())
+    print(f"drill: {message}", file=sys.stderr)
+    return 2
 
 
 def print_failures(tests: list, groups: int = 5) -> None:
@@ -86,9 +106,14 @@ def print_failures(tests: list, groups: int = 5) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from drill.coding.drills import load_drills
+    from drill.coding.environment import describe, missing_requirements
     from drill.coding.verify import verify
     from drill.paths import Paths
 
+    if missing := missing_requirements(*load_drills(Paths.resolve().kernels)):
+        print(f"drill: {describe(missing)}", file=sys.stderr)
+        return 2
     verdicts = verify(Paths.resolve().kernels, devices=args.device, jobs=args.jobs,
                       on_verdict=lambda verdict: print(verdict.line(), flush=True))
     bad = [verdict for verdict in verdicts if not verdict.ok]

@@ -27,6 +27,7 @@ def test_all_passed() -> None:
     assert (run.status, run.passed, run.failed, run.reason) == ("pass", 2, 0, "all 2 tests passed")
     assert run.as_json() == {
         "status": "pass", "passed": 2, "failed": 0, "seconds": 1.5, "reason": "all 2 tests passed", "speed_ratio": None,
+        "environment": False,
         "tests": [{"name": "test_a", "outcome": "passed", "message": ""},
                   {"name": "test_b", "outcome": "passed", "message": ""},
                   {"name": "test_c", "outcome": "skipped", "message": ""}],

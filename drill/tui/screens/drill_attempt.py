@@ -88,8 +88,18 @@ class DrillScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.set_interval(1.0, self.tick)
         self.set_interval(0.5, self.poll_file)
-        self.prewarm()
+        if not self.environment_missing():
+            self.prewarm()
         self.tick()
+
+    def environment_missing(self) -> bool:
+        """Say so, with the fixing command, when this Python cannot run the tests (find_spec only)."""
+        from drill.coding.environment import describe, missing_requirements
+
+        if missing := missing_requirements(self.drill):
+            self.query_one("#drill-results", Markdown).update(
+                f"**The tests cannot run here; nothing is recorded.** {describe(missing)}")
+        return bool(missing)
 
     @work(thread=True, group="prewarm")
     def prewarm(self) -> None:
@@ -160,7 +170,7 @@ class DrillScreen(Screen[str | None]):
         self.run_tests()
 
     def run_tests(self) -> None:
-        if self.running:
+        if self.running or self.environment_missing():
             return
         self.running = True
         self.results = []
@@ -193,6 +203,11 @@ class DrillScreen(Screen[str | None]):
     def on_run_finished(self, message: RunFinished) -> None:
         run = message.run
         self.running = False
+        if run.environment:  # this Python failed, not the user's code: no attempt, no review
+            self.query_one("#drill-results", Markdown).update(
+                f"**The tests could not run; nothing is recorded.** {run.reason}")
+            self.tick()
+            return
         self.results = list(run.tests) or self.results
         head = {"pass": "All hidden tests pass", "fail": f"{run.failed} failing, {run.passed} passing",
                 "error": "The tests could not run", "timeout": "Timed out"}[run.status]

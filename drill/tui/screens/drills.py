@@ -1,4 +1,8 @@
-"""The coding drills: difficulty, budget, best time and last result; Enter starts one."""
+"""The coding drills: difficulty, budget, best time and last result; Enter starts one.
+
+When this Python lacks what the drills' tests need (pytest, torch, …) the top line says so,
+with the command that installs it (asked with find_spec: torch is never imported here).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from drill.coding.environment import describe, missing_requirements
 from drill.coding.items import item_id
 from drill.tui.widgets.pitch_timer import clock_text
 
@@ -19,6 +24,12 @@ if TYPE_CHECKING:
 
 class DrillListScreen(Screen[None]):
     BINDINGS = [Binding("enter", "start", "Start"), Binding("escape", "app.home", "Home")]
+    DEFAULT_CSS = """
+    #drills-environment {
+        padding: 0 2;
+        color: $text-error;
+    }
+    """
 
     def __init__(self, drills: list["Drill"], records: dict[str, "DrillRecord"]) -> None:
         super().__init__()
@@ -27,6 +38,8 @@ class DrillListScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if missing := missing_requirements(*self.drills):
+            yield Static(describe(missing), id="drills-environment", markup=False)
         yield Static("Coding drills — Enter starts a timed attempt in a fresh workspace.", id="drills-head")
         yield Static("", id="drill-title")
         table = DataTable(id="drills", cursor_type="row")
