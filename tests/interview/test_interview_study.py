@@ -95,3 +95,12 @@ def test_the_cli_lists_interviews_and_stats_carry_them(study, capsys) -> None:
     assert figures["by_section"]["grill"] == pytest.approx(2 / 3, abs=1e-4)
     assert [entry["id"] for entry in figures["interviews"]] == [abandoned.interview_id, card.interview_id]
     assert figures["interviews"][1]["answered"] == 3
+
+
+def test_drill_mock_runs_the_tui_on_the_interview_setup(drill_home, monkeypatch) -> None:
+    from drill.tui.app import DrillApp
+
+    started = []
+    monkeypatch.setattr(DrillApp, "run", lambda self: started.append((self.start_interview, self.start_review)))
+    assert main(["mock"]) == 0
+    assert started == [(True, False)]

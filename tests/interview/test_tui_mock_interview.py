@@ -78,6 +78,11 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
         await pilot.press("H")
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewHistoryScreen))
         assert app.screen.interviews[0].interview_id == card.interview_id
+        await pilot.press("enter")  # the stored scorecard, read back
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
+        stored = app.screen.scorecard
+        assert stored.answers == card.answers and stored.score == pytest.approx(card.score)
+        assert steps[0].card.prompt[:20] in app.screen.text()  # questions named by their text
     assert db_rows(app, "SELECT ended, abandoned, finished_at IS NOT NULL, seconds_allowed FROM mock_interview") == [
         ("done", 0, 1, 2700)]
     answers = db_rows(app, "SELECT position, section, item_id, button, review_id IS NOT NULL FROM mock_interview_answer "
@@ -176,3 +181,19 @@ async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app) ->
     assert db_rows(app, "SELECT section, result, item_id FROM mock_interview_answer") == [
         ("coding", "gave up", step.item_id)]
     assert db_rows(app, "SELECT item_id FROM review") == [(step.item_id,)]
+
+
+async def test_drill_mock_opens_on_the_setup_which_refuses_an_empty_interview(drill_home, clock) -> None:
+    app = DrillApp(Paths(drill_home), clock=clock, start_interview=True)  # what `drill mock` runs
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewSetupScreen))
+        setup = app.screen
+        assert "45 minutes: 3 grill questions (aloud), a 2-minute pitch, 3 estimation problems." in str(
+            setup.query_one("#interview-describe", Static).render())
+        for selector in ("#grill", "#pitch", "#estimates"):
+            setup.query_one(selector, Select).value = 0
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is setup
+        assert any("at least one section" in str(n.message) for n in app._notifications)
+    assert db_rows(app, "SELECT COUNT(*) FROM mock_interview") == [(0,)]

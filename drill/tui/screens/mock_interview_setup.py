@@ -132,8 +132,13 @@ class MockInterviewSetupScreen(Screen[None]):
         try:
             self.study.remember_interview_settings(settings)
         except (OSError, ValueError, ConfigError) as error:  # the setup is only not remembered; the interview goes on
-            self.app.notify(f"Could not remember the setup in config.toml: {error}", severity="warning")
-        plan = self.study.plan_interview(settings)
+            self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
+                                      severity="warning")
+        try:
+            plan = self.study.plan_interview(settings)
+        except Exception as error:  # a broken problem file, say: said, and the setup stays open
+            self.app.call_from_thread(self.not_started, f"Could not draw the interview: {error}")
+            return
         if not plan.steps:
             self.app.call_from_thread(self.not_started, "No content to ask: the chosen sections have no items.")
             return
