@@ -30,7 +30,7 @@ def cmd_mock(args: argparse.Namespace) -> int:
 
 
 def history(as_json: bool) -> int:
-    from drill.cli import print_json
+    from drill.commands.output import print_json
     from drill.study import Study
 
     study = Study.open()

@@ -13,7 +13,7 @@ from drill.interview.scorecard import InterviewAnswer, Scorecard
 from drill.interview.settings import InterviewSettings
 from drill.schedule.records import Card
 from drill.store.dialect import as_text
-from drill.store.engine import writing
+from drill.store.transactions import writing
 from drill.store.queries import ACTIVE, cards
 
 INSERT_ANSWER = text(
