@@ -37,6 +37,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from drill.content.vocabulary import BLOCKS
 from drill.estimate.answer_check import check_answer
 from drill.estimate.parser import AnswerError, Parsed, parse_answer
 
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
     from drill.estimate.schema import Family
     from drill.estimate.draw import Problem
 
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
 
 __all__ = [
     "BLOCKS",
