@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from drill.days import study_day
 from drill.interop.atomic import replacing
@@ -35,7 +35,16 @@ from drill.store.reschedule import rebuild_in
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from drill.study import Study
+    from drill.config import Config
+
+
+class HistoryTarget(Protocol):
+    """Where imported reviews go (the study layer passes itself): its store, settings and clock."""
+
+    engine: "Engine"
+    config: "Config"
+
+    def clock(self) -> datetime: ...
 
 COLUMNS = ("card_id", "review_time", "review_rating", "review_duration")
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -171,7 +180,7 @@ def _parse(path: Path, items: dict[int, str], now: datetime) -> list[review_log.
     return rows
 
 
-def import_history(study: "Study", path: Path) -> HistoryImportReport:
+def import_history(study: HistoryTarget, path: Path) -> HistoryImportReport:
     """Add the reviews in `path` to the store and replay the schedules of the items they touch.
 
     The whole file is checked first: any bad row (or a card id no item has) raises InteropError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drill.content.vocabulary import BLOCKS
-from drill.study import HomeSummary
+from drill.home import HomeSummary
 
 
 def summary_json(home: HomeSummary) -> dict[str, object]:

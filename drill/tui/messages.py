@@ -9,7 +9,8 @@ from textual.message import Message
 if TYPE_CHECKING:
     from drill.schedule.records import Card
     from drill.store.recorder import FailedWrite
-    from drill.study import HomeSummary, Study
+    from drill.home import HomeSummary
+    from drill.study import Study
 
 
 class StudyOpened(Message):

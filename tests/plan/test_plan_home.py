@@ -3,7 +3,7 @@
 from datetime import date
 
 from drill.schedule.plan import PlanCounts, make
-from drill.study import HomeSummary
+from drill.home import HomeSummary
 from drill.tui.screens.home import headline
 
 TODAY = date(2026, 11, 22)

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Header, Static
 from drill.content.vocabulary import BLOCKS
 
 if TYPE_CHECKING:
-    from drill.study import HomeSummary
+    from drill.home import HomeSummary
 
 
 def block_table(home: "HomeSummary") -> Table:
