@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
-    from drill.content.check import check_all
+    from drill.library import check_all
     from drill.paths import Paths
 
     errors = check_all(Paths.resolve())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drill.content.decks import DeckLoad, load_decks
+from drill.content.errors import ContentError
 from drill.content.models import LoadedItem
 from drill.paths import Paths
 
@@ -22,3 +23,12 @@ def load_library(paths: Paths) -> DeckLoad:
     for drill in load_drills(paths.kernels):
         load.items.append(LoadedItem(item=drill_item(drill), deck=str(drill.folder), position=len(load.items)))
     return load
+
+
+def check_all(paths: Paths) -> list[ContentError]:
+    """`drill check`: every error in decks (shipped and the user's), estimation problems and
+    coding drills, as path:line."""
+    from drill import estimate
+    from drill.coding.drills import check as check_kernels
+
+    return load_decks(paths.deck_dirs()).errors + estimate.check(paths.problems) + check_kernels(paths.kernels)
