@@ -41,7 +41,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def summary_lines(figures: dict) -> list[str]:
     """The compact human summary of `drill stats`, from its JSON."""
-    from drill.stats.text import clock, duration, percent, score, sparkline
+    from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline
 
     lines = [
         f"{figures['items']} items, {figures['reviews_total']} reviews, {figures['due_today']} due today, "
@@ -63,15 +63,8 @@ def summary_lines(figures: dict) -> list[str]:
                      f"days; {plan['new_per_day']} new a day ({plan['new_per_day_needed']} needed to finish)")
     lines.append(f"streak {streak['current']} days (longest {streak['longest']}) · {activity['reviews']} reviews "
                  f"in {duration(activity['seconds'])} on {activity['active_days']} days")
-    ready = figures["readiness"]
     lines.append("")
-    lines.append(f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}  recall on {ready['target_day']} ({ready['recall_model']})")
-    for block, row in ready["by_block"].items():
-        lines.append(f"{block:<14}{row['items']:>6}{row['seen']:>6}{row['mature']:>7}{row['due']:>6}  "
-                     f"{percent(row['recall'])}")
-    if ready["weakest_topics"]:
-        weakest = ", ".join(f"{t['topic']} ({t['block']}) {percent(t['recall'])}" for t in ready["weakest_topics"][:3])
-        lines.append(f"weakest: {weakest}")
+    lines.extend(readiness_lines(figures["readiness"]))
     lines.append("")
     retention = " · ".join(
         f"{days}d {percent(window['mature']['rate'])} of {window['mature']['reviews']}"

@@ -9,11 +9,13 @@ for `drill stats --json`.
 from __future__ import annotations
 
 from datetime import date
+from decimal import ROUND_FLOOR, Decimal
 from typing import TYPE_CHECKING, Any
 
 from drill.stats.interviews import interviews_json, with_interviews
 from drill.stats.scope import DEFAULT_PERIOD, PERIODS, Scope, period_key, period_label
 from drill.stats.summary import summary_json
+from drill.store.stats.calibration import CALIBRATION_DAYS, Calibration
 from drill.store.stats.figures import StatsReport, collect
 
 if TYPE_CHECKING:
@@ -48,12 +50,39 @@ def _num(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(round(float(value), 9), digits)
 
 
+def _floor(value: float | None, digits: int = 4) -> float | None:
+    """Rounded down (after the 9-place rounding of `_num`), for a share that must never overstate:
+    3 items of 44 seen show expected 0.0681, not 0.0682 > 3/44."""
+    if value is None:
+        return None
+    return float(Decimal(repr(round(float(value), 9))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_FLOOR))
+
+
 def _day(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
 def _rate(reviews: int, passed: int, rate: float | None) -> dict[str, Any]:
     return {"reviews": reviews, "passed": passed, "rate": _num(rate)}
+
+
+def calibration_json(calibration: "Calibration | None") -> dict[str, Any]:
+    """Predictions against outcomes: reviews 0 and brier null when there is nothing to score."""
+    if calibration is None:
+        return {"days": None, "since": None, "model": None, "reviews": 0, "passed": 0, "brier": None,
+                "predicted": None, "actual": None, "bins": []}
+    return {
+        "days": CALIBRATION_DAYS,
+        "since": calibration.first_day.isoformat(),
+        "model": calibration.model,
+        "reviews": calibration.reviews,
+        "passed": calibration.passed,
+        "brier": _num(calibration.brier),
+        "predicted": _num(calibration.predicted),
+        "actual": _num(calibration.actual),
+        "bins": [{"low": b.low, "high": b.high, "reviews": b.reviews, "predicted": _num(b.predicted),
+                  "actual": _num(b.actual)} for b in calibration.bins],
+    }
 
 
 def report_json(report: StatsReport) -> dict[str, Any]:
@@ -71,19 +100,24 @@ def report_json(report: StatsReport) -> dict[str, Any]:
             "seen": ready.seen,
             "mature": ready.mature,
             "recall": _num(ready.recall),
+            "expected": _floor(ready.expected),
+            "coverage": _floor(ready.coverage),
             "by_block": {
                 block.block: {
                     "items": block.items, "seen": block.seen, "mature": block.mature, "due": block.due,
-                    "recall": _num(block.recall),
-                    "weakest": [{"topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall)}
+                    "recall": _num(block.recall), "expected": _floor(block.expected), "coverage": _floor(block.coverage),
+                    "weakest": [{"topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall),
+                                 "expected": _floor(t.expected)}
                                 for t in block.weakest],
                 }
                 for block in ready.blocks
             },
             "weakest_topics": [
-                {"block": t.block, "topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall)}
+                {"block": t.block, "topic": t.topic, "seen": t.seen, "items": t.items, "recall": _num(t.recall),
+                 "expected": _floor(t.expected)}
                 for t in ready.weakest
             ],
+            "calibration": calibration_json(ready.calibration),
         },
         "load": {
             "today": {

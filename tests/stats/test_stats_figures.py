@@ -42,14 +42,27 @@ def test_readiness_per_block_and_the_weakest_topics(study) -> None:
     assert recall["training"] is None and recall["communication"] is None
     every = [R ** (1 / 30), R, R, R ** (2 / 6), R ** (3 / 6), 1.0, R ** 10]
     assert ready.recall == pytest.approx(sum(every) / 7)
+    # Expected: the seen items' recall summed over all the items, unseen ones counting 0.
+    expected = {b.block: b.expected for b in ready.blocks}
+    assert expected["memory"] == pytest.approx((R ** (1 / 30) + R + R + R ** (2 / 6)) / 5)  # p-300 unseen
+    assert expected["compute"] == pytest.approx((R ** (3 / 6) + 1.0) / 4)  # the family and the drill unseen
+    assert expected["inference"] == pytest.approx(R ** 10 / 3)
+    assert expected["training"] == 0.0 and expected["communication"] is None  # no items: no share
+    assert ready.expected == pytest.approx(sum(every) / 13)
+    assert ready.expected < ready.recall
+    # The weakest topics rank by expected: the five untouched one-item topics (0) come first.
     assert [(t.block, t.topic) for t in ready.weakest] == [
-        ("inference", "Decoding"), ("memory", "Flash Attention"), ("memory", "KV cache"),
-        ("compute", "Roofline"), ("compute", "Intensity"),
+        ("compute", "Arithmetic intensity of a matmul"), ("compute", "online softmax"),
+        ("inference", "Batching"), ("inference", "KV cache size"), ("training", "LoRA"),
     ]
-    flash = ready.weakest[1]
-    assert (flash.items, flash.seen, flash.recall) == (3, 2, pytest.approx((R + R ** (1 / 3)) / 2))
+    assert all(t.expected == 0.0 and t.seen == 0 and t.recall is None for t in ready.weakest)
     memory = next(b for b in ready.blocks if b.block == "memory")
     assert [t.topic for t in memory.weakest] == ["Flash Attention", "KV cache"]
+    flash = memory.weakest[0]
+    assert (flash.items, flash.seen, flash.recall) == (3, 2, pytest.approx((R + R ** (1 / 3)) / 2))
+    assert flash.expected == pytest.approx((R + R ** (1 / 3)) / 3)
+    inference = next(b for b in ready.blocks if b.block == "inference")
+    assert [t.topic for t in inference.weakest] == ["Batching", "KV cache size", "Decoding"]
 
 
 def test_with_fsrs_predicted_recall_is_its_retrievability(history, clock) -> None:

@@ -53,9 +53,19 @@ def test_every_figure_is_there(history, capsys) -> None:
     assert ready["target_day"] == "2026-11-22" and (ready["items"], ready["seen"], ready["mature"]) == (13, 7, 2)
     assert ready["by_block"]["inference"] == {
         "items": 3, "seen": 1, "mature": 0, "due": 1, "recall": round(0.9 ** 10, 4),
-        "weakest": [{"topic": "Decoding", "seen": 1, "items": 1, "recall": round(0.9 ** 10, 4)}],
+        "expected": 0.1162, "coverage": 0.3333,  # 0.9^10 / 3 = 0.11622…, shares rounded down
+        "weakest": [
+            {"topic": "Batching", "seen": 0, "items": 1, "recall": None, "expected": 0.0},
+            {"topic": "KV cache size", "seen": 0, "items": 1, "recall": None, "expected": 0.0},
+            {"topic": "Decoding", "seen": 1, "items": 1, "recall": 0.3487, "expected": 0.3486},  # 0.34867…
+        ],
     }
-    assert [t["topic"] for t in ready["weakest_topics"]][:2] == ["Decoding", "Flash Attention"]
+    assert 0 < ready["expected"] < ready["recall"] and ready["coverage"] == 0.5384  # 7/13 = 0.53846…, rounded down
+    assert [t["topic"] for t in ready["weakest_topics"]][:2] == ["Arithmetic intensity of a matmul", "online softmax"]
+    calibration = ready["calibration"]  # R1, R2, R3, R5, R9: each on its due day, predicted 0.9; R2 failed
+    assert (calibration["reviews"], calibration["passed"], calibration["brier"]) == (5, 4, round((4 * 0.01 + 0.81) / 5, 4))
+    assert [b["reviews"] for b in calibration["bins"]] == [0, 0, 0, 0, 5]
+    assert calibration["bins"][-1] == {"low": 0.9, "high": 1.0, "reviews": 5, "predicted": 0.9, "actual": 0.8}
     load = figures["load"]
     assert load["today"] == {"due": 3, "overdue": 1, "brought_forward": 0, "new": 4, "done": 1, "seconds_done": 12.0,
                              "minutes_left": 2.6}
@@ -105,7 +115,11 @@ def test_the_human_summary(history, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("13 items, 12 reviews, 3 due today, 4 new available\nlast 30 days · all blocks\n")
     assert "streak 4 days (longest 4)" in out
-    assert "inference          3     1      0     1  35%" in out
+    assert "inference          3     1      0     1     35%       12%" in out
+    assert "all               13     7      2     3     87%       47%" in out
+    assert "weakest: Arithmetic intensity of a matmul (compute) unseen, online softmax (compute) unseen" in out
+    assert ("calibration (last 30 days, sm2): 5 reviews, Brier 0.170 (0 perfect, 0.25 a coin flip); "
+            "predicted 90%, passed 80%") in out
     assert "true retention (mature): 7d 50% of 2 · 30d 67% of 3 · 365d 75% of 4" in out
     assert "coding: 2 of 2 drills tried, 2/3 attempts passed, 3 hints" in out
     assert "pitch: 0:30 50% in time (median 0:32)" in out

@@ -110,7 +110,7 @@ def test_stats_snapshot(snap_compare, history, clock, size) -> None:
 
 
 def test_stats_snapshot_scrolled(snap_compare, history, clock) -> None:
-    """The lower half at 80×24: retention, the pitch ladder, estimation."""
+    """The lower half at 80×24: retention, calibration, the pitch ladder."""
 
     async def scrolled(pilot) -> None:
         await open_stats(pilot)
@@ -124,3 +124,29 @@ def test_stats_snapshot_with_an_interview_plan(snap_compare, history, clock) -> 
     """Recall on the interview day, and the forecast stacked with items brought forward and new ones."""
     (history.home / "config.toml").write_text("interview_date = 2026-11-30\nplan_window_days = 8\n")
     assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=open_stats)
+
+
+async def test_readiness_shows_expected_beside_coverage_and_recall_and_the_calibration(history, clock) -> None:
+    app = DrillApp(history, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_stats(pilot)
+        readiness = text_of(app.screen, "#readiness")
+        assert "seen  mature  recall  expected" in readiness
+        # memory: 4 of 5 seen, recall of those 94 %, but 75 % of the block expected; all: 87 % against 47 %.
+        assert "memory          4/5       1     94%       75%" in readiness
+        assert "all            7/13       2     87%       47%" in readiness
+        assert "weakest: Arithmetic intensity of a matmul (compute) unseen" in readiness
+        calibration = text_of(app.screen, "#calibration")
+        assert "5 reviews: predicted 90%, passed 80% · Brier 0.170" in calibration
+        assert "predicted  <50%  50–70%  70–80%  80–90%  90%+" in calibration
+        assert "reviews       0       0       0       0     5" in calibration
+        assert "passed        —       —       —       —   80%" in calibration
+        assert "Calibration, last 30 days" in text_of(app.screen, "#calibration-title")
+
+
+async def test_calibration_says_so_when_there_is_nothing_to_check(small_paths, clock) -> None:
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_stats(pilot)
+        assert "nothing to check yet" in text_of(app.screen, "#calibration")
+        assert "all             0/6       0       —        0%" in text_of(app.screen, "#readiness")

@@ -1,11 +1,17 @@
-"""Readiness per block: items, seen, mature (interval ≥ 21 days), due, and predicted recall.
+"""Readiness per block: items, seen, mature (interval ≥ 21 days), due, predicted recall, and
+the expected share of all items recalled.
 
 Predicted recall comes from the scheduler in use, taken on the target day (the interview date
-while it is ahead, else today) and averaged over the items seen at least once:
+while it is ahead, else today):
 - FSRS: its retrievability R = (1 + factor · t / S) ** -decay from the item's stored stability S,
   t the days since the last review;
 - SM-2, which predicts nothing itself: the usual proxy R = 0.9^(t / interval).
-The weakest topics are those with the lowest mean recall.
+`recall` is its mean over the items seen at least once; `expected` its sum over the seen items
+divided by all the items, an unseen item counting 0: the share of the block you would get right
+on the target day. Three items reviewed yesterday out of forty give recall near 100 % but
+expected under 3/40. The weakest topics are those with the lowest expected share, so a topic
+never touched (expected 0) is among them. How far the predictions can be trusted is measured
+against the last 30 days' outcomes in calibration.py.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from sqlalchemy import Connection
 from drill.content.vocabulary import BLOCKS
 from drill.stats.scope import Scope
 from drill.store.dialect import Dialect, dialect
+from drill.store.stats.calibration import Calibration, calibration
 from drill.store.stats.sql import item_block, rows
 
 
@@ -47,13 +54,19 @@ WEAKEST_PER_BLOCK = 3
 WEAKEST = 5
 
 
+def _share(total: float | None, items: int) -> float | None:
+    """Summed recall over all the items: unseen ones count 0 (None when there are no items)."""
+    return None if not items else float(total or 0.0) / items
+
+
 @dataclass(frozen=True)
 class TopicRecall:
     block: str
     topic: str
     items: int
     seen: int
-    recall: float
+    recall: float | None  # mean over seen items; None when none is seen
+    expected: float = 0.0  # summed recall over all the topic's items
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,12 @@ class BlockReadiness:
     due: int
     recall: float | None  # mean over seen items; None when none is seen
     weakest: tuple[TopicRecall, ...]
+    expected: float | None = None  # summed recall over all items (unseen count 0); None when there are none
+
+    @property
+    def coverage(self) -> float | None:
+        """The share of the block's items seen at least once."""
+        return None if not self.items else self.seen / self.items
 
 
 @dataclass(frozen=True)
@@ -72,6 +91,7 @@ class Readiness:
     target_day: date
     blocks: tuple[BlockReadiness, ...]
     weakest: tuple[TopicRecall, ...]
+    calibration: Calibration | None = None  # predictions against outcomes, last 30 days (calibration.py)
 
     @property
     def items(self) -> int:
@@ -93,6 +113,25 @@ class Readiness:
             return None
         return sum((block.recall or 0.0) * block.seen for block in self.blocks) / seen
 
+    @property
+    def expected(self) -> float | None:
+        """The share of every item in scope expected to be recalled (the blocks' shares weighted by items)."""
+        return _share(sum((block.expected or 0.0) * block.items for block in self.blocks), self.items)
+
+    @property
+    def coverage(self) -> float | None:
+        return None if not self.items else self.seen / self.items
+
+
+def _weakness(topic: TopicRecall) -> tuple[float, int, str, str]:
+    """Lowest expected share first (rounded, so SQLite's and PostgreSQL's last bits tie alike); on a
+    tie the larger topic, then block and topic in code-point order (the same on every server)."""
+    return round(topic.expected, 9), -topic.items, topic.block, topic.topic
+
+
+def _float(value: object) -> float | None:
+    return None if value is None else float(value)  # PostgreSQL may return a Decimal
+
 
 def readiness(connection: Connection, scope: Scope) -> Readiness:
     curve = _curve(scope)
@@ -102,35 +141,36 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
         for row in rows(
             connection,
             f"""SELECT block, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen,
-                COUNT(*) FILTER (WHERE mature) AS mature, COUNT(*) FILTER (WHERE due) AS due, AVG(recall) AS recall
+                COUNT(*) FILTER (WHERE mature) AS mature, COUNT(*) FILTER (WHERE due) AS due, AVG(recall) AS recall,
+                SUM(recall) AS recall_sum
             FROM ({items}) AS items GROUP BY block""",
             scope,
             **curve,
         )
     }
-    topics = rows(
-        connection,
-        f"""SELECT block, topic, items, seen, recall, lane, overall FROM (
-                SELECT block, topic, items, seen, recall,
-                    ROW_NUMBER() OVER (PARTITION BY block ORDER BY recall, topic) AS lane,
-                    ROW_NUMBER() OVER (ORDER BY recall, block, topic) AS overall
-                FROM (SELECT block, topic, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen, AVG(recall) AS recall
-                      FROM ({items}) AS items GROUP BY block, topic HAVING COUNT(*) FILTER (WHERE seen) > 0) AS topics
-                ) AS ranked
-            WHERE lane <= :per_block OR overall <= :overall ORDER BY overall""",
-        scope,
-        per_block=WEAKEST_PER_BLOCK,
-        overall=WEAKEST,
-        **curve,
+    topics = sorted(
+        (
+            TopicRecall(row.block, row.topic, row.items, row.seen, _float(row.recall),
+                        _share(row.recall_sum, row.items) or 0.0)
+            for row in rows(
+                connection,
+                f"""SELECT block, topic, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen, AVG(recall) AS recall,
+                    SUM(recall) AS recall_sum
+                FROM ({items}) AS items GROUP BY block, topic""",
+                scope,
+                **curve,
+            )
+        ),
+        key=_weakness,
     )
-    found = [(row, TopicRecall(row.block, row.topic, row.items, row.seen, row.recall)) for row in topics]
     blocks = []
     for block in (scope.block,) if scope.block else BLOCKS:
         row = per_block.get(block)
-        weakest = tuple(topic for source, topic in found if topic.block == block and source.lane <= WEAKEST_PER_BLOCK)
+        weakest = tuple(topic for topic in topics if topic.block == block)[:WEAKEST_PER_BLOCK]
         if row is None:
             blocks.append(BlockReadiness(block, 0, 0, 0, 0, None, ()))
         else:
-            blocks.append(BlockReadiness(block, row.items, row.seen, row.mature, row.due, row.recall, weakest))
-    overall = tuple(topic for source, topic in found if source.overall <= WEAKEST)
-    return Readiness(scope.target_day, tuple(blocks), overall)
+            blocks.append(BlockReadiness(block, row.items, row.seen, row.mature, row.due, _float(row.recall), weakest,
+                                         _share(row.recall_sum, row.items)))
+    overall = tuple(topics[:WEAKEST])
+    return Readiness(scope.target_day, tuple(blocks), overall, calibration(connection, scope))

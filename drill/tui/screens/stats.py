@@ -1,5 +1,6 @@
-"""Stats: readiness per block, the load ahead, the year's heatmap, retention, estimation,
-mock rounds, coding drills and the pitch ladder, for a period (p) and a block (b).
+"""Stats: readiness per block and its calibration, the load ahead, the year's heatmap,
+retention, estimation, mock rounds, coding drills and the pitch ladder, for a period (p) and a
+block (b).
 
 The figures load in a thread worker (drill.stats.report.load_report) that posts `Loaded`;
 only its handler touches the widgets. Plotting (textual-plotext) is imported with this module,
@@ -24,7 +25,7 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from drill.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
-from drill.stats.text import clock, duration, percent, score
+from drill.stats.text import band, clock, duration, percent, score
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 
 if TYPE_CHECKING:
@@ -68,20 +69,47 @@ def _bar(value: float | None, width: int = 6) -> Text:
 
 
 def readiness_view(report: "StatsReport") -> Group:
+    """Per block: seen of items (coverage), mature, recall of the seen items, and expected: the
+    share of all the block's items recalled on the target day, unseen ones counting 0."""
     ready = report.readiness
-    table = _table(("block", "left"), ("items", "right"), ("seen", "right"), ("mature", "right"),
-                   ("due", "right"), ("recall", "right"), ("", "left"))
+    table = _table(("block", "left"), ("seen", "right"), ("mature", "right"), ("recall", "right"),
+                   ("expected", "right"), ("", "left"))
     for block in ready.blocks:
-        table.add_row(block.block, str(block.items), str(block.seen), str(block.mature), str(block.due),
-                      percent(block.recall), _bar(block.recall))
-    table.add_row(Text("all", style="bold"), str(ready.items), str(ready.seen), str(ready.mature),
-                  str(sum(block.due for block in ready.blocks)), percent(ready.recall), _bar(ready.recall))
+        table.add_row(block.block, f"{block.seen}/{block.items}", str(block.mature), percent(block.recall),
+                      percent(block.expected), _bar(block.expected))
+    table.add_row(Text("all", style="bold"), f"{ready.seen}/{ready.items}", str(ready.mature), percent(ready.recall),
+                  Text(percent(ready.expected), style="bold"), _bar(ready.expected))
     weakest = Text("weakest: ", style="bold")
     if ready.weakest:
-        weakest.append(", ".join(f"{t.topic} ({t.block}) {percent(t.recall)}" for t in ready.weakest[:3]))
+        weakest.append(", ".join(f"{t.topic} ({t.block}) {percent(t.expected) if t.seen else 'unseen'}"
+                                 for t in ready.weakest[:3]))
     else:
-        weakest.append("nothing seen yet", style="dim")
+        weakest.append("nothing to review", style="dim")
     return Group(table, weakest)
+
+
+def calibration_view(report: "StatsReport") -> Group | Text:
+    """Predicted recall against what happened, per band of predictions, and the Brier score."""
+    calibration = report.readiness.calibration
+    if calibration is None or not calibration.reviews:
+        return Text("No review of an item seen before in the last 30 days: nothing to check yet.", style="dim")
+    head = Text()
+    head.append(f"{calibration.reviews} reviews: predicted {percent(calibration.predicted)}, "
+                f"passed {percent(calibration.actual)}")
+    head.append(f" · Brier {calibration.brier:.3f}", style="bold")
+    legend = Text("Brier = mean (p − outcome)²: 0 best, 0.25 a coin flip", style="dim")
+    table = _table(("predicted", "left"), *((band(b.low, b.high), "right") for b in calibration.bins))
+    table.add_row("reviews", *(str(b.reviews) for b in calibration.bins))
+    table.add_row("mean", *(percent(b.predicted) for b in calibration.bins))
+    table.add_row("passed", *(_passed(b.predicted, b.actual) for b in calibration.bins))
+    return Group(head, table, legend)
+
+
+def _passed(predicted: float | None, actual: float | None) -> Text:
+    """The pass rate, red when it falls 10 points or more below the prediction (overconfident)."""
+    if predicted is None or actual is None:
+        return Text(percent(actual))
+    return Text(percent(actual), style="red" if actual <= predicted - 0.1 else "")
 
 
 def today_view(report: "StatsReport") -> Text:
@@ -232,6 +260,8 @@ class StatsScreen(Screen[None]):
             with Vertical(classes="stats-section", id="sec-retention"):
                 yield Static("True retention (not Again, counted reviews)", classes="stats-title")
                 yield Static("", id="retention")
+                yield Static("Calibration, last 30 days", classes="stats-title", id="calibration-title")
+                yield Static("", id="calibration")
                 yield Static("Pitch ladder", classes="stats-title")
                 yield Static("", id="pitch")
             with Vertical(classes="stats-section wide-span", id="sec-estimation"):
@@ -294,6 +324,7 @@ class StatsScreen(Screen[None]):
     def show(self, report: "StatsReport") -> None:
         self.query_one("#stats-head", Static).update(self._head())
         self.query_one("#readiness", Static).update(readiness_view(report))
+        self.query_one("#calibration", Static).update(calibration_view(report))
         self.query_one("#today", Static).update(today_view(report))
         heatmap = report.activity.heatmap
         self.query_one(Heatmap).data = (heatmap.start, heatmap.values)
