@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
+from drill.content.vocabulary import BLOCKS
 from drill.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.stats.text import band, clock, duration, percent, score
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from drill.store.stats.figures import StatsReport
     from drill.study import Study
 
-BLOCKS = ("memory", "compute", "inference", "training", "communication")
 WIDE = 120  # from this many columns the sections sit in two columns
 FAMILIES_SHOWN = 8
 ROUNDS_SHOWN = 5
