@@ -109,7 +109,7 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
     """The stats screen's worker load (drill.stats.load_report) for each period and a block."""
     from drill.paths import Paths
     from drill.stats.report import PERIODS, load_report
-    from drill.stats.scope import period_key
+    from drill.store.stats.scope import period_key
     from drill.study import Study
 
     study = Study.open(Paths(home))

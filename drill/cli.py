@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import backup, estimate, export, imports, kernel, plan, queue, scheduler, stats
-    from drill.commands import mock
+    from drill.commands import backup, estimate, export, imports, kernel, mock, plan, queue, scheduler, stats
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")

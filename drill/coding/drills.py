@@ -14,10 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from drill.content.errors import ContentError
-from drill.content.models import ItemId, Text
 from drill.content.locate import KEY, decode_error_line, toml_lines
+from drill.content.models import ItemId, Text
 from drill.content.vocabulary import Block
-
 
 DrillId = ItemId
 TOML = "drill.toml"

@@ -33,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from drill.commands.output import print_json
     from drill.coding.drills import load_drills
+    from drill.commands.output import print_json
     from drill.paths import Paths
 
     rows = [drill.listing() for drill in load_drills(Paths.resolve().kernels)]
@@ -49,11 +49,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drill.commands.output import print_json
     from drill.coding.api import run_tests
     from drill.coding.drills import DrillError, find_drill
     from drill.coding.environment import describe, missing_requirements
     from drill.coding.limits import DEFAULT_TIMEOUT_S
+    from drill.commands.output import print_json
     from drill.paths import Paths
 
     try:
@@ -84,8 +84,8 @@ def cmd_test(args: argparse.Namespace) -> int:
 def environment_error(message: str, as_json: bool) -> int:
     """This Python cannot run coding drills: the fixing command on stderr (and a JSON error), exit 2."""
     if as_json:
-        from drill.commands.output import print_json
         from drill.coding.result import error_run
+        from drill.commands.output import print_json
 
         print_json(error_run(message, environment=True).as_json())
     print(f"drill: {message}", file=sys.stderr)

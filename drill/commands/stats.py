@@ -22,7 +22,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def cmd_stats(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.stats.report import load_report, stats_json
-    from drill.stats.scope import parse_period
+    from drill.store.stats.scope import parse_period
     from drill.study import Study
 
     study = Study.open()

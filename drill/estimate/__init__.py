@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     import random
 
     from drill.content.errors import ContentError
-    from drill.estimate.schema import Family
     from drill.estimate.draw import Problem
+    from drill.estimate.schema import Family
 
 
 __all__ = [

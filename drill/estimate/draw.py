@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from drill.estimate import formula
-from drill.estimate.schema import Family, ParamSpec
 from drill.estimate.pretty import pretty
+from drill.estimate.schema import Family, ParamSpec
 from drill.estimate.template import render
 
 MAX_ATTEMPTS = 500

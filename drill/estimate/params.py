@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from drill.estimate.schema import Family
 from drill.estimate.parser import AnswerError, parse_value
+from drill.estimate.schema import Family
 from drill.estimate.units import FAMILY_UNITS
 
 Value = int | float | str

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from drill.content.errors import ContentError
 from drill.content.locate import toml_lines
-from drill.content.vocabulary import BLOCKS, Block
+from drill.content.vocabulary import Block
 from drill.estimate.units import FAMILY_UNITS
 
 DISPLAYS = ("auto", "%", "x", "count", "sci")

@@ -11,11 +11,11 @@ import math
 from typing import Any, Mapping
 
 from drill.estimate import formula, slips
-from drill.estimate.schema import Family
-from drill.estimate.params import complete
 from drill.estimate.answer_check import read_answer
+from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError
 from drill.estimate.pretty import pretty, sig
+from drill.estimate.schema import Family
 from drill.estimate.worked import answer_text, worked_solution
 
 PARTIAL_START = 0.8  # credit just beyond the tolerance

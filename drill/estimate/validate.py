@@ -11,9 +11,9 @@ from pathlib import Path
 
 from drill.content.errors import ContentError
 from drill.estimate import formula
-from drill.estimate.schema import Family, load_dir
 from drill.estimate.draw import GenerationError, generate
 from drill.estimate.params import ParamError, complete
+from drill.estimate.schema import Family, load_dir
 from drill.estimate.template import KINDS, TemplateError, fields
 from drill.estimate.worked import worked_solution
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drill.estimate.schema import Family
 from drill.estimate.draw import template_values
 from drill.estimate.pretty import binary_bytes_text, plain, pretty
+from drill.estimate.schema import Family
 from drill.estimate.template import render
 
 _NAME = re.compile(r"\b[a-z_][a-z0-9_]*\b")

@@ -29,8 +29,8 @@ from drill.interop.errors import InteropError
 from drill.interop.textfile import read_source
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import review_log
-from drill.store.transactions import writing
 from drill.store.reschedule import rebuild_in
+from drill.store.transactions import writing
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

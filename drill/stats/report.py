@@ -10,26 +10,44 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import ROUND_FLOOR, Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from drill.stats.interviews import interviews_json, with_interviews
-from drill.stats.scope import DEFAULT_PERIOD, PERIODS, Scope, period_key, period_label
 from drill.stats.summary import summary_json
 from drill.store.stats.calibration import CALIBRATION_DAYS, Calibration
 from drill.store.stats.figures import StatsReport, collect
+from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, Scope, period_key, period_label
 
 if TYPE_CHECKING:
-    from drill.study import HomeSummary, Study
+    from sqlalchemy import Engine
+
+    from drill.config import Config
+    from drill.home import HomeSummary
+    from drill.schedule.plan import Plan
+
+
+class StatsSource(Protocol):
+    """What the figures are read from (the study layer passes itself)."""
+
+    engine: "Engine"
+    config: "Config"
+
+    @property
+    def today(self) -> date: ...
+
+    def settle(self) -> object: ...
+
+    def interview_plan(self, today: date) -> "Plan | None": ...
 
 __all__ = ["PERIODS", "StatsReport", "load_report", "report_json", "stats_json"]
 
 
-def scope_for(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
+def scope_for(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
     config = study.config
     return Scope(study.today, period, block, config.rollover_hour, config.interview_date, config.scheduler)
 
 
-def load_report(study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
+def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
     """The figures for the stats screen (run it in a worker thread): pending grades land first."""
     from drill.store.queries import day_progress
 

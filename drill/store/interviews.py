@@ -13,8 +13,8 @@ from drill.interview.scorecard import InterviewAnswer, Scorecard
 from drill.interview.settings import InterviewSettings
 from drill.schedule.records import Card
 from drill.store.dialect import as_text
-from drill.store.transactions import writing
 from drill.store.queries import ACTIVE, cards
+from drill.store.transactions import writing
 
 INSERT_ANSWER = text(
     """INSERT INTO mock_interview_answer (interview_id, position, section, item_id, review_id, answered_at,

@@ -18,9 +18,9 @@ from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.store import facts
 from drill.store.dialect import as_date
-from drill.store.transactions import writing
 from drill.store.facts import read_fact, write_fact
 from drill.store.queries import STATE_COLUMNS, item_state
+from drill.store.transactions import writing
 from drill.store.writes import SET_STATE, state_params, transition_params
 
 WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 
 from drill.store import facts
-from drill.store.transactions import writing
 from drill.store.facts import write_fact
+from drill.store.transactions import writing
 
 if TYPE_CHECKING:
     from drill.content.models import LoadedItem

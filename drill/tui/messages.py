@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from drill.home import HomeSummary
     from drill.schedule.records import Card
     from drill.store.recorder import FailedWrite
-    from drill.home import HomeSummary
     from drill.study import Study
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from drill.days import study_day
 from drill.stats.report import load_report
-from drill.stats.scope import day_start
+from drill.store.stats.scope import day_start
 from stats_history import TODAY, make_history, open_history
 
 R = 0.9  # the SM-2 recall proxy's base
@@ -126,7 +126,7 @@ def test_todays_load_follows_the_interview_plan(history, clock) -> None:
 def test_items_brought_forward_today_count_without_a_block_filter(study) -> None:
     from drill.schedule import plan as planning
     from drill.store.stats.figures import collect
-    from drill.stats.scope import Scope
+    from drill.store.stats.scope import Scope
 
     plan = planning.make(TODAY, TODAY + timedelta(days=1), planning.PlanCounts(pending=5, scheduled={TODAY: 3}))
     assert plan.bring_today == 5
@@ -299,7 +299,7 @@ def test_day_start_is_the_inverse_of_study_day(zone, monkeypatch) -> None:
 
 def test_stored_moments_compare_as_text(study) -> None:
     """Timestamps are stored as ISO text in UTC; a period's bounds are the same text."""
-    from drill.stats.scope import Scope
+    from drill.store.stats.scope import Scope
 
     scope = Scope(TODAY, 7, None, 4)
     assert scope.since == "2026-11-16T04:00:00+00:00" and scope.until == "2026-11-23T04:00:00+00:00"

@@ -16,8 +16,8 @@ from datetime import date, timedelta
 
 from sqlalchemy import Connection
 
-from drill.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.dialect import as_date, dialect
+from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.stats.sql import in_block, ratio, rows
 
 

@@ -25,8 +25,8 @@ from itertools import groupby
 
 from sqlalchemy import Connection
 
-from drill.stats.scope import Scope
 from drill.store.dialect import as_date, dialect
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import in_block, ratio, rows
 
 CALIBRATION_DAYS = 30

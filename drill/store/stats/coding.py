@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from drill.coding.items import drill_id
-from drill.stats.scope import Scope
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
 
 

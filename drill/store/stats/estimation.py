@@ -17,8 +17,8 @@ from sqlalchemy import Connection
 
 from drill.days import study_day
 from drill.estimate.items import family_id
-from drill.stats.scope import Scope, day_start, moment_text
 from drill.store.dialect import as_text, dialect
+from drill.store.stats.scope import Scope, day_start, moment_text
 from drill.store.stats.sql import item_block, rows
 
 RECENT = 5  # the trend compares the last 5 attempts with the ones before

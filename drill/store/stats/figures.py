@@ -10,18 +10,13 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
-from drill.stats.scope import Scope
 from drill.store.stats.activity import Activity, activity
 from drill.store.stats.coding import Coding, coding
-from drill.store.stats.estimation import (
-    Estimation,
-    MockHistory,
-    estimation,
-    mock_rounds,
-)
+from drill.store.stats.estimation import Estimation, MockHistory, estimation, mock_rounds
 from drill.store.stats.load import Forecast, forecast
 from drill.store.stats.pitch import Rung, pitch_ladder
 from drill.store.stats.readiness import Readiness, readiness
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import ensure_math
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from datetime import date, timedelta
 
 from sqlalchemy import Connection
 
-from drill.stats.scope import FORECAST_DAYS, Scope
 from drill.store.dialect import as_date, dialect
+from drill.store.stats.scope import FORECAST_DAYS, Scope
 from drill.store.stats.sql import item_block, rows
 
 REVIEWED = "retired = FALSE AND suspended = FALSE AND kind != 'coding'"

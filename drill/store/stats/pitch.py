@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import PITCH_SECONDS
-from drill.stats.scope import Scope
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
 
 

@@ -22,9 +22,9 @@ from datetime import date
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import BLOCKS
-from drill.stats.scope import Scope
 from drill.store.dialect import Dialect, dialect
 from drill.store.stats.calibration import Calibration, calibration
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, rows
 
 

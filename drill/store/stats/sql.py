@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from drill.stats.scope import Scope
+from drill.store.stats.scope import Scope
 
 
 def rows(connection: Connection, sql: str, scope: Scope, **extra: Any) -> Sequence[Any]:

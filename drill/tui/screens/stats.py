@@ -25,8 +25,8 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from drill.content.vocabulary import BLOCKS
-from drill.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.stats.text import band, clock, duration, percent, score
+from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 
 if TYPE_CHECKING:
