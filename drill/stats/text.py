@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timezone
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -29,6 +30,19 @@ def clock(seconds: float | None) -> str:
         return "—"
     whole = int(round(seconds))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def counted(number: int, noun: str) -> str:
+    """'1 interview', '3 interviews': a count with its noun in the right number."""
+    return f"{number} {noun if number == 1 else noun + 's'}"
+
+
+def local_time(stored: str) -> str:
+    """A stored UTC moment (ISO text) as local date and time to the minute."""
+    moment = datetime.fromisoformat(stored)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def sparkline(values: Sequence[float]) -> str:

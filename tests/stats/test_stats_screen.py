@@ -150,3 +150,30 @@ async def test_calibration_says_so_when_there_is_nothing_to_check(small_paths, c
         await open_stats(pilot)
         assert "nothing to check yet" in text_of(app.screen, "#calibration")
         assert "all             0/6       0       —        0%" in text_of(app.screen, "#readiness")
+
+
+async def test_mock_interviews_are_shown_with_their_scores(drill_home, clock) -> None:
+    import random
+
+    from drill.interview.settings import InterviewSettings
+    from drill.paths import Paths
+    from drill.study import Study
+    from interview_helpers import run_interview
+
+    study = Study.open(Paths(drill_home), clock, random.Random(3))
+    card = run_interview(study, InterviewSettings(minutes=15, grill=2, pitch_seconds=0, estimates=1, coding=False))
+    study.close()
+    app = DrillApp(Paths(drill_home), clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_stats(pilot)
+        shown = text_of(app.screen, "#interviews")
+        assert f"1 interview · mean {round(card.score * 100)}%" in shown
+        assert "Grill questions 67%" in shown and "Estimation 100%" in shown
+        assert "2026-11-22 15:00" in shown and "5:00/15:00" in shown
+
+
+async def test_no_interview_yet_says_how_to_start_one(small_paths, clock) -> None:
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_stats(pilot)
+        assert "No mock interviews yet: M on home starts one." in text_of(app.screen, "#interviews")

@@ -25,7 +25,8 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from drill.content.vocabulary import BLOCKS
-from drill.stats.text import band, clock, duration, percent, score
+from drill.interview.settings import SECTION_TITLES
+from drill.stats.text import band, clock, counted, duration, local_time, percent, score
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 
@@ -185,9 +186,25 @@ def mock_view(report: "StatsReport") -> Group | Text:
     head = Text(f"{mock.count} rounds · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
     table = _table(("started", "left"), ("answered", "right"), ("score", "right"), ("time", "right"), ("", "left"))
     for row in mock.rounds[:ROUNDS_SHOWN]:
-        table.add_row(row.started_at[:16].replace("T", " "), f"{row.answered}/{row.problems}", percent(row.score),
+        table.add_row(local_time(row.started_at), f"{row.answered}/{row.problems}", percent(row.score),
                       f"{clock(row.seconds)}/{clock(row.time_limit_s)}", "abandoned" if row.abandoned else "")
     return Group(head, table)
+
+
+def interview_view(report: "StatsReport") -> Group | Text:
+    """Mock interviews (all time): how many, mean and best, per section, and the latest ones."""
+    figures = getattr(report, "interviews", None)
+    if figures is None or not figures.count:
+        return Text("No mock interviews yet: M on home starts one.", style="dim")
+    head = Text(f"{counted(figures.count, 'interview')} · mean {percent(figures.mean_score)} · best {percent(figures.best_score)}")
+    sections = Text(" · ".join(f"{SECTION_TITLES[name]} {percent(score)}"
+                               for name, score in (figures.by_section or {}).items() if score is not None))
+    table = _table(("started", "left"), ("score", "right"), ("time", "right"), ("", "left"))
+    for card in figures.recent[:ROUNDS_SHOWN]:
+        started = local_time(card.started_at) if card.started_at else ""
+        table.add_row(started, percent(card.score),
+                      f"{clock(card.seconds_used)}/{clock(card.settings.seconds)}", "abandoned" if card.abandoned else "")
+    return Group(head, sections, table)
 
 
 def coding_view(report: "StatsReport") -> Group | Text:
@@ -271,6 +288,9 @@ class StatsScreen(Screen[None]):
             with Vertical(classes="stats-section", id="sec-mock"):
                 yield Static("Mock rounds", classes="stats-title")
                 yield Static("", id="mock")
+            with Vertical(classes="stats-section", id="sec-interviews"):
+                yield Static("Mock interviews", classes="stats-title")
+                yield Static("", id="interviews")
             with Vertical(classes="stats-section", id="sec-coding"):
                 yield Static("Coding drills", classes="stats-title")
                 yield Static("", id="coding")
@@ -333,6 +353,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#pitch", Static).update(pitch_view(report))
         self.query_one("#estimation", Static).update(estimation_view(report))
         self.query_one("#mock", Static).update(mock_view(report))
+        self.query_one("#interviews", Static).update(interview_view(report))
         self.query_one("#coding", Static).update(coding_view(report))
         step = "week" if len(report.activity.seconds.values) > TIME_BARS else "day"
         self.query_one("#time-title", Static).update(f"Minutes per {step}, {period_label(report.scope.period)}")
