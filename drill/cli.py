@@ -6,6 +6,7 @@ Imports stay inside the commands so that `drill` reaches its first paint quickly
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -106,7 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from drill.store.postgres import DatabaseUrlError
 
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()
+        return code
     except (UserFacingError, StateDirError, ConfigError, NewerDatabaseError, DatabaseUrlError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`drill list | head -1`): stop quietly; nothing more can be written.
+        # Point stdout at devnull so the interpreter's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
