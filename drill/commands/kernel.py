@@ -61,10 +61,15 @@ def cmd_test(args: argparse.Namespace) -> int:
     except DrillError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
+    solution = Path(args.solution)
+    if not solution.is_file():
+        what = "is a folder, not a Python file" if solution.is_dir() else "does not exist"
+        print(f"drill: --solution {solution} {what}", file=sys.stderr)
+        return 2
     if missing := missing_requirements(drill):  # find_spec only: nothing is imported or run
         return environment_error(describe(missing), args.json)
     # one run per command: the cold runner is as fast as starting a worker, and leaves nothing behind
-    run = run_tests(drill, Path(args.solution), args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False,
+    run = run_tests(drill, solution, args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False,
                     benchmark=args.benchmark or None)
     if run.environment:  # this Python's failure, not a verdict on the file
         if args.json:

@@ -94,3 +94,14 @@ def test_kernel_verify_passes_on_the_shipped_drills(drill_home: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.strip().splitlines()
     assert len(lines) >= len(load_drills(Paths.resolve().kernels)) and all(line.startswith("ok ") for line in lines)
+
+
+@pytest.mark.parametrize("bad", ["folder", "missing.py"])
+def test_a_bad_solution_path_is_one_line_and_exit_2(capsys, toy_root: Path, tmp_path: Path, bad: str) -> None:
+    (tmp_path / "folder").mkdir()
+    path = tmp_path / bad
+    for extra in ([], ["--json"]):
+        assert main(["kernel", "test", "toy-add", "--solution", str(path), *extra]) == 2
+        out, err = capsys.readouterr()
+        what = "is a folder, not a Python file" if bad == "folder" else "does not exist"
+        assert out == "" and err == f"drill: --solution {path} {what}\n"
