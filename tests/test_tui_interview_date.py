@@ -25,3 +25,20 @@ async def test_set_and_clear_the_interview_date(small_paths, clock) -> None:
         assert Config.load(small_paths.config).interview_date is None
         await pilot.press("i", "escape")
         assert app.screen is app.home_screen
+
+
+async def test_a_past_date_is_said_in_the_dialog_and_keeps_the_text(small_paths, clock) -> None:
+    from textual.widgets import Input
+
+    from drill.tui.widgets.ask_date import AskDate
+
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("i", *"2026-11-22", "enter")  # today (the clock's day) is not after today
+        assert isinstance(app.screen, AskDate)
+        assert app.screen.query_one(Input).value == "2026-11-22"
+        assert "2026-11-22 has passed: pick a day after 2026-11-22" in str(app.screen.query_one("#ask-date-error").render())
+        await pilot.press("backspace", "backspace", *"30", "enter")
+        await wait_until(pilot, lambda: "Interview 2026-11-30" in headline(app))
+    assert Config.load(small_paths.config).interview_date.isoformat() == "2026-11-30"

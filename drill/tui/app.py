@@ -222,16 +222,13 @@ class DrillApp(App[None]):
         def chosen(value) -> None:
             if value is False or self.study is None:
                 return
-            if value is not None and value <= self.study.today:
-                self.notify("The interview date must be after today.", severity="warning")
-                return
             from drill.config import set_interview_date
 
             self.study.config = set_interview_date(self.study.paths, value)
             self.notify(f"Interview date set to {value}." if value else "Interview date cleared.")
             self.refresh_home()
 
-        self.push_screen(AskDate("Interview date:", self.study.config.interview_date), chosen)
+        self.push_screen(AskDate("Interview date:", self.study.config.interview_date, after=self.study.today), chosen)
 
     def action_mock_history(self) -> None:
         if self.study is not None:

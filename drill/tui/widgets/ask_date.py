@@ -16,10 +16,11 @@ class AskDate(ModalScreen[date | None | bool]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, current: date | None) -> None:
+    def __init__(self, question: str, current: date | None, after: date | None = None) -> None:
         super().__init__()
         self.question = question
         self.current = current
+        self.after = after  # the date must come after this day (a bad one is said; the text stays)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-date"):
@@ -32,10 +33,16 @@ class AskDate(ModalScreen[date | None | bool]):
         if not text:
             self.dismiss(None)
             return
+        error = self.query_one("#ask-date-error", Static)
         try:
-            self.dismiss(date.fromisoformat(text))
+            day = date.fromisoformat(text)
         except ValueError:
-            self.query_one("#ask-date-error", Static).update(f"{text!r} is not a date like 2026-12-15")
+            error.update(f"{text!r} is not a date like 2026-12-15")
+            return
+        if self.after is not None and day <= self.after:
+            error.update(f"{day.isoformat()} has passed: pick a day after {self.after.isoformat()}")
+            return
+        self.dismiss(day)
 
     def action_cancel(self) -> None:
         self.dismiss(False)
