@@ -31,3 +31,17 @@ async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clo
         await pilot.press("3")
     [(duration,)] = db_rows(app, "SELECT duration_ms FROM review")
     assert duration == int(screen.pitch_seconds * 1000) and duration >= 300
+
+
+async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, clock) -> None:
+    for path in small_paths.decks.glob("*.toml"):
+        path.unlink()
+    (small_paths.decks / "pitch.toml").write_text(PITCH)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_review(pilot)
+        await pilot.press("t", "Z", "e", "R", "O", "escape")
+        assert app.screen is screen and app.focused is None
+        assert screen.query_one("#typed", TextArea).text == "ZeRO"
+        await pilot.press("escape")  # out of the box, Escape goes home
+        assert app.screen is app.home_screen

@@ -59,7 +59,7 @@ class ReviewScreen(Screen[None]):
         Binding("enter", "next", "Next"),
         Binding("enter", "start_drill", "Start drill"),
         Binding("l", "later", "Later today"),
-        Binding("escape", "app.home", "Home"),
+        Binding("escape", "back", "Home"),
     ]
 
     def __init__(self, study: "Study", cards: list["Card"]) -> None:
@@ -219,6 +219,14 @@ class ReviewScreen(Screen[None]):
         typed = self.query_one("#typed", TextArea)
         typed.display = True
         typed.focus()
+        self.notify("Typing your answer: Tab or Escape leaves the box and keeps the text.", timeout=4)
+
+    def action_back(self) -> None:
+        """Escape: out of the answer box (keeping what is typed), else home."""
+        if self.focused is self.query_one("#typed", TextArea):
+            self.set_focus(None)
+            return
+        self.app.action_home()
 
     def action_grade(self, button: int) -> None:
         card = self.session.current
