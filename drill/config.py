@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.schedule import memory
 from drill.schedule.queue import DEFAULT_NEW_MIX, KINDS
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class Config:
     rollover_hour: int = 4
     interview_date: date | None = None
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
-    scheduler: str = "sm2"  # the memory model that sets due days: "sm2" or "fsrs"
+    scheduler: str = "sm2"  # the memory model that sets due days: a name in drill.schedule.memory.names()
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
     mock_interview_minutes: int = 45  # the mock interview's setup, as last chosen (drill.interview.settings)
     mock_interview_grill: int = 3
@@ -76,8 +77,8 @@ class Config:
             raise ConfigError(f"{path}: rollover_hour must be 0–23, not {self.rollover_hour}")
         if self.interview_date is not None and not isinstance(self.interview_date, date):
             raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01")
-        if self.scheduler not in ("sm2", "fsrs"):
-            raise ConfigError(f'{path}: scheduler must be "sm2" or "fsrs", not {self.scheduler!r}')
+        if not isinstance(self.scheduler, str) or self.scheduler not in memory.names():
+            raise ConfigError(f"{path}: scheduler must be {memory.listed()}, not {self.scheduler!r}")
         if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
             raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
         for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):

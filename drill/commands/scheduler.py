@@ -1,4 +1,5 @@
-"""`drill scheduler compare`: which memory model, SM-2 or FSRS, fits the user's own reviews better."""
+"""`drill scheduler compare`: which registered memory model (SM-2, FSRS, …) fits the user's own
+reviews better."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import argparse
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    scheduler = commands.add_parser("scheduler", help="compare the memory models (SM-2, FSRS) on your history")
+    from drill.schedule import memory
+
+    labels = ", ".join(model.label for model in memory.models())
+    scheduler = commands.add_parser("scheduler", help=f"compare the memory models ({labels}) on your history")
     actions = scheduler.add_subparsers(dest="scheduler_command", metavar="ACTION", required=True)
     compare = actions.add_parser(
-        "compare", help="replay your reviews through SM-2 and FSRS; report log loss and RMSE of their recall predictions"
+        "compare", help=f"replay your reviews through each memory model ({labels}); "
+        "report log loss and RMSE of their recall predictions"
     )
     compare.add_argument("--json", action="store_true", help="print JSON")
     compare.set_defaults(handler=cmd_compare)
@@ -23,7 +28,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.config import Config
     from drill.paths import Paths
-    from drill.schedule.replay import MODEL_NAMES, MODELS, compare
+    from drill.schedule.replay import compare, label
     from drill.store.engine import open_store
     from drill.store.history import review_counts, review_history
 
@@ -44,10 +49,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f"{result.compared} have an earlier review and are scored ({result.passed} passed)."
     )
     if result.compared:
-        print(f"  {'model':<6} {'log loss':>9} {'RMSE':>8} {'mean R':>8}")
-        for model in MODELS:
-            fit = getattr(result, model)
-            print(f"  {MODEL_NAMES[model]:<6} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} {_fmt(fit.mean_prediction):>8}")
+        width = max(6, *(len(label(model)) for model in result.fits))
+        print(f"  {'model':<{width}} {'log loss':>9} {'RMSE':>8} {'mean R':>8}")
+        for model, fit in result.fits.items():
+            print(f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} {_fmt(fit.mean_prediction):>8}")
         print(f"  actual pass rate {result.passed / result.compared:.4f}; scheduler in use: {current}")
     print(result.verdict)
     return 0

@@ -2,52 +2,27 @@
 
 FSRS's memory of the item moves with every counted grade too, whichever scheduler is in
 use, so predicted recall is always at hand and switching schedulers loses nothing; the
-scheduler in use only decides which model's due day the item gets.
+scheduler in use (a registered memory model, drill.schedule.memory) only decides which
+model's due day the item gets.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, timedelta
 
-from drill.schedule import fsrs_model
-from drill.schedule.sm2 import BUTTON_QUALITY, SM2State, review
+from drill.schedule import fsrs_model, memory
+from drill.schedule.memory import Rating
+from drill.schedule.sm2 import BUTTON_QUALITY, review
+from drill.schedule.state import ItemState
+
+__all__ = ["ItemState", "advance", "apply", "apply_quality", "button_for_quality", "comes_back_today",
+           "counts_today", "due_day"]
 
 
-@dataclass(frozen=True)
-class ItemState:
-    """What the store keeps about an item's schedule."""
-
-    repetitions: int = 0
-    interval: int = 0
-    easiness: float = 2.5
-    due_day: date | None = None  # set by the scheduler in use
-    last_review_day: date | None = None
-    fsrs_stability: float | None = None
-    fsrs_difficulty: float | None = None
-    fsrs_due_day: date | None = None
-
-    @property
-    def sm2(self) -> SM2State:
-        return SM2State(self.repetitions, self.interval, self.easiness)
-
-    @property
-    def memory(self) -> fsrs_model.FSRSState:
-        """FSRS's state of the item (new when it has none yet)."""
-        if self.fsrs_stability is None:
-            return fsrs_model.FSRSState()
-        return fsrs_model.FSRSState(self.fsrs_stability, self.fsrs_difficulty, self.last_review_day, self.fsrs_due_day)
-
-    def sm2_due_day(self) -> date | None:
-        return None if self.last_review_day is None else self.last_review_day + timedelta(days=self.interval)
-
-    def due_day_under(self, scheduler: str) -> date | None:
-        """The due day this state gets from `scheduler` ("sm2" or "fsrs")."""
-        return self.fsrs_due_day if scheduler == "fsrs" else self.sm2_due_day()
-
-    @property
-    def is_new(self) -> bool:
-        return self.last_review_day is None
+def due_day(state: ItemState, scheduler: str) -> date | None:
+    """The due day the memory model named `scheduler` gives `state` (an unknown name is an error)."""
+    return memory.get(scheduler).due_day(state)
 
 
 def counts_today(state: ItemState, today: date) -> bool:
@@ -86,13 +61,11 @@ def advance(state: ItemState, quality: int, today: date, scheduler: str) -> Item
     if not counts_today(state, today):
         return state
     after = apply_quality(state, quality, today)
-    memory = fsrs_model.review(state.memory, button_for_quality(quality), today)
-    after = replace(
-        after, fsrs_stability=memory.stability, fsrs_difficulty=memory.difficulty, fsrs_due_day=memory.due_day
-    )
-    return replace(after, due_day=after.due_day_under(scheduler))
+    fsrs = fsrs_model.review(state.memory, button_for_quality(quality), today)
+    after = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty, fsrs_due_day=fsrs.due_day)
+    return replace(after, due_day=due_day(after, scheduler))
 
 
 def comes_back_today(button: int) -> bool:
     """Again and Hard bring the item back later in the same session."""
-    return button in (1, 2)
+    return button in (Rating.AGAIN, Rating.HARD)

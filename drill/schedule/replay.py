@@ -1,10 +1,11 @@
-"""Which memory model fits a user's own history: SM-2 and FSRS replayed over the same reviews.
+"""Which memory model fits a user's own history: every registered model replayed over the same reviews.
 
 Pure: no SQL, no I/O. Every counted review that has an earlier counted review of the same
-item is a prediction to score. Before it, each model says how likely recall is:
+item is a prediction to score. Before it, each memory model (drill.schedule.memory) says how
+likely recall is from the item's state just before the review (`MemoryModel.recall`):
 
 - SM-2 does not predict recall; the usual proxy is R = 0.9^(elapsed days / interval before),
-  i.e. 90 % when the item is reviewed on its due day;
+  i.e. 90 % when the item is reviewed on its due day (drill.schedule.sm2_memory);
 - FSRS predicts it: the retrievability of its state just before the review.
 
 The outcome is a pass when the button was above Again (button > 1). Each model gets the log
@@ -15,15 +16,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
-from drill.schedule import fsrs_model
+from drill.schedule import fsrs_model, memory
 from drill.schedule.grading import ItemState, apply_quality
+from drill.schedule.memory import Rating
+from drill.schedule.sm2_memory import sm2_recall
+
+__all__ = ["CLIP", "Comparison", "Fit", "PastReview", "Prediction", "Replayer", "compare", "fit", "predictions",
+           "sm2_recall"]
 
 CLIP = 1e-6  # predictions are clipped to [CLIP, 1 − CLIP] for the log loss
-MODELS = ("sm2", "fsrs")
-MODEL_NAMES = {"sm2": "SM-2", "fsrs": "FSRS"}
+
+
+def label(name: str) -> str:
+    """What reports call the model registered as `name` (the name itself once it is gone)."""
+    try:
+        return memory.get(name).label
+    except memory.UnknownModel:
+        return name
+
+
+def _and(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +54,23 @@ class PastReview:
 
 @dataclass(frozen=True, slots=True)
 class Prediction:
-    """Both models' recall predictions for one review, and what happened."""
+    """Every model's recall prediction for one review, and what happened.
+
+    `recall` maps each model's name to its prediction; `prediction.sm2` reads `recall["sm2"]`."""
 
     item_id: str
     day: date
     elapsed_days: int
     passed: bool
-    sm2: float
-    fsrs: float
+    recall: dict[str, float]
+
+    def __getattr__(self, name: str) -> float:
+        if name.startswith("_") or name == "recall":
+            raise AttributeError(name)
+        try:
+            return self.recall[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no attribute or model {name!r}") from None
 
 
 @dataclass(frozen=True)
@@ -62,23 +87,43 @@ class Fit:
 
 @dataclass(frozen=True)
 class Comparison:
-    """SM-2 against FSRS over one history."""
+    """The registered memory models against each other over one history.
+
+    `fits` maps each model's name to its Fit, in registration order; `comparison.sm2` reads
+    `fits["sm2"]`."""
 
     reviews: int  # counted reviews replayed
     items: int  # items with at least one counted review
     compared: int  # reviews with an earlier review: the predictions scored
     passed: int  # of those, how many were passes
-    sm2: Fit
-    fsrs: Fit
+    fits: dict[str, Fit]
+
+    def __getattr__(self, name: str) -> Fit:
+        if name.startswith("_") or name == "fits":
+            raise AttributeError(name)
+        try:
+            return self.fits[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no attribute or model {name!r}") from None
+
+    def _ranked(self) -> list[str]:
+        """The models with a log loss, best (lowest) first."""
+        scored = [name for name, fit in self.fits.items() if fit.log_loss is not None]
+        return sorted(scored, key=lambda name: self.fits[name].log_loss)
+
+    def _ties(self, name: str) -> list[str]:
+        loss = self.fits[name].log_loss
+        return [other for other in self._ranked()
+                if math.isclose(self.fits[other].log_loss, loss, rel_tol=1e-9, abs_tol=1e-12)]
 
     @property
     def better(self) -> str | None:
-        """"sm2" or "fsrs" by log loss; None when there is nothing to compare or they tie."""
-        if self.sm2.log_loss is None or self.fsrs.log_loss is None:
+        """The name of the model with the lowest log loss; None when there is nothing to compare or
+        the best ones tie."""
+        ranked = self._ranked()
+        if len(ranked) < 2 or len(self._ties(ranked[0])) > 1:
             return None
-        if math.isclose(self.sm2.log_loss, self.fsrs.log_loss, rel_tol=1e-9, abs_tol=1e-12):
-            return None
-        return "sm2" if self.sm2.log_loss < self.fsrs.log_loss else "fsrs"
+        return ranked[0]
 
     @property
     def verdict(self) -> str:
@@ -87,16 +132,20 @@ class Comparison:
             return "Nothing to compare yet: no item has been reviewed on two different study days."
         better = self.better
         if better is None:
-            return "SM-2 and FSRS fit your history equally well."
-        other = "sm2" if better == "fsrs" else "fsrs"
-        mine, theirs = getattr(self, better), getattr(self, other)
+            ranked = self._ranked()
+            tied = self._ties(ranked[0]) if ranked else list(self.fits)
+            return f"{_and([label(name) for name in tied])} fit your history equally well."
+        mine, theirs = self.fits[better], self.fits[self._ranked()[1]]
         line = (
-            f"{MODEL_NAMES[better]} fits your history better: "
+            f"{label(better)} fits your history better: "
             f"log loss {mine.log_loss:.3f} vs {theirs.log_loss:.3f}"
         )
-        assert mine.rmse is not None and theirs.rmse is not None
-        if mine.rmse > theirs.rmse:
-            line += f", though {MODEL_NAMES[other]}'s RMSE is lower ({theirs.rmse:.3f} vs {mine.rmse:.3f})"
+        assert mine.rmse is not None
+        lower = min((name for name in self.fits if name != better and self.fits[name].rmse is not None),
+                    key=lambda name: self.fits[name].rmse, default=None)
+        if lower is not None and mine.rmse > self.fits[lower].rmse:
+            line += (f", though {label(lower)}'s RMSE is lower "
+                     f"({self.fits[lower].rmse:.3f} vs {mine.rmse:.3f})")
         if self.compared < 100:
             line += f" (only {self.compared} reviews scored: a hint, not a verdict)"
         return line + "."
@@ -107,17 +156,10 @@ class Comparison:
             "items": self.items,
             "compared": self.compared,
             "passed": self.passed,
-            "models": {"sm2": self.sm2.as_json(), "fsrs": self.fsrs.as_json()},
+            "models": {name: fit.as_json() for name, fit in self.fits.items()},
             "better": self.better,
             "verdict": self.verdict,
         }
-
-
-def sm2_recall(elapsed_days: int, interval_before: int) -> float:
-    """SM-2's recall proxy: 0.9 ** (elapsed / interval), 90 % on the due day."""
-    if interval_before <= 0:
-        raise ValueError("an item reviewed before has an SM-2 interval of at least one day")
-    return 0.9 ** (max(0, elapsed_days) / interval_before)
 
 
 class _Score:
@@ -151,62 +193,65 @@ def fit(predicted: Sequence[float], passed: Sequence[bool]) -> Fit:
 
 
 class Replayer:
-    """Both models' states per item, fed one counted review at a time (each item's in time order)."""
+    """Each item's state (SM-2's and FSRS's memories) fed one counted review at a time (each item's
+    in time order); every registered model predicts from the state before a review."""
 
     def __init__(self) -> None:
-        self.sm2: dict[str, ItemState] = {}
-        self.memory: dict[str, fsrs_model.FSRSState] = {}
+        self.models = memory.models()
+        self.states: dict[str, ItemState] = {}
         self.reviews = 0
 
     @property
     def items(self) -> int:
-        return len(self.sm2)
+        return len(self.states)
 
     def feed(self, review: PastReview) -> Prediction | None:
-        """Apply `review`; return both models' predictions for it when the item was reviewed before."""
+        """Apply `review`; return every model's prediction for it when the item was reviewed before."""
         self.reviews += 1
-        before = self.sm2.get(review.item_id, ItemState())
-        memory = self.memory.get(review.item_id, fsrs_model.FSRSState())
+        before = self.states.get(review.item_id, ItemState())
         if before.last_review_day == review.day:
-            return None  # drill counts one review per item and day; a second changes neither model
+            return None  # drill counts one review per item and day; a second changes no model
         prediction = None
         if before.last_review_day is not None:
-            elapsed = (review.day - before.last_review_day).days
+            recall = {model.name: model.recall(before, review.day) for model in self.models}
             prediction = Prediction(
                 review.item_id,
                 review.day,
-                elapsed,
-                review.button > 1,
-                sm2_recall(elapsed, before.interval),
-                fsrs_model.retrievability(memory, review.day),
+                (review.day - before.last_review_day).days,
+                review.button > Rating.AGAIN,
+                recall,
             )
-        self.sm2[review.item_id] = apply_quality(before, review.quality, review.day)
-        self.memory[review.item_id] = fsrs_model.review(memory, review.button, review.day)
+        after = apply_quality(before, review.quality, review.day)
+        fsrs = fsrs_model.review(before.memory, review.button, review.day)
+        self.states[review.item_id] = replace(
+            after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty, fsrs_due_day=fsrs.due_day
+        )
         return prediction
 
 
 def predictions(reviews: Iterable[PastReview]) -> list[Prediction]:
-    """Both models' predictions for every review that has an earlier one."""
+    """Every model's predictions for every review that has an earlier one."""
     replayer = Replayer()
     return [p for p in map(replayer.feed, reviews) if p is not None]
 
 
 def compare(reviews: Iterable[PastReview]) -> Comparison:
-    """Score SM-2 and FSRS on a whole history (counted reviews only), streaming it once."""
+    """Score every registered model on a whole history (counted reviews only), streaming it once."""
     replayer = Replayer()
-    sm2, fsrs, passed = _Score(), _Score(), 0
+    scores = {model.name: _Score() for model in replayer.models}
+    compared = passed = 0
     for review in reviews:
         prediction = replayer.feed(review)
         if prediction is None:
             continue
-        sm2.add(prediction.sm2, prediction.passed)
-        fsrs.add(prediction.fsrs, prediction.passed)
+        for name, score in scores.items():
+            score.add(prediction.recall[name], prediction.passed)
+        compared += 1
         passed += prediction.passed
     return Comparison(
         reviews=replayer.reviews,
         items=replayer.items,
-        compared=sm2.n,
+        compared=compared,
         passed=passed,
-        sm2=sm2.fit(),
-        fsrs=fsrs.fit(),
+        fits={name: score.fit() for name, score in scores.items()},
     )

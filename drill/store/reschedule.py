@@ -14,7 +14,7 @@ from datetime import date
 
 from sqlalchemy import Connection, Engine, bindparam, text
 
-from drill.schedule.grading import ItemState
+from drill.schedule.grading import ItemState, due_day
 from drill.schedule.rebuild import replay_grades
 from drill.store import facts
 from drill.store.dialect import as_date
@@ -89,7 +89,7 @@ def switch_scheduler(engine: Engine, scheduler: str) -> int:
         moves = []
         for row in connection.execute(STATES):
             state = item_state(row)
-            due = state.due_day_under(scheduler)
+            due = due_day(state, scheduler)
             if due != state.due_day:
                 moves.append({"item_id": row.id, "due_day": due})
         if moves:
