@@ -4,7 +4,9 @@
 The items and the million reviews come from large_home.build; its reviews are then spread
 over the last 1,000 days (large_home lays them 5 minutes apart from a year ago, which would put
 most of them in the future) with realistic intervals, durations and buttons, and the history
-gets estimation attempts, mock rounds, coding attempts and pitch reviews, all in SQL.
+gets estimation attempts, mock rounds, coding attempts and pitch reviews, all in SQL; each
+review's quality, counted flag and the day of its before-state are then set as drill writes
+them.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ def build(home: Path, today: date | None = None) -> Path:
         """UPDATE review SET
             reviewed_at = strftime('%Y-%m-%dT%H:%M:%S+00:00', :now - (:last - id) * :step, 'unixepoch'),
             interval_before = abs(random()) % 70,
-            counted = abs(random()) % 10 != 0,
             duration_ms = 2000 + abs(random()) % 28000""",
         {"now": now.timestamp(), "last": last_id, "step": step},
     )
@@ -54,6 +55,7 @@ def build(home: Path, today: date | None = None) -> Path:
     drills = [i for i, kind in shipped.items() if kind == "coding"]
     pitches = [i for i, kind in shipped.items() if kind == "pitch"]
     _history(connection, now, estimates, drills, pitches)
+    _as_drill_writes_them(connection)
     connection.commit()
     connection.close()
     return home
@@ -105,6 +107,21 @@ def _history(connection, now: datetime, estimates: list[str], drills: list[str],
         """UPDATE coding_attempt SET review_id = (SELECT MIN(id) FROM review) WHERE id % 2 = 0""")
 
 
+def _as_drill_writes_them(connection) -> None:
+    """Each review's quality, counted flag and the day of its before-state as drill writes them:
+    the quality its button gives (sm2.BUTTON_QUALITY: the button plus one), counted when it is
+    the item's first review of its study day, and a before-state with the day of the item's
+    previous review (a same-day repeat's own day). Calibration measures the elapsed time of a
+    prediction from that day; FSRS's memory moves by the quality's button."""
+    connection.execute(
+        """WITH ordered AS (
+            SELECT id, LAG(study_day) OVER (PARTITION BY item_id ORDER BY reviewed_at, id) AS previous FROM review)
+        UPDATE review SET quality = review.button + 1, last_day_before = ordered.previous,
+            counted = (ordered.previous IS NULL OR ordered.previous != review.study_day)
+        FROM ordered WHERE ordered.id = review.id"""
+    )
+
+
 def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
     """The stats screen's worker load (drill.stats.load_report) for each period and a block."""
     from drill.paths import Paths
@@ -112,8 +129,9 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
     from drill.store.stats.scope import period_key
     from drill.study import Study
 
-    study = Study.open(Paths(home))
-    figures: dict[str, float] = {}
+    start = time.perf_counter()
+    study = Study.open(Paths(home))  # the first open of a store an older drill wrote migrates it
+    figures: dict[str, float] = {"first_open_s": round(time.perf_counter() - start, 1)}
     try:
         for period in PERIODS:
             for block in (None, "memory"):
@@ -124,7 +142,9 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
                     load_report(study, period, block)
                     times.append((time.perf_counter() - start) * 1000)
                 figures[f"screen_load_ms_median_{period_key(period)}_{block or 'all_blocks'}"] = round(statistics.median(times), 1)
-        # Predicted recall from FSRS (scheduler = "fsrs") instead of the SM-2 proxy: the same queries.
+        figures.update(calibration_timing(study, runs))
+        # Predicted recall and its calibration from FSRS (scheduler = "fsrs") instead of the SM-2
+        # proxy: the whole load, and the calibration alone.
         study.config = replace(study.config, scheduler="fsrs")
         times = []
         for _ in range(runs):
@@ -132,9 +152,34 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
             load_report(study)
             times.append((time.perf_counter() - start) * 1000)
         figures["screen_load_ms_median_30_all_blocks_fsrs_recall"] = round(statistics.median(times), 1)
+        figures.update(calibration_timing(study, runs))
     finally:
         study.close()
     return figures
+
+
+def calibration_timing(study, runs: int) -> dict[str, float]:
+    """The readiness calibration alone (last 30 days, all blocks) with the study's scheduler, and
+    what it found (the same whichever way the predictions are computed)."""
+    from drill.stats.report import scope_for
+    from drill.store.stats.calibration import calibration
+    from drill.store.stats.sql import ensure_math
+
+    scope = scope_for(study)
+    times = []
+    with study.engine.connect() as connection:
+        ensure_math(connection)
+        for _ in range(runs):
+            start = time.perf_counter()
+            found = calibration(connection, scope)
+            times.append((time.perf_counter() - start) * 1000)
+        connection.rollback()
+    model = scope.scheduler
+    return {
+        f"calibration_ms_median_{model}": round(statistics.median(times), 1),
+        f"calibration_{model}_reviews": found.reviews,
+        f"calibration_{model}_brier": None if found.brier is None else round(found.brier, 9),
+    }
 
 
 def json_timings(home: Path, runs: int = 7) -> dict[str, float]:

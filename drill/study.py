@@ -91,10 +91,14 @@ class Study:
         return self.last_sync
 
     def reconcile_schedule(self) -> None:
-        """Rebuild items graded without FSRS memory; apply a scheduler change made in config.toml."""
+        """Rebuild items graded without FSRS memory, and fill in the FSRS memory before each review
+        where an older drill stored none; apply a scheduler change made in config.toml."""
         missing = reschedule.items_without_memory(self.engine)
         if missing:
             reschedule.rebuild(self.engine, missing, self.config.scheduler)
+        unfilled = reschedule.reviews_without_memory(self.engine)
+        if unfilled:
+            reschedule.fill_memory_before(self.engine, unfilled, self.config.scheduler)
         if reschedule.stored_scheduler(self.engine) != self.config.scheduler:
             reschedule.switch_scheduler(self.engine, self.config.scheduler)
 

@@ -23,7 +23,7 @@ How drill's reviews map onto FSRS (one choice, made here only):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
@@ -141,35 +141,3 @@ def retrievability(state: FSRSState, day: date) -> float:
     if state.stability is None:
         return 0.0
     return float(scheduler().get_card_retrievability(_card(state), moment(day)))
-
-
-def recall_before_each(reviews: Iterable[tuple[date, int]]) -> Iterator[float | None]:
-    """For one item's counted reviews (study day, button), oldest first: FSRS's retrievability
-    just before each one, from the same memory `review` keeps (None for the first review, and for
-    a second one on the same study day, which changes nothing).
-
-    The stats' calibration replays many histories; this steps stability and difficulty with the
-    scheduler's own formulas, without building a Card and a due day per review (about ten times
-    faster than `review`). A test holds it equal to `review` and `retrievability`.
-    """
-    steps = scheduler()
-    factor, decay = forgetting_curve()
-    ratings = {button: _rating(button) for button in (1, 2, 3, 4)}
-    stability = difficulty = 0.0
-    last: date | None = None
-    for day, button in reviews:
-        if last == day:
-            yield None
-            continue
-        rating = ratings.get(button) or _rating(button)  # _rating refuses a button outside 1–4
-        if last is None:
-            yield None
-            stability = steps._initial_stability(rating=rating)
-            difficulty = steps._initial_difficulty(rating=rating, clamp=True)
-        else:
-            recall = (1 + factor * max(0, (day - last).days) / stability) ** -decay
-            yield recall
-            stability = steps._next_stability(difficulty=difficulty, stability=stability, retrievability=recall,
-                                              rating=rating)
-            difficulty = steps._next_difficulty(difficulty=difficulty, rating=rating)
-        last = day

@@ -182,6 +182,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ix_interview_answer ON mock_interview_answer (interview_id, position);
     CREATE INDEX ix_interview_started ON mock_interview (started_at);
     """,
+    # 7: the item's FSRS memory just before each review (NULL before its first), so calibration
+    # reads FSRS's prediction for a review as SM-2's from the row. Rows written before this have
+    # none: the partial index lists those with an earlier review (a before-state with a last day),
+    # which opening replays once (reschedule.reviews_without_memory); kept up to date, it is empty.
+    """
+    ALTER TABLE review ADD COLUMN fsrs_stability_before FLOAT;
+    ALTER TABLE review ADD COLUMN fsrs_difficulty_before FLOAT;
+    CREATE INDEX ix_review_without_memory ON review (item_id)
+        WHERE fsrs_stability_before IS NULL AND last_day_before IS NOT NULL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -2,6 +2,8 @@
 
 - Items graded before FSRS memory was stored (or whose grades were imported) get their
   state rebuilt by replaying their reviews.
+- Reviews stored before each review row kept the FSRS memory before it (schema 7) get it by
+  replaying their items' reviews, once; nothing else is rewritten.
 - When config.toml names another scheduler than the one that set the stored due days, every
   item takes the due day of the new one; both models' states are always kept, so nothing
   is replayed and no history changes.
@@ -31,7 +33,18 @@ GRADES = text(
 REWRITE_REVIEW = text(
     """UPDATE review SET counted=:counted, reps_before=:reps_before, interval_before=:interval_before,
         ease_before=:ease_before, due_before=:due_before, last_day_before=:last_day_before,
-        reps_after=:reps_after, interval_after=:interval_after, ease_after=:ease_after, due_after=:due_after
+        reps_after=:reps_after, interval_after=:interval_after, ease_after=:ease_after, due_after=:due_after,
+        fsrs_stability_before=:fsrs_stability_before, fsrs_difficulty_before=:fsrs_difficulty_before
+    WHERE id=:id"""
+)
+# Reviews stored without the FSRS memory before them (written before schema 7) although an earlier
+# review gave them a before-state: exactly the rows of the partial index ix_review_without_memory,
+# so in a store kept up to date this reads an empty index.
+WITHOUT_MEMORY_BEFORE = text(
+    "SELECT DISTINCT item_id FROM review WHERE fsrs_stability_before IS NULL AND last_day_before IS NOT NULL"
+)
+SET_MEMORY_BEFORE = text(
+    """UPDATE review SET fsrs_stability_before=:fsrs_stability_before, fsrs_difficulty_before=:fsrs_difficulty_before
     WHERE id=:id"""
 )
 STATES = text(f"SELECT id, {STATE_COLUMNS} FROM item WHERE last_review_day IS NOT NULL")
@@ -44,11 +57,22 @@ def items_without_memory(engine: Engine) -> list[str]:
         return list(connection.execute(WITHOUT_MEMORY).scalars())
 
 
-def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewrite_log: bool) -> None:
+def reviews_without_memory(engine: Engine) -> list[str]:
+    """Items with a review stored without the FSRS memory before it (see WITHOUT_MEMORY_BEFORE)."""
+    with engine.connect() as connection:
+        return list(connection.execute(WITHOUT_MEMORY_BEFORE).scalars())
+
+
+def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int, date, int]]]:
+    """(review id, study day, quality) of each item's stored reviews, oldest first."""
     grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
     for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
         grades[item_id].append((review_id, as_date(day), quality))
-    for item_id, history in grades.items():
+    return grades
+
+
+def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewrite_log: bool) -> None:
+    for item_id, history in _grades(connection, ids).items():
         state = ItemState()
         for step in replay_grades(history, scheduler):
             if rewrite_log:
@@ -75,6 +99,24 @@ def rebuild_in(connection: Connection, item_ids: Iterable[str], scheduler: str, 
     ids = list(dict.fromkeys(item_ids))
     for start in range(0, len(ids), BATCH):
         _rebuild_batch(connection, ids[start : start + BATCH], scheduler, rewrite_log)
+    return len(ids)
+
+
+def fill_memory_before(engine: Engine, item_ids: Iterable[str], scheduler: str) -> int:
+    """Replay the stored reviews of `item_ids` and write on each review row the FSRS memory before
+    it, in one transaction. Nothing else changes: the items' states and the rows' SM-2 columns are
+    already what the reviews gave. Returns the items replayed."""
+    ids = list(dict.fromkeys(item_ids))
+    with writing(engine) as connection:
+        for start in range(0, len(ids), BATCH):
+            memory = [
+                {"id": step.review_id, "fsrs_stability_before": step.before.fsrs_stability,
+                 "fsrs_difficulty_before": step.before.fsrs_difficulty}
+                for history in _grades(connection, ids[start : start + BATCH]).values()
+                for step in replay_grades(history, scheduler)
+            ]
+            if memory:
+                connection.execute(SET_MEMORY_BEFORE, memory)
     return len(ids)
 
 

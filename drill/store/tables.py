@@ -68,6 +68,8 @@ class Review(SQLModel, table=True):
     interval_after: int
     ease_after: float
     due_after: date | None = None
+    fsrs_stability_before: float | None = None  # the FSRS memory before it (None before the first review)
+    fsrs_difficulty_before: float | None = None
 
 
 class MockRound(SQLModel, table=True):

@@ -12,10 +12,10 @@ from drill.store.transactions import writing
 
 INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before,
-        reps_after, interval_after, ease_after, due_after)
+        reps_after, interval_after, ease_after, due_after, fsrs_stability_before, fsrs_difficulty_before)
     VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
         :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
-        :reps_after, :interval_after, :ease_after, :due_after)"""
+        :reps_after, :interval_after, :ease_after, :due_after, :fsrs_stability_before, :fsrs_difficulty_before)"""
 RECORD = text(INSERT_REVIEW)  # many rows at once
 RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
 SET_STATE = text(
@@ -31,7 +31,8 @@ def state_params(item_id: str, state: ItemState) -> dict[str, object]:
 
 
 def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:
-    """A review row's state columns: the SM-2 state before and after it."""
+    """A review row's state columns: the SM-2 state before and after it, and the FSRS memory before
+    it (what calibration predicts the review's recall from)."""
     return {
         "reps_before": before.repetitions,
         "interval_before": before.interval,
@@ -42,6 +43,8 @@ def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:
         "interval_after": after.interval,
         "ease_after": after.easiness,
         "due_after": after.due_day,
+        "fsrs_stability_before": before.fsrs_stability,
+        "fsrs_difficulty_before": before.fsrs_difficulty,
     }
 
 

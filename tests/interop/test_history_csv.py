@@ -119,6 +119,27 @@ def test_round_trip_gives_the_same_reviews_and_schedules(small_paths, clock, tmp
         b.close()
 
 
+def test_imported_reviews_keep_the_fsrs_memory_before_each_as_the_grades_wrote_it(
+    small_paths, clock, tmp_path, deck_dir
+) -> None:
+    a, _ = graded_study(small_paths, clock)
+    b = open_study(other_home(tmp_path, deck_dir), Clock(clock.now))
+    target = tmp_path / "history.csv"
+    memory = "SELECT fsrs_stability_before, fsrs_difficulty_before FROM review ORDER BY reviewed_at, id"
+    try:
+        export_history(a.engine, target)
+        import_history(b, target)
+        with a.engine.connect() as graded, b.engine.connect() as imported:
+            written = graded.execute(text(memory)).all()
+            assert imported.execute(text(memory)).all() == written
+        # Each item's first review has none; every later one (same-day repeats too) has one.
+        assert [row[0] is None for row in written] == [
+            index == min(i for i, s in enumerate(SESSION) if s[1] == item) for index, (_, item, _, _) in enumerate(SESSION)]
+    finally:
+        a.close()
+        b.close()
+
+
 def test_a_hand_made_history_counts_the_first_review_of_each_study_day(small_paths, clock, tmp_path) -> None:
     # Rollover 4 am (TZ=UTC): 02:00 on the 2nd still belongs to study day the 1st.
     times = [datetime(2026, 11, 1, 10, tzinfo=timezone.utc), datetime(2026, 11, 2, 2, tzinfo=timezone.utc),

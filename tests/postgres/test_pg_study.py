@@ -151,3 +151,25 @@ def test_items_graded_without_fsrs_memory_are_rebuilt_from_their_reviews(pg_url,
         assert sum(1 for row in remembered if row[1] is not None) == 3
     finally:
         again.close()
+
+
+def test_reviews_stored_without_the_memory_before_them_get_it_on_open(pg_url, small_paths, clock) -> None:
+    study = Study.open(small_paths, clock)
+    try:
+        items = study.queue()[:2]
+        for days in (0, 2, 3):
+            clock.now += timedelta(days=days)
+            for card in study.cards(items):
+                study.record(study.grade(card, 3 if days else 4, 1_000))
+        memory = "SELECT id, fsrs_stability_before, fsrs_difficulty_before FROM review ORDER BY id"
+        written = rows(study, memory)
+        assert sum(1 for row in written if row[1] is not None) == 4  # each item's first review has none
+        with writing(study.engine) as connection:  # as an older drill left them
+            connection.execute(text("UPDATE review SET fsrs_stability_before = NULL, fsrs_difficulty_before = NULL"))
+    finally:
+        study.close()
+    again = Study.open(small_paths, clock)
+    try:
+        assert rows(again, memory) == written
+    finally:
+        again.close()

@@ -277,24 +277,18 @@ def test_band_edges() -> None:
     assert result.bins[1].actual == 0.5 and result.bins[4].reviews == 1
 
 
-def test_fsrs_recall_before_each_review_equals_replaying_review_by_review() -> None:
-    """The fast stepping the calibration uses keeps the same memory as fsrs_model.review."""
-    import random
-
-    from drill.schedule import fsrs_model
-
-    rng = random.Random(7)
-    for _ in range(30):
-        day, history = TODAY - timedelta(days=400), []
-        for _ in range(rng.randint(1, 25)):
-            day += timedelta(days=rng.choice([0, 1, 1, 2, 3, 5, 8, 13, 30, 90]))
-            history.append((day, rng.choice([1, 2, 3, 3, 3, 4])))
-        expected, state = [], fsrs_model.FSRSState()
-        for day, button in history:
-            first_today = state.last_day is not None and state.last_day != day
-            expected.append(fsrs_model.retrievability(state, day) if first_today else None)
-            state = fsrs_model.review(state, button, day)
-        found = list(fsrs_model.recall_before_each(history))
-        assert [value is None for value in found] == [value is None for value in expected]
-        assert [value for value in found if value is not None] == pytest.approx(
-            [value for value in expected if value is not None], rel=1e-12)
+def test_fsrs_calibration_of_a_store_written_before_the_memory_was_kept(paths, clock) -> None:
+    """Review rows an older drill wrote have no FSRS memory before them: the next open replays
+    them once, and the calibration is what it was."""
+    add_reviews(paths, *HISTORY)
+    first = report(paths, clock, 'scheduler = "fsrs"\n').readiness.calibration
+    execute(paths, "UPDATE review SET fsrs_stability_before = NULL, fsrs_difficulty_before = NULL", ())
+    again = report(paths, clock, 'scheduler = "fsrs"\n').readiness.calibration
+    assert again == first and first.reviews == 3
+    connection = sqlite3.connect(paths.database)
+    try:
+        assert connection.execute(
+            "SELECT COUNT(*) FROM review WHERE last_day_before IS NOT NULL AND fsrs_stability_before IS NULL"
+        ).fetchone() == (0,)
+    finally:
+        connection.close()

@@ -1,14 +1,12 @@
 """Calibration: how well predicted recall matched what happened, over the last 30 study days.
 
 Every counted review of an item that had an earlier counted review carries a prediction: the
-recall the memory model in use gave it just before, from the item's state before that review,
-the same model readiness uses:
-- SM-2: the proxy 0.9^(t / interval) from the review row's own before-state (interval_before,
-  last_day_before), t the days since that last review; aggregated in SQL;
-- FSRS: the retrievability of the item's FSRS memory just before the review. The review table
-  keeps SM-2's before-state only, so the counted reviews of each item reviewed in the window are
-  replayed, oldest first, through drill.schedule.fsrs_model.recall_before_each (the memory
-  `review` keeps, stepped without building cards: about 4 µs a review).
+recall the memory model in use gave it just before, from the item's state before that review
+as the review row keeps it, the same model readiness uses; t is the days since the last review
+before it (last_day_before), and both are aggregated in SQL:
+- SM-2: the proxy 0.9^(t / interval) from interval_before;
+- FSRS: the retrievability (1 + factor · t / S) ** -decay of the memory before the review, S its
+  stability (fsrs_stability_before; drill.schedule.fsrs_model.forgetting_curve gives the curve).
 
 The outcome is a pass when the button was above Again (button > 1), as true retention and
 `drill scheduler compare` count it. The Brier score is the mean of (p − outcome)²: 0 is perfect,
@@ -21,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from itertools import groupby
 
 from sqlalchemy import Connection
 
-from drill.store.dialect import as_date, dialect
+from drill.store.dialect import dialect
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import in_block, ratio, rows
 
@@ -110,56 +107,39 @@ def _band_sql() -> str:
     return f"CASE {cases} ELSE {len(BINS) - 1} END"
 
 
-def _sm2(connection: Connection, scope: Scope, first_day: date) -> Calibration:
+def _predicted(connection: Connection, scope: Scope) -> tuple[str, str, dict[str, float]]:
+    """The model, the SQL of a review's predicted recall from its row, and the parameters it needs."""
     sql = dialect(connection)
     elapsed = sql.greatest(sql.days_between("study_day", "last_day_before"), "0")
-    predictions = f"""SELECT pow(0.9, {elapsed} / {sql.greatest('interval_before', '1')}) AS p,
-            CASE WHEN button > 1 THEN 1 ELSE 0 END AS y
-        FROM review WHERE counted AND last_day_before IS NOT NULL
-            AND study_day >= :calibration_from AND study_day <= :today {in_block(scope)}"""
-    tally = Tally()
-    for band, count, predicted, passed, squares in rows(
-        connection,
-        f"""SELECT {_band_sql()} AS band, COUNT(*), SUM(p), SUM(y), SUM((p - y) * (p - y))
-        FROM ({predictions}) AS predictions GROUP BY 1""",
-        scope,
-        calibration_from=first_day.isoformat(),
-    ):
-        tally.count[band] = int(count)
-        tally.predicted[band] = float(predicted)
-        tally.passed[band] = int(passed)
-        tally.squares[band] = float(squares)
-    return tally.result(first_day, "sm2")
+    if scope.scheduler == "fsrs":
+        from drill.schedule.fsrs_model import forgetting_curve
 
-
-def _fsrs(connection: Connection, scope: Scope, first_day: date) -> Calibration:
-    from drill.schedule.fsrs_model import recall_before_each
-
-    # One counted review per item and study day, so study days order an item's counted reviews
-    # (ix_review_stats_item covers the read; the id only breaks a tie that should not exist).
-    history = rows(
-        connection,
-        f"""SELECT item_id, study_day, button FROM review
-        WHERE counted AND item_id IN (
-            SELECT item_id FROM review WHERE counted AND study_day >= :calibration_from AND study_day <= :today)
-            {in_block(scope)}
-        ORDER BY item_id, study_day, id""",
-        scope,
-        calibration_from=first_day.isoformat(),
-    )
-    tally = Tally()
-    for _item, reviews in groupby(history, key=lambda row: row[0]):
-        days_buttons = [(as_date(day), button) for _, day, button in reviews]
-        for (day, button), recall in zip(days_buttons, recall_before_each(days_buttons)):
-            if recall is not None and first_day <= day <= scope.today:
-                tally.add(recall, button > 1)
-    return tally.result(first_day, "fsrs")
+        factor, decay = forgetting_curve()
+        recall = f"pow(1 + :fsrs_factor * {elapsed} / fsrs_stability_before, -:fsrs_decay)"
+        return "fsrs", recall, {"fsrs_factor": factor, "fsrs_decay": decay}
+    return "sm2", f"pow(0.9, {elapsed} / {sql.greatest('interval_before', '1')})", {}
 
 
 def calibration(connection: Connection, scope: Scope) -> Calibration:
     """Predictions against outcomes for the counted reviews of the last 30 study days (to today,
     whatever the period; the block filter applies)."""
     first_day = scope.today - timedelta(days=CALIBRATION_DAYS - 1)
-    if scope.scheduler == "fsrs":
-        return _fsrs(connection, scope, first_day)
-    return _sm2(connection, scope, first_day)
+    model, predicted, params = _predicted(connection, scope)
+    memory = "AND fsrs_stability_before IS NOT NULL" if model == "fsrs" else ""
+    predictions = f"""SELECT {predicted} AS p, CASE WHEN button > 1 THEN 1 ELSE 0 END AS y
+        FROM review WHERE counted AND last_day_before IS NOT NULL {memory}
+            AND study_day >= :calibration_from AND study_day <= :today {in_block(scope)}"""
+    tally = Tally()
+    for band, count, total, passed, squares in rows(
+        connection,
+        f"""SELECT {_band_sql()} AS band, COUNT(*), SUM(p), SUM(y), SUM((p - y) * (p - y))
+        FROM ({predictions}) AS predictions GROUP BY 1""",
+        scope,
+        calibration_from=first_day.isoformat(),
+        **params,
+    ):
+        tally.count[band] = int(count)
+        tally.predicted[band] = float(total)
+        tally.passed[band] = int(passed)
+        tally.squares[band] = float(squares)
+    return tally.result(first_day, model)
