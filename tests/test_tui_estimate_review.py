@@ -14,18 +14,28 @@ from tui_helpers import db_rows, wait_ready, wait_until
 PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
 
 
-async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
-    for path in small_paths.decks.glob("*.toml"):
+def estimates_only(paths, *families: str) -> None:
+    """Content of estimation problems only: the catalogs and these families, no deck."""
+    for path in paths.decks.glob("*.toml"):
         path.unlink()
-    for name in ("models.toml", "gpus.toml", "kv-cache.toml", "pipeline-bubble.toml"):
-        shutil.copy(PROBLEMS / name, small_paths.problems / name)
+    for name in ("models.toml", "gpus.toml", *families):
+        shutil.copy(PROBLEMS / name, paths.problems / name)
+
+
+async def open_review(pilot, seed: int = 3) -> ReviewScreen:
+    """Today's review, with the estimation numbers drawn from a seeded rng."""
+    await wait_ready(pilot)
+    pilot.app.study.rng = random.Random(seed)
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
+    return pilot.app.screen
+
+
+async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
+    estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_ready(pilot)
-        app.study.rng = random.Random(3)
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
-        screen = app.screen
+        screen = await open_review(pilot)
         answers = []
         for good in (True, False):
             problem = screen.problem

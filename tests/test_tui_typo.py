@@ -1,21 +1,15 @@
 """Typed answers are never lost to a typo: a mock round and an estimate card keep the problem and the
 text, say what is wrong under the box, and grade and store nothing until the answer can be graded."""
 
-import random
-import shutil
-from pathlib import Path
-
 import pytest
-from textual.widgets import Input, Markdown, ProgressBar, Select, Static, Switch
+from textual.widgets import Input, Markdown, ProgressBar, Static, Switch
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.screens.mock_summary import MockSummaryScreen
-from drill.tui.screens.review import ReviewScreen
-from tui_helpers import db_rows, wait_ready, wait_until
-
-PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
+from test_tui_estimate_review import estimates_only, open_review
+from test_tui_mock_round import open_setup
+from tui_helpers import db_rows, wait_until
 
 
 @pytest.fixture
@@ -26,12 +20,7 @@ def app(drill_home, clock):
 
 
 async def start_round(pilot, problems: int = 5, grade_at_end: bool = True) -> MockRoundScreen:
-    await wait_ready(pilot)
-    pilot.app.study.rng = random.Random(5)
-    await pilot.press("m")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockSetupScreen))
-    setup = pilot.app.screen
-    setup.query_one("#problems", Select).value = problems
+    setup = await open_setup(pilot, problems)
     setup.query_one("#grade-at-end", Switch).value = grade_at_end
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockRoundScreen))
@@ -112,17 +101,10 @@ async def test_when_time_runs_out_a_typo_in_the_box_is_left_out(app) -> None:
 
 
 async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_paths, clock) -> None:
-    for path in small_paths.decks.glob("*.toml"):
-        path.unlink()
-    for name in ("models.toml", "gpus.toml", "kv-cache.toml"):
-        shutil.copy(PROBLEMS / name, small_paths.problems / name)
+    estimates_only(small_paths, "kv-cache.toml")
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_ready(pilot)
-        app.study.rng = random.Random(3)
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
-        screen = app.screen
+        screen = await open_review(pilot)
         problem = screen.problem
         entry = screen.query_one("#estimate", Input)
         error = screen.query_one("#answer-error", Static)

@@ -1,18 +1,16 @@
 """The one write path: every write goes through Study's writer, and every failure is said."""
 
-import random
 import sqlite3
 import threading
 
 import pytest
-from textual.widgets import Select
 
 from drill.store.recorder import Recorder, WriteFailures
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.screens.review import ReviewScreen
-from tui_helpers import wait_ready, wait_until
+from test_tui_mock_round import open_setup
+from tui_helpers import db_rows, wait_ready, wait_until
 
 
 def test_drain_names_every_failed_write_in_order() -> None:
@@ -61,12 +59,9 @@ def messages(app) -> list[str]:
 
 
 def rows(app, sql: str) -> list[tuple]:
+    """What was stored, once the writes (some failed on purpose, already said) have settled."""
     app.study.settle()
-    connection = sqlite3.connect(app.paths.database)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
+    return db_rows(app, sql)
 
 
 async def test_a_failed_grade_is_said_and_not_stored(app) -> None:
@@ -87,12 +82,8 @@ async def test_a_failed_grade_is_said_and_not_stored(app) -> None:
 
 async def test_a_failed_mock_round_answer_is_said_and_not_stored(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_ready(pilot)
-        app.study.rng = random.Random(5)
+        await open_setup(pilot, 5)
         app.study.record_round_attempt = refuse
-        await pilot.press("m")
-        await wait_until(pilot, lambda: isinstance(app.screen, MockSetupScreen))
-        app.screen.query_one("#problems", Select).value = 5
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
         await pilot.press(*app.screen.problems[0].pretty, "enter")
