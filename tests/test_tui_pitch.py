@@ -9,10 +9,15 @@ from test_tui_review import start_review
 from tui_helpers import db_rows
 
 
-async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:
-    for path in small_paths.decks.glob("*.toml"):
+def pitch_only(paths) -> None:
+    """One deck: the test pitch."""
+    for path in paths.decks.glob("*.toml"):
         path.unlink()
-    (small_paths.decks / "pitch.toml").write_text(PITCH)
+    (paths.decks / "pitch.toml").write_text(PITCH)
+
+
+async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:
+    pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start_review(pilot)
@@ -34,9 +39,7 @@ async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clo
 
 
 async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, clock) -> None:
-    for path in small_paths.decks.glob("*.toml"):
-        path.unlink()
-    (small_paths.decks / "pitch.toml").write_text(PITCH)
+    pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start_review(pilot)

@@ -19,6 +19,7 @@ from drill.interview.plan import InterviewPlan, Step
 from drill.interview.scorecard import CODING_RESULTS, InterviewAnswer, Scorecard, button_score
 from drill.interview.settings import GRILL_TARGET_S, SECTION_TITLES
 from drill.schedule.sm2 import BUTTON_LABEL
+from drill.tui.screens.review import points_markdown
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
@@ -34,10 +35,6 @@ HOW = {
     "coding": "[b]Enter[/b] opens the drill (workspace, hidden tests, its own timer); [b]Escape[/b] there comes "
               "back here. [b]s[/b] skips it.",
 }
-
-
-def points_markdown(points: list[str]) -> str:
-    return "**Checklist**\n\n" + "\n".join(f"- [ ] {point}" for point in points)
 
 
 class MockInterviewScreen(Screen[None]):

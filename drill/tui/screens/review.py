@@ -40,8 +40,9 @@ def drill_invitation(card: "Card") -> str:
             f"tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
 
 
-def points_markdown(card: "Card") -> str:
-    return "\n".join(f"- [ ] {point}" for point in card.points)
+def points_markdown(points: list[str]) -> str:
+    """A checklist under its heading, for the reveal of a grill question or a pitch."""
+    return "**Checklist**\n\n" + "\n".join(f"- [ ] {point}" for point in points)
 
 
 class ReviewScreen(Screen[None]):
@@ -172,7 +173,7 @@ class ReviewScreen(Screen[None]):
             answer = f"**Your time {clock_text(taken)}** against a target of {clock_text(card.target_seconds or 0)}.\n\n{answer}"
         self.query_one("#answer", Markdown).update(answer)
         points = self.query_one("#points", Markdown)
-        points.update(f"**Checklist**\n\n{points_markdown(card)}" if card.points else "")
+        points.update(points_markdown(card.points) if card.points else "")
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True
         points.display = bool(card.points)
