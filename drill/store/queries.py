@@ -150,15 +150,6 @@ def reviews_total(engine: Engine) -> int:
         return connection.execute(text("SELECT COUNT(*) FROM review")).scalar_one()
 
 
-def list_items(engine: Engine) -> list[dict[str, object]]:
-    """Every active (non-retired) item, for `drill list`."""
-    with engine.connect() as connection:
-        rows = connection.execute(
-            text("SELECT id, kind, block, topic, prompt, answer, source FROM item WHERE retired = FALSE ORDER BY position")
-        ).mappings()
-        return [dict(row) for row in rows]
-
-
 def _pending(sql: Dialect) -> str:
     """Items the interview plan brings forward. Keeping SQLite off an index on the last review
     day keeps it on ix_item_due (the range of due days past the interview) rather than scanning

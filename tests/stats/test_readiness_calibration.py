@@ -269,12 +269,15 @@ def test_calibration_follows_the_block_filter_and_is_empty_without_history(paths
 
 
 def test_band_edges() -> None:
-    from drill.store.stats.calibration import band_of, calibrate
+    from drill.store.stats.calibration import band_sql
 
-    assert [band_of(p) for p in (0.0, 0.49, 0.5, 0.7, 0.79, 0.8, 0.9, 1.0)] == [0, 0, 1, 2, 2, 3, 4, 4]
-    result = calibrate([(0.6, True), (0.6, False), (1.0, True)], TODAY, "sm2")
-    assert result.brier == pytest.approx((0.16 + 0.36 + 0.0) / 3)
-    assert result.bins[1].actual == 0.5 and result.bins[4].reviews == 1
+    connection = sqlite3.connect(":memory:")
+    try:
+        bands = [connection.execute(f"SELECT {band_sql()} FROM (SELECT ? AS p)", (p,)).fetchone()[0]
+                 for p in (0.0, 0.49, 0.5, 0.7, 0.79, 0.8, 0.9, 1.0)]
+    finally:
+        connection.close()
+    assert bands == [0, 0, 1, 2, 2, 3, 4, 4]
 
 
 def test_fsrs_calibration_of_a_store_written_before_the_memory_was_kept(paths, clock) -> None:

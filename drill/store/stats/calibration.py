@@ -16,7 +16,6 @@ the pass rate per band of predictions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -57,20 +56,13 @@ class Calibration:
 
 
 class Tally:
-    """Running sums per band: count, predictions, passes, squared errors (Python's side of the SQL)."""
+    """Sums per band, as the SQL gives them: count, predictions, passes, squared errors."""
 
     def __init__(self) -> None:
         self.count = [0] * len(BINS)
         self.predicted = [0.0] * len(BINS)
         self.passed = [0] * len(BINS)
         self.squares = [0.0] * len(BINS)
-
-    def add(self, p: float, passed: bool) -> None:
-        band = band_of(p)
-        self.count[band] += 1
-        self.predicted[band] += p
-        self.passed[band] += passed
-        self.squares[band] += (p - (1.0 if passed else 0.0)) ** 2
 
     def result(self, first_day: date, model: str) -> Calibration:
         reviews = sum(self.count)
@@ -86,23 +78,8 @@ class Tally:
         )
 
 
-def band_of(p: float) -> int:
-    """The index of the band holding prediction `p`."""
-    for index, (_low, high) in enumerate(BINS[:-1]):
-        if p < high:
-            return index
-    return len(BINS) - 1
-
-
-def calibrate(predictions: Iterable[tuple[float, bool]], first_day: date, model: str) -> Calibration:
-    """Brier score and reliability bands of (prediction, passed) pairs."""
-    tally = Tally()
-    for p, passed in predictions:
-        tally.add(p, passed)
-    return tally.result(first_day, model)
-
-
-def _band_sql() -> str:
+def band_sql() -> str:
+    """SQL giving the index of the band that holds the prediction `p`."""
     cases = " ".join(f"WHEN p < {high!r} THEN {index}" for index, (_low, high) in enumerate(BINS[:-1]))
     return f"CASE {cases} ELSE {len(BINS) - 1} END"
 
@@ -132,7 +109,7 @@ def calibration(connection: Connection, scope: Scope) -> Calibration:
     tally = Tally()
     for band, count, total, passed, squares in rows(
         connection,
-        f"""SELECT {_band_sql()} AS band, COUNT(*), SUM(p), SUM(y), SUM((p - y) * (p - y))
+        f"""SELECT {band_sql()} AS band, COUNT(*), SUM(p), SUM(y), SUM((p - y) * (p - y))
         FROM ({predictions}) AS predictions GROUP BY 1""",
         scope,
         calibration_from=first_day.isoformat(),
