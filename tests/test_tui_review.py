@@ -110,7 +110,7 @@ async def test_escape_goes_home_with_fresh_counts(small_paths, clock) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await start_review(pilot)
         await pilot.press("space", "3", "escape")
-        await wait_until(pilot, lambda: "1 reviews so far" in str(app.home_screen.query_one("#headline").render()))
+        await wait_until(pilot, lambda: "1 review so far" in str(app.home_screen.query_one("#headline").render()))
         assert app.screen is app.home_screen
 
 

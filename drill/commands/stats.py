@@ -42,6 +42,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def summary_lines(figures: dict) -> list[str]:
     """The compact human summary of `drill stats`, from its JSON."""
     from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline
+    from drill.words import counted
 
     lines = [
         f"{figures['items']} items, {figures['reviews_total']} reviews, {figures['due_today']} due today, "
@@ -61,8 +62,9 @@ def summary_lines(figures: dict) -> list[str]:
     if plan:
         lines.append(f"plan: {plan['brought_forward']} items brought forward into the last {plan['window_days']} "
                      f"days; {plan['new_per_day']} new a day ({plan['new_per_day_needed']} needed to finish)")
-    lines.append(f"streak {streak['current']} days (longest {streak['longest']}) · {activity['reviews']} reviews "
-                 f"in {duration(activity['seconds'])} on {activity['active_days']} days")
+    lines.append(f"streak {counted(streak['current'], 'day')} (longest {streak['longest']}) · "
+                 f"{counted(activity['reviews'], 'review')} in {duration(activity['seconds'])} "
+                 f"on {counted(activity['active_days'], 'day')}")
     lines.append("")
     lines.extend(readiness_lines(figures["readiness"]))
     lines.append("")

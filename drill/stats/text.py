@@ -32,11 +32,6 @@ def clock(seconds: float | None) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def counted(number: int, noun: str) -> str:
-    """'1 interview', '3 interviews': a count with its noun in the right number."""
-    return f"{number} {noun if number == 1 else noun + 's'}"
-
-
 def local_time(stored: str) -> str:
     """A stored UTC moment (ISO text) as local date and time to the minute."""
     moment = datetime.fromisoformat(stored)

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from drill.content.vocabulary import BLOCKS
+from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
@@ -31,12 +32,12 @@ def block_table(home: "HomeSummary") -> Table:
 def headline(home: "HomeSummary") -> Text:
     text = Text()
     text.append(f"{home.due_today} due", style="bold")
-    text.append(f" · {home.new_available} new today · {home.reviews_total} reviews so far")
+    text.append(f" · {home.new_available} new today · {counted(home.reviews_total, 'review')} so far")
     if home.drills_due:
         text.append(f"\nCoding drills due (in today's review): {', '.join(home.drills_due)}")
     if home.interview_date is not None:
         days = home.days_left
-        when = "today" if days == 0 else f"in {days} days" if days and days > 0 else "passed"
+        when = "today" if days == 0 else f"in {counted(days, 'day')}" if days and days > 0 else "passed"
         text.append(f"\nInterview {home.interview_date.isoformat()} — {when}", style="bold")
         plan = home.plan
         if plan is not None:

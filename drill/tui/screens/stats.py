@@ -26,9 +26,10 @@ from textual_plotext import PlotextPlot
 
 from drill.content.vocabulary import BLOCKS
 from drill.interview.settings import SECTION_TITLES
-from drill.stats.text import band, clock, counted, duration, local_time, percent, score
+from drill.stats.text import band, clock, duration, local_time, percent, score
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
+from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.store.stats.figures import StatsReport
@@ -137,11 +138,11 @@ def today_view(report: "StatsReport") -> Text:
 def activity_view(report: "StatsReport") -> Text:
     activity, streak = report.activity, report.activity.streak
     text = Text()
-    text.append(f"streak {streak.current} days", style="bold")
-    text.append(f" · longest {streak.longest} · {streak.days_studied} study days in all\n")
-    text.append(f"{int(activity.heatmap.total)} reviews in the last year · {period_label(report.scope.period)}: "
-                f"{int(activity.reviews.total)} reviews, {duration(activity.seconds.total)} "
-                f"on {activity.reviews.active_days} days")
+    text.append(f"streak {counted(streak.current, 'day')}", style="bold")
+    text.append(f" · longest {streak.longest} · {counted(streak.days_studied, 'study day')} in all\n")
+    text.append(f"{counted(int(activity.heatmap.total), 'review')} in the last year · "
+                f"{period_label(report.scope.period)}: {counted(int(activity.reviews.total), 'review')}, "
+                f"{duration(activity.seconds.total)} on {counted(activity.reviews.active_days, 'day')}")
     return text
 
 
