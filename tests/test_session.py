@@ -29,7 +29,7 @@ def test_failed_cards_return_until_passed_and_summary_counts_everything() -> Non
     session.answer(grade_of(session.current, 4))
     assert session.current is None
     summary = session.summary()
-    assert (summary.reviewed, summary.again, summary.seconds) == (6, 1, 6.0)
+    assert (summary.items, summary.grades, summary.repeats, summary.again, summary.seconds) == (5, 6, 1, 1, 6.0)
     assert summary.again_rate == 1 / 6
 
 

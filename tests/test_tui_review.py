@@ -28,7 +28,7 @@ async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) 
             seen.append(screen.session.current.item_id)
             await pilot.press("space", "3")
         assert isinstance(app.screen, SummaryScreen)
-        assert app.screen.summary.reviewed == 6
+        assert (app.screen.summary.items, app.screen.summary.repeats) == (6, 0)
         assert sorted(seen) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]
         assert db_rows(app, "SELECT item_id, button, quality, counted FROM review ORDER BY id") == [
             (item_id, 3, 4, 1) for item_id in seen
@@ -129,3 +129,17 @@ async def test_broken_deck_is_named_and_the_rest_is_served(small_paths, clock) -
         assert "zz-broken.toml" in problems
         screen = await start_review(pilot)
         assert screen.session.remaining == 6
+
+
+async def test_the_summary_counts_items_and_repeats_apart(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_review(pilot)
+        await pilot.press("space", "1")  # the first card fails: it comes back later in the session
+        while isinstance(app.screen, ReviewScreen):
+            await pilot.press("space", "3")
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)
+        assert (summary.summary.items, summary.summary.grades, summary.summary.again) == (6, 7, 1)
+        shown = "\n".join(str(static.render()) for static in summary.query("Static"))
+        assert "Reviewed   6 items and 1 repeat of failed ones" in shown and "Again rate 14%" in shown

@@ -13,13 +13,18 @@ REQUEUE_GAP = 3  # an Again/Hard card returns after this many other cards (or at
 
 @dataclass(frozen=True)
 class SessionSummary:
-    reviewed: int
+    items: int  # different items reviewed
+    grades: int  # grades given, in-session repeats included
     again: int
     seconds: float
 
     @property
+    def repeats(self) -> int:
+        return self.grades - self.items
+
+    @property
     def again_rate(self) -> float:
-        return self.again / self.reviewed if self.reviewed else 0.0
+        return self.again / self.grades if self.grades else 0.0
 
 
 class ReviewSession:
@@ -71,7 +76,8 @@ class ReviewSession:
 
     def summary(self) -> SessionSummary:
         return SessionSummary(
-            reviewed=len(self.given),
+            items=len({grade.item_id for grade in self.given}),
+            grades=len(self.given),
             again=sum(1 for grade in self.given if grade.button == 1),
             seconds=sum(grade.duration_ms for grade in self.given) / 1000,
         )

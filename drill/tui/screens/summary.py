@@ -10,6 +10,7 @@ from textual.widgets import Footer, Header, Static
 
 from drill.schedule.session import SessionSummary
 from drill.tui.widgets.pitch_timer import clock_text
+from drill.words import counted
 
 
 class SummaryScreen(Screen[None]):
@@ -24,8 +25,9 @@ class SummaryScreen(Screen[None]):
         yield Header()
         with Vertical(id="summary"):
             yield Static("[b]Session complete[/b]")
+            repeats = f" and {counted(s.repeats, 'repeat')} of failed ones" if s.repeats else ""
             yield Static(
-                f"Reviewed   {s.reviewed}\n"
+                f"Reviewed   {counted(s.items, 'item')}{repeats}\n"
                 f"Again rate {s.again_rate:.0%}\n"
                 f"Time spent {clock_text(s.seconds)}"
             )
