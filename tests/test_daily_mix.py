@@ -21,6 +21,14 @@ from tui_helpers import db_rows, wait_ready, wait_until
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
 
+async def open_review(pilot) -> ReviewScreen:
+    """Today's review on a home whose first open syncs all the shipped content."""
+    await wait_ready(pilot)
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), timeout=20)
+    return pilot.app.screen
+
+
 def new(item_id: str, kind: str, block: str = "memory") -> Candidate:
     return Candidate(item_id, block, None, kind)
 
@@ -110,9 +118,7 @@ def test_drill_queue_text_counts_each_kind(capsys) -> None:
 async def test_a_fresh_homes_first_session_mixes_every_kind(drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_ready(pilot)
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), timeout=20)
+        await open_review(pilot)
         cards = list(app.screen.session.cards.values())
         counts = {kind: sum(card.kind == kind for card in cards) for kind in DEFAULT_NEW_MIX}
         assert counts == dict(DEFAULT_NEW_MIX)
@@ -172,9 +178,7 @@ async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(dri
 async def test_later_today_moves_a_drill_behind_the_other_items(drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_ready(pilot)
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen), timeout=20)
+        await open_review(pilot)
         review = app.screen
         drill = next(card.item_id for card in review.session.cards.values() if card.kind == "coding")
         review.session.order.remove(drill)

@@ -67,8 +67,7 @@ def choose_new(new: list[Candidate], limits: Limits) -> list[Candidate]:
         chosen += lane[:take]
         if kind in FILL_KINDS:
             leftover += lane[take:]
-    chosen += spread_kinds(leftover)[: max(0, room - len(chosen))]
-    return spread_kinds(chosen)[:room]
+    return (chosen + spread_kinds(leftover))[:room]
 
 
 def spread_kinds(items: list[Candidate]) -> list[Candidate]:
@@ -108,13 +107,8 @@ def build(due: list[Candidate], new: list[Candidate], limits: Limits) -> list[st
     `due` holds items whose due day has come; `new` holds unseen items in content order. Due
     items are chosen first, then new ones by the mix; the chosen are spread by kind.
     """
-    return [c.item_id for c in plan_day(due, new, limits)]
-
-
-def plan_day(due: list[Candidate], new: list[Candidate], limits: Limits) -> list[Candidate]:
-    """`build`, keeping the candidates."""
     ordered_due: list[Candidate] = []
     for _, same_day in groupby(sorted(due, key=lambda c: c.due_day or date.min), key=lambda c: c.due_day):
         ordered_due.extend(interleave_blocks(list(same_day)))
     room = max(0, limits.max_reviews_per_day - limits.reviews_done_today)
-    return spread_kinds((ordered_due + choose_new(new, limits))[:room])
+    return [c.item_id for c in spread_kinds((ordered_due + choose_new(new, limits))[:room])]
