@@ -18,7 +18,7 @@ from typing import Callable
 import pytest
 
 DECKS = Path(__file__).parents[1] / "decks"
-DECK_FILES = ("40-numbers.toml", "41-cheat-sheet.toml")
+DECK_FILES = tuple(sorted(path.name for path in DECKS.glob("*.toml")))
 
 # ---------------------------------------------------------------------------
 # Base quantities: vendor specifications and model shapes.
