@@ -143,3 +143,22 @@ async def test_the_summary_counts_items_and_repeats_apart(small_paths, clock) ->
         assert (summary.summary.items, summary.summary.grades, summary.summary.again) == (6, 7, 1)
         shown = "\n".join(str(static.render()) for static in summary.query("Static"))
         assert "Reviewed   6 items and 1 repeat of failed ones" in shown and "Again rate 14%" in shown
+
+
+async def test_errata_show_dimmed_below_the_answer_only_after_the_reveal(small_paths, deck_dir, clock) -> None:
+    deck = deck_dir / "a.toml"
+    deck.write_text(deck.read_text().replace(
+        'id = "m-1"', 'id = "m-1"\nerrata = "The notes say 156 FLOP/byte; with 2.039 TB/s it is 153."', 1))
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        while screen.session.current.item_id != "m-1":
+            await pilot.press("space", "3")
+        errata = screen.query_one("#errata", Markdown)
+        assert not errata.display
+        await pilot.press("space")
+        assert errata.display and "errata" in errata.classes
+        assert "The notes say 156 FLOP/byte" in errata.source
+        assert "156" not in screen.query_one("#answer", Markdown).source
+        await pilot.press("3")
+        assert not errata.display  # the next card has none

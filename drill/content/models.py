@@ -41,10 +41,13 @@ class ContentItem(BaseModel):
     source: Text
     points: list[Text] = []
     target_seconds: int | None = None
+    errata: Text | None = None
 
     def content_hash(self) -> str:
-        """A fingerprint of everything the user reads, to notice edits."""
-        text = json.dumps(self.model_dump(exclude={"id"}), sort_keys=True)
+        """A fingerprint of everything the user reads, to notice edits (an item without errata
+        keeps the fingerprint it had before errata existed)."""
+        fields = self.model_dump(exclude={"id"} if self.errata else {"id", "errata"})
+        text = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

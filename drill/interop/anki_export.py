@@ -1,7 +1,8 @@
 """Every card and pitch as Anki notes in an .apkg (genanki), rendered from Markdown to HTML.
 
 One note type, "drill card", with fields Front, Back, Notes (a pitch's target time and the
-item's checklist points; empty when it has neither), Id and Source. Notes go to a deck per
+item's checklist points; empty when it has neither), Id, Source and Errata (where the source
+notes are wrong; empty for most cards). Notes go to a deck per
 block ("drill::memory") and are tagged `block::<block>`, `topic::<topic>` and `kind::<kind>`
 (lower case). Each note's GUID is genanki.guid_for(item id), and the note type and deck ids are
 fixed numbers derived from their names, so importing a newer export into Anki updates the
@@ -38,6 +39,7 @@ FRONT = '<div class="front">{{Front}}</div>'
 BACK = (
     '{{FrontSide}}\n<hr id="answer">\n<div class="back">{{Back}}</div>\n'
     '{{#Notes}}<div class="notes">{{Notes}}</div>{{/Notes}}\n'
+    '{{#Errata}}<div class="errata">{{Errata}}</div>{{/Errata}}\n'
     '<div class="source">{{Source}} · {{Id}}</div>'
 )
 CSS = """.card { font-family: system-ui, sans-serif; font-size: 18px; line-height: 1.45;
@@ -47,6 +49,7 @@ pre { background: rgba(127, 127, 127, 0.12); padding: 0.6em 0.8em; overflow-x: a
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; }
 table { border-collapse: collapse; } th, td { border: 1px solid #999; padding: 0.2em 0.5em; }
 .notes { margin-top: 1em; padding-top: 0.5em; border-top: 1px dashed #999; }
+.errata { margin-top: 1em; font-size: 0.85em; opacity: 0.65; }
 .source { margin-top: 1.5em; font-size: 0.75em; opacity: 0.6; }
 """
 
@@ -121,7 +124,8 @@ def _notes_html(item: ContentItem) -> str:
 def _note(item: ContentItem) -> genanki.Note:
     return genanki.Note(
         model=MODEL,
-        fields=[to_html(item.prompt), to_html(item.answer), _notes_html(item), item.id, html.escape(item.source)],
+        fields=[to_html(item.prompt), to_html(item.answer), _notes_html(item), item.id, html.escape(item.source),
+                to_html(item.errata) if item.errata else ""],
         guid=genanki.guid_for(item.id),
         tags=[tag("block", item.block), tag("topic", item.topic), tag("kind", item.kind)],
     )

@@ -2,5 +2,5 @@
 Id field back so a card that went from drill to Anki returns with its own id."""
 
 MODEL_NAME = "drill card"
-FIELDS = ("Front", "Back", "Notes", "Id", "Source")
+FIELDS = ("Front", "Back", "Notes", "Id", "Source", "Errata")
 ID_FIELD = FIELDS.index("Id")

@@ -22,6 +22,7 @@ class Card:
     points: list[str]
     target_seconds: int | None
     state: ItemState
+    errata: str | None = None
 
 
 @dataclass(frozen=True)

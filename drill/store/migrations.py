@@ -192,6 +192,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ix_review_without_memory ON review (item_id)
         WHERE fsrs_stability_before IS NULL AND last_day_before IS NOT NULL;
     """,
+    # 8: an item's errata: where the source notes are wrong and why, kept apart from the answer.
+    """
+    ALTER TABLE item ADD COLUMN errata TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -78,7 +78,7 @@ def day_progress(engine: Engine, today: date) -> DayProgress:
 
 STATE_COLUMNS = """repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
     fsrs_due_day"""
-CARD_COLUMNS = f"id, kind, block, topic, prompt, answer, source, points, target_seconds, {STATE_COLUMNS}"
+CARD_COLUMNS = f"id, kind, block, topic, prompt, answer, source, points, target_seconds, errata, {STATE_COLUMNS}"
 
 
 def item_state(row) -> ItemState:
@@ -92,7 +92,7 @@ def item_state(row) -> ItemState:
 def _card(row) -> Card:
     return Card(
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
-        json.loads(row.points), row.target_seconds, item_state(row),
+        json.loads(row.points), row.target_seconds, item_state(row), row.errata,
     )
 
 

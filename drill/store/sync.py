@@ -44,6 +44,7 @@ def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
         "source": item.source,
         "points": json.dumps(item.points),
         "target_seconds": item.target_seconds,
+        "errata": item.errata,
         "content_hash": item.content_hash(),
         "now": now,
     }
@@ -51,9 +52,9 @@ def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
 
 INSERT = text(
     """INSERT INTO item (id, kind, block, topic, deck, position, prompt, answer, source, points,
-        target_seconds, content_hash, created_at, updated_at)
+        target_seconds, errata, content_hash, created_at, updated_at)
     VALUES (:id, :kind, :block, :topic, :deck, :position, :prompt, :answer, :source, :points,
-        :target_seconds, :content_hash, :now, :now)"""
+        :target_seconds, :errata, :content_hash, :now, :now)"""
 )
 KEEP_OLD_TEXT = text(
     """INSERT INTO item_revision (item_id, content_hash, prompt, answer, replaced_at)
@@ -62,7 +63,7 @@ KEEP_OLD_TEXT = text(
 UPDATE = text(
     """UPDATE item SET kind=:kind, block=:block, topic=:topic, deck=:deck, position=:position,
         prompt=:prompt, answer=:answer, source=:source, points=:points,
-        target_seconds=:target_seconds, content_hash=:content_hash, retired=FALSE, updated_at=:now
+        target_seconds=:target_seconds, errata=:errata, content_hash=:content_hash, retired=FALSE, updated_at=:now
     WHERE id = :id"""
 )
 MOVE = text("UPDATE item SET deck=:deck, position=:position, retired=FALSE WHERE id=:id")

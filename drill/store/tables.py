@@ -21,6 +21,7 @@ class Item(SQLModel, table=True):
     source: str
     points: str = "[]"  # JSON list
     target_seconds: int | None = None
+    errata: str | None = None
     content_hash: str
     repetitions: int = 0
     interval: int = 0

@@ -32,6 +32,7 @@ print("ridge")
 ```
 """
 source = "my notes"
+errata = "The notes say the ridge is **156**; with 2.039 TB/s it is 153."
 '''
 
 
@@ -70,8 +71,10 @@ def test_every_card_and_pitch_is_a_note_with_its_guid_fields_and_tags(paths: Pat
     assert set(notes) == {genanki.guid_for(item_id) for item_id in items}
     assert [p.name for p in target.parent.iterdir()] == ["drill.apkg"]  # no temporary file left beside it
 
-    front, back, extra, item_id, source = notes[genanki.guid_for("my-own-card")][0]
+    front, back, extra, item_id, source, errata = notes[genanki.guid_for("my-own-card")][0]
     assert item_id == "my-own-card" and source == "my notes"
+    assert errata == "<p>The notes say the ridge is <strong>156</strong>; with 2.039 TB/s it is 153.</p>\n"
+    assert "156" not in back  # errata is its own field, not part of the answer
     assert "&lt;b&gt;this&lt;/b&gt;" in front and "<b>" not in front  # text, not markup
     assert "<ol>" in back and "<li>arithmetic intensity</li>" in back
     assert '<pre><code class="language-python">print(&quot;ridge&quot;)' in back
@@ -82,6 +85,8 @@ def test_every_card_and_pitch_is_a_note_with_its_guid_fields_and_tags(paths: Pat
     fields, tags = notes[genanki.guid_for(pitch.id)]
     assert f"{pitch.target_seconds} s" in fields[2] and fields[2].count("<li>") == len(pitch.points)
     assert {"kind::pitch", f"block::{pitch.block}"} <= tags
+    without_errata = next(item for item in items.values() if not item.errata)
+    assert notes[genanki.guid_for(without_errata.id)][0][5] == ""
     assert report.content_errors == []
 
 

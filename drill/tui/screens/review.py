@@ -40,6 +40,11 @@ def drill_invitation(card: "Card") -> str:
             f"tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
 
 
+def errata_markdown(errata: str) -> str:
+    """Where the source notes are wrong, shown apart from (and below) the answer."""
+    return f"*Errata (the source notes):* {errata.strip()}"
+
+
 def points_markdown(points: list[str]) -> str:
     """A checklist under its heading, for the reveal of a grill question or a pitch."""
     return "**Checklist**\n\n" + "\n".join(f"- [ ] {point}" for point in points)
@@ -86,6 +91,7 @@ class ReviewScreen(Screen[None]):
             yield Rule(id="divider")
             yield Markdown("", id="answer")
             yield Markdown("", id="points")
+            yield Markdown("", id="errata", classes="errata")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -119,7 +125,7 @@ class ReviewScreen(Screen[None]):
         typed = self.query_one("#typed", TextArea)
         typed.text = ""
         typed.display = False
-        for selector in ("#divider", "#answer", "#points"):
+        for selector in ("#divider", "#answer", "#points", "#errata"):
             self.query_one(selector).display = False
         self.query_one("#card", VerticalScroll).scroll_home(animate=False)
         entry = self.query_one("#estimate", Input)
@@ -177,6 +183,9 @@ class ReviewScreen(Screen[None]):
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True
         points.display = bool(card.points)
+        errata = self.query_one("#errata", Markdown)
+        errata.update(errata_markdown(card.errata) if card.errata else "")
+        errata.display = bool(card.errata)
         self.set_focus(None)
         self.label_grades(card)
         self.refresh_bindings()
