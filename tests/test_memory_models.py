@@ -14,21 +14,27 @@ from drill.schedule import memory
 from drill.schedule.grading import ItemState, advance, due_day
 from drill.schedule.memory import Rating
 from drill.schedule.replay import PastReview, compare
+from drill.stats.report import load_report
 from drill.study import Study
 
 
 @dataclass(frozen=True)
 class EveryOtherDay:
-    """A made-up memory model: every item is due two days after its last review, whatever the grade."""
+    """A made-up memory model: every item is due two days after its last review, whatever the grade,
+    and recall halves every SM-2 interval."""
 
     name: str = "every-other-day"
     label: str = "Every other day"
+    recall_label: str = "halving"
+
+    def curve(self) -> memory.ExponentialRecall:
+        return memory.ExponentialRecall("interval", 0.5)
 
     def due_day(self, state: ItemState) -> date | None:
         return None if state.last_review_day is None else state.last_review_day + timedelta(days=2)
 
     def recall(self, state: ItemState, day: date) -> float | None:
-        return None if state.is_new else 0.5
+        return None if state.is_new else 0.5 ** (max(0, (day - state.last_review_day).days) / state.interval)
 
 
 @pytest.fixture
@@ -195,8 +201,42 @@ def test_scheduler_compare_names_a_third_model(capsys, small_paths, clock, every
     assert main(["scheduler", "compare", "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["scheduler"] == "every-other-day" and body["compared"] == 2
-    assert body["models"]["every-other-day"]["log_loss"] == pytest.approx(math.log(2))
+    # A pass 2 days into a 1-day interval (0.5 ** 2), then a lapse 2 days into a 6-day one (0.5 ** (1/3)).
+    log_loss = (-math.log(0.25) - math.log(1 - 0.5 ** (1 / 3))) / 2
+    assert body["models"]["every-other-day"]["log_loss"] == pytest.approx(log_loss)
     assert main(["scheduler", "compare"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert any(line.split()[:4] == ["Every", "other", "day", f"{math.log(2):.4f}"] for line in lines)
+    assert any(line.split()[:4] == ["Every", "other", "day", f"{log_loss:.4f}"] for line in lines)
     assert "scheduler in use: every-other-day" in "\n".join(lines)
+
+
+# -- the forgetting curve the stats evaluate in SQL -------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sm2", "fsrs"])
+def test_a_models_curve_gives_its_own_recall(name) -> None:
+    """The curve the stats' SQL evaluates is the model's `recall`, written out."""
+    model, day = memory.get(name), date(2026, 3, 1)
+    state = advance(advance(ItemState(), 4, day, "sm2"), 4, day + timedelta(days=1), "sm2")
+    curve = model.curve()
+    held = state.interval if curve.memory == "interval" else state.memory.stability
+    for days in (0, 1, 3, 10, 40):
+        if isinstance(curve, memory.ExponentialRecall):
+            expected = curve.base ** (days / held)
+        else:
+            expected = (1 + curve.factor * days / held) ** -curve.decay
+        assert model.recall(state, state.last_review_day + timedelta(days=days)) == pytest.approx(expected)
+
+
+def test_readiness_and_calibration_follow_a_third_models_curve(small_paths, clock, every_other_day) -> None:
+    study = open_with(small_paths, clock, "every-other-day")
+    for gap in (0, 2):  # Good on day 0 (SM-2 interval 1), Good again 2 days later: predicted 0.5 ** 2
+        clock.now += timedelta(days=gap)
+        study.record(study.grade(study.cards(["m-1"])[0], Rating.GOOD, 1000))
+    clock.now += timedelta(days=3)  # 3 days into the 6-day interval the second Good gave
+    report = load_report(study)
+    study.close()
+    memory_block = next(block for block in report.readiness.blocks if block.block == "memory")
+    assert memory_block.recall == pytest.approx(0.5 ** (3 / 6))
+    assert report.readiness.calibration.model == "every-other-day"
+    assert report.readiness.calibration.predicted == pytest.approx(0.25)

@@ -11,7 +11,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from drill.schedule import fsrs_model
-from drill.schedule.memory import register
+from drill.schedule.memory import PowerRecall, register
 
 if TYPE_CHECKING:
     from drill.schedule.state import ItemState
@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 class FSRSMemory:
     name: str = "fsrs"
     label: str = "FSRS"
+    recall_label: str = "FSRS"
+
+    def curve(self) -> PowerRecall:
+        factor, decay = fsrs_model.forgetting_curve()
+        return PowerRecall("stability", factor, decay)
 
     def due_day(self, state: ItemState) -> date | None:
         return state.fsrs_due_day

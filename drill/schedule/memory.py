@@ -13,9 +13,10 @@ rewrites due days only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from enum import IntEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from drill.schedule.state import ItemState
@@ -30,6 +31,26 @@ class Rating(IntEnum):
     EASY = 4
 
 
+@dataclass(frozen=True)
+class ExponentialRecall:
+    """Predicted recall R = base ** (t / M) after t days, M the item's stored `memory` in days."""
+
+    memory: Literal["interval", "stability"]
+    base: float
+
+
+@dataclass(frozen=True)
+class PowerRecall:
+    """Predicted recall R = (1 + factor · t / M) ** -decay after t days, M the item's stored `memory`."""
+
+    memory: Literal["interval", "stability"]
+    factor: float
+    decay: float
+
+
+RecallCurve = ExponentialRecall | PowerRecall
+
+
 class MemoryModel(Protocol):
     """What drill asks of a memory model."""
 
@@ -41,6 +62,15 @@ class MemoryModel(Protocol):
     @property
     def label(self) -> str:
         """What screens and reports call it ("SM-2", "FSRS")."""
+        ...
+
+    @property
+    def recall_label(self) -> str:
+        """What its recall predictions are called ("FSRS"; "SM-2 proxy" for a model that predicts none)."""
+        ...
+
+    def curve(self) -> RecallCurve:
+        """Its forgetting curve in a form the stats' SQL evaluates over every item at once."""
         ...
 
     def due_day(self, state: ItemState) -> date | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from drill.schedule.memory import register
+from drill.schedule.memory import ExponentialRecall, register
 
 if TYPE_CHECKING:
     from drill.schedule.state import ItemState
@@ -27,6 +27,10 @@ def sm2_recall(elapsed_days: int, interval_before: int) -> float:
 class SM2Memory:
     name: str = "sm2"
     label: str = "SM-2"
+    recall_label: str = "SM-2 proxy"
+
+    def curve(self) -> ExponentialRecall:
+        return ExponentialRecall("interval", 0.9)
 
     def due_day(self, state: ItemState) -> date | None:
         return state.sm2_due_day()

@@ -23,7 +23,8 @@ from sqlalchemy import Connection
 
 from drill.store.dialect import dialect
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import in_block, ratio, rows
+from drill.schedule import memory
+from drill.store.stats.sql import MEMORY_BEFORE, in_block, predicted_recall, ratio, rows
 
 CALIBRATION_DAYS = 30
 BINS: tuple[tuple[float, float], ...] = ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.0))
@@ -43,7 +44,7 @@ class CalibrationBin:
 @dataclass(frozen=True)
 class Calibration:
     first_day: date
-    model: str  # "sm2" or "fsrs"
+    model: str  # the memory model's name ("sm2", "fsrs")
     reviews: int
     passed: int
     brier: float | None  # None with no prediction to score
@@ -85,26 +86,22 @@ def band_sql() -> str:
 
 
 def _predicted(connection: Connection, scope: Scope) -> tuple[str, str, dict[str, float]]:
-    """The model, the SQL of a review's predicted recall from its row, and the parameters it needs."""
+    """The memory column a prediction needs, the SQL of a review's predicted recall from its row,
+    and the curve's parameters."""
     sql = dialect(connection)
+    curve = memory.get(scope.scheduler).curve()
     elapsed = sql.greatest(sql.days_between("study_day", "last_day_before"), "0")
-    if scope.scheduler == "fsrs":
-        from drill.schedule.fsrs_model import forgetting_curve
-
-        factor, decay = forgetting_curve()
-        recall = f"pow(1 + :fsrs_factor * {elapsed} / fsrs_stability_before, -:fsrs_decay)"
-        return "fsrs", recall, {"fsrs_factor": factor, "fsrs_decay": decay}
-    return "sm2", f"pow(0.9, {elapsed} / {sql.greatest('interval_before', '1')})", {}
+    column = MEMORY_BEFORE[curve.memory]
+    return (column, *predicted_recall(sql, curve, elapsed, column))
 
 
 def calibration(connection: Connection, scope: Scope) -> Calibration:
     """Predictions against outcomes for the counted reviews of the last 30 study days (to today,
     whatever the period; the block filter applies)."""
     first_day = scope.today - timedelta(days=CALIBRATION_DAYS - 1)
-    model, predicted, params = _predicted(connection, scope)
-    memory = "AND fsrs_stability_before IS NOT NULL" if model == "fsrs" else ""
+    column, predicted, params = _predicted(connection, scope)
     predictions = f"""SELECT {predicted} AS p, CASE WHEN button > 1 THEN 1 ELSE 0 END AS y
-        FROM review WHERE counted AND last_day_before IS NOT NULL {memory}
+        FROM review WHERE counted AND last_day_before IS NOT NULL AND {column} IS NOT NULL
             AND study_day >= :calibration_from AND study_day <= :today {in_block(scope)}"""
     tally = Tally()
     for band, count, total, passed, squares in rows(
@@ -119,4 +116,4 @@ def calibration(connection: Connection, scope: Scope) -> Calibration:
         tally.predicted[band] = float(total)
         tally.passed[band] = int(passed)
         tally.squares[band] = float(squares)
-    return tally.result(first_day, model)
+    return tally.result(first_day, scope.scheduler)

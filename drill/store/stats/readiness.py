@@ -1,10 +1,9 @@
 """Readiness per block: items, seen, mature (interval ≥ 21 days), due, predicted recall, and
 the expected share of all items recalled.
 
-Predicted recall comes from the scheduler in use, taken on the target day (the interview date
-while it is ahead, else today):
-- FSRS: its retrievability R = (1 + factor · t / S) ** -decay from the item's stored stability S,
-  t the days since the last review;
+Predicted recall comes from the memory model in use (its `curve()`, evaluated in SQL), taken on the
+target day (the interview date while it is ahead, else today), t the days since the last review:
+- FSRS: its retrievability R = (1 + factor · t / S) ** -decay from the item's stored stability S;
 - SM-2, which predicts nothing itself: the usual proxy R = 0.9^(t / interval).
 `recall` is its mean over the items seen at least once; `expected` its sum over the seen items
 divided by all the items, an unseen item counting 0: the share of the block you would get right
@@ -25,30 +24,19 @@ from drill.content.vocabulary import BLOCKS
 from drill.store.dialect import Dialect, dialect
 from drill.store.stats.calibration import Calibration, calibration
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import item_block, rows
+from drill.schedule import memory
+from drill.store.stats.sql import ITEM_MEMORY, item_block, predicted_recall, rows
 
 
-def _recall(sql: Dialect, scheduler: str) -> str:
+def _items(sql: Dialect, scope: Scope) -> tuple[str, dict[str, float]]:
+    """Each item in scope with its predicted recall on the target day, and the curve's parameters."""
+    curve = memory.get(scope.scheduler).curve()
     elapsed = sql.greatest(sql.days_between(":target", "last_review_day"), "0")
-    if scheduler == "fsrs":
-        return f"pow(1 + :fsrs_factor * {elapsed} / fsrs_stability, -:fsrs_decay)"
-    return f"pow(0.9, {elapsed} / {sql.greatest('interval', '1')})"
-
-
-def _items(sql: Dialect, scope: Scope) -> str:
+    recall, params = predicted_recall(sql, curve, elapsed, ITEM_MEMORY[curve.memory])
     return f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
         kind != 'coding' AND due_day <= :today AS due,
-        CASE WHEN last_review_day IS NOT NULL THEN {_recall(sql, scope.scheduler)} END AS recall
-        FROM item WHERE retired = FALSE AND suspended = FALSE {item_block(scope)}"""
-
-
-def _curve(scope: Scope) -> dict[str, float]:
-    if scope.scheduler != "fsrs":
-        return {}
-    from drill.schedule.fsrs_model import forgetting_curve
-
-    factor, decay = forgetting_curve()
-    return {"fsrs_factor": factor, "fsrs_decay": decay}
+        CASE WHEN last_review_day IS NOT NULL THEN {recall} END AS recall
+        FROM item WHERE retired = FALSE AND suspended = FALSE {item_block(scope)}""", params
 
 WEAKEST_PER_BLOCK = 3
 WEAKEST = 5
@@ -134,8 +122,7 @@ def _float(value: object) -> float | None:
 
 
 def readiness(connection: Connection, scope: Scope) -> Readiness:
-    curve = _curve(scope)
-    items = _items(dialect(connection), scope)
+    items, curve = _items(dialect(connection), scope)
     per_block = {
         row.block: row
         for row in rows(

@@ -8,7 +8,12 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from drill.schedule.memory import ExponentialRecall, RecallCurve
+from drill.store.dialect import Dialect
 from drill.store.stats.scope import Scope
+
+ITEM_MEMORY = {"interval": "interval", "stability": "fsrs_stability"}  # an item's memory now
+MEMORY_BEFORE = {"interval": "interval_before", "stability": "fsrs_stability_before"}  # a review row's, before it
 
 
 def rows(connection: Connection, sql: str, scope: Scope, **extra: Any) -> Sequence[Any]:
@@ -25,6 +30,14 @@ def in_block(scope: Scope, column: str = "item_id") -> str:
 
 def item_block(scope: Scope, table: str = "item") -> str:
     return "" if scope.block is None else f"AND {table}.block = :block"
+
+
+def predicted_recall(sql: Dialect, curve: RecallCurve, elapsed: str, memory: str) -> tuple[str, dict[str, float]]:
+    """SQL of a memory model's predicted recall `elapsed` days on, from the `memory` column, with its parameters."""
+    if isinstance(curve, ExponentialRecall):
+        return f"pow(:recall_base, {elapsed} / {sql.greatest(memory, '1')})", {"recall_base": curve.base}
+    recall = f"pow(1 + :recall_factor * {elapsed} / {memory}, -:recall_decay)"
+    return recall, {"recall_factor": curve.factor, "recall_decay": curve.decay}
 
 
 def ensure_math(connection: Connection) -> None:

@@ -26,6 +26,7 @@ from textual_plotext import PlotextPlot
 
 from drill.content.vocabulary import BLOCKS
 from drill.interview.settings import SECTION_TITLES
+from drill.schedule import memory
 from drill.stats.text import band, clock, duration, local_time, percent, score
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
@@ -334,7 +335,7 @@ class StatsScreen(Screen[None]):
         if self.report is not None and not loading:
             ready = self.report.readiness
             when = "today" if ready.target_day == self.report.scope.today else f"the interview, {ready.target_day}"
-            model = "FSRS" if self.report.scope.scheduler == "fsrs" else "SM-2 proxy"
+            model = memory.get(self.report.scope.scheduler).recall_label
             text.append(f" · recall ({model}) predicted for {when}")
         if loading:
             text.append(" · loading…", style="dim")
