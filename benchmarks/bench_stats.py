@@ -1,5 +1,7 @@
 """Stats speed on 10,000 items and 1,000,000 reviews: the stats screen's data load and
-`drill stats --json`, for each period and with a block filter. Prints JSON medians.
+`drill stats --json`, for each period and with a block filter. Prints JSON medians; the
+`drill stats --json` process is set against a same-run baseline, a process that only imports
+sqlalchemy, with the ratio (machines here differ about 3× in speed).
 
 The items and the million reviews come from large_home.build; its reviews are then spread
 over the last 1,000 days (large_home lays them 5 minutes apart from a year ago, which would put
@@ -203,18 +205,26 @@ def json_timings(home: Path, runs: int = 7) -> dict[str, float]:
         home_ms.append((after_home - middle) * 1000)
         figures_ms.append((end - after_home) * 1000)
     env = {**os.environ, "DRILL_HOME": str(home)}
-    whole = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "drill", "stats", "--json"], env=env, check=True,
-                       stdout=subprocess.DEVNULL)
-        whole.append((time.perf_counter() - start) * 1000)
+    whole, baseline = [], []
+    for _ in range(runs):  # interleaved, so both see the same machine load
+        whole.append(_process_ms([sys.executable, "-m", "drill", "stats", "--json"], env))
+        baseline.append(_process_ms([sys.executable, "-c", "import sqlalchemy"], env))
+    whole_ms, baseline_ms = statistics.median(whole), statistics.median(baseline)
     return {
         "cli_json_figures_ms_median": round(statistics.median(figures_ms), 1),
         "cli_json_spine_home_ms_median": round(statistics.median(home_ms), 1),
         "cli_study_open_and_sync_ms_median": round(statistics.median(opened), 1),
-        "cli_stats_json_process_ms_median": round(statistics.median(whole), 1),
+        "cli_stats_json_process_ms_median": round(whole_ms, 1),
+        "baseline_import_sqlalchemy_process_ms_median": round(baseline_ms, 1),
+        "cli_stats_json_ratio_to_baseline": round(whole_ms / baseline_ms, 2),
     }
+
+
+def _process_ms(command: list[str], env: dict[str, str]) -> float:
+    """Wall time of one process, start to exit, in milliseconds."""
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    return (time.perf_counter() - start) * 1000
 
 
 def main() -> None:
