@@ -51,3 +51,16 @@ def test_suspend_drops_every_copy_of_the_card() -> None:
     session.answer(grade_of(session.current, 1))  # b fails too: order is now [a, b]
     assert session.drop_current().item_id == "a"
     assert list(session.order) == ["b"]
+
+
+def test_a_grade_that_was_not_saved_is_withdrawn_and_its_card_comes_next() -> None:
+    session = ReviewSession([card(x) for x in "abcd"])
+    first = grade_of(session.current, 3)
+    session.answer(first)
+    failed = grade_of(session.current, 1)  # b: Again, so it is also requeued
+    session.answer(failed)
+    assert list(session.order) == ["c", "d", "b"]
+    assert session.withdraw(failed) == 1
+    assert session.given == [first]
+    assert list(session.order) == ["c", "b", "d"]  # once, right after the card on screen
+    assert session.cards["b"].state == failed.before

@@ -90,3 +90,27 @@ async def test_a_failed_mock_round_answer_is_said_and_not_stored(app) -> None:
         await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)))
         assert any("mock-round answer" in text for text in messages(app))
     assert rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
+
+
+async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(small_paths, clock) -> None:
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        working = app.study.record
+        app.study.record = refuse
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        failed = screen.session.current.item_id
+        await pilot.press("space", "3")
+        await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)))
+        await wait_until(pilot, lambda: failed in list(screen.session.order)[:2])
+        assert screen.session.given == [] and screen.pending == []
+        assert list(screen.session.order)[1] == failed  # next after the card on screen
+        app.study.record = working  # the store is back
+        await pilot.press("space", "3")
+        assert screen.session.current.item_id == failed
+        assert str(screen.query_one("#status").render()).startswith("1 done · ")  # only the saved grade counts
+        await pilot.press("space", "4")
+        stored = rows(app, "SELECT item_id, button FROM review ORDER BY id")
+        assert stored[-1] == (failed, 4) and len(stored) == 2

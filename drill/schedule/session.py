@@ -62,6 +62,17 @@ class ReviewSession:
         self.order.appendleft(grade.item_id)
         return grade
 
+    def withdraw(self, grade: Grade) -> int:
+        """Take back a grade that could not be saved: its card comes next after the current one,
+        in its earlier state. Returns where the grade stood in `given`."""
+        index = next(position for position, given in enumerate(self.given) if given is grade)
+        del self.given[index]
+        if grade.item_id in self.order:
+            self.order.remove(grade.item_id)
+        self.cards[grade.item_id] = replace(self.cards[grade.item_id], state=grade.before)
+        self.order.insert(min(1, len(self.order)), grade.item_id)
+        return index
+
     def postpone_current(self) -> None:
         """Move the current card to the end of the session."""
         if self.order:

@@ -8,7 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
-    from drill.schedule.records import Card
+    from drill.schedule.records import Card, Grade
     from drill.store.recorder import FailedWrite
     from drill.study import Study
 
@@ -42,6 +42,14 @@ class QueueLoaded(Message):
     def __init__(self, cards: list["Card"]) -> None:
         super().__init__()
         self.cards = cards
+
+
+class GradeNotSaved(Message):
+    """A grade's write failed (posted from the writer's thread): the review takes it back."""
+
+    def __init__(self, grade: "Grade") -> None:
+        super().__init__()
+        self.grade = grade
 
 
 class WriteFailed(Message):

@@ -7,6 +7,7 @@ from concurrent.futures import Future
 from datetime import date
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -17,11 +18,12 @@ from drill.days import describe_interval
 from drill.schedule.grading import ItemState, comes_back_today, counts_today
 from drill.schedule.session import ReviewSession
 from drill.schedule.sm2 import BUTTON_LABEL, BUTTON_QUALITY
+from drill.tui.messages import GradeNotSaved
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
-    from drill.schedule.records import Card
+    from drill.schedule.records import Card, Grade
     from drill.study import Study
 
 
@@ -108,10 +110,7 @@ class ReviewScreen(Screen[None]):
         self.showing_result = False
         self.shown_at = time.monotonic()
         self.pitch_seconds = None
-        done = len(self.session.given)
-        self.query_one("#status", Static).update(
-            f"{done} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
-        )
+        self.refresh_status()
         is_estimate = card.kind == "estimate"
         self.problem = self.study.new_problem(card.item_id) if is_estimate else None
         self.query_one("#prompt", Markdown).update(
@@ -134,6 +133,13 @@ class ReviewScreen(Screen[None]):
         self.show_answer_error(None)
         self.set_focus(entry if is_estimate else None)
         self.refresh_bindings()
+
+    def refresh_status(self) -> None:
+        card = self.session.current
+        if card is not None:
+            self.query_one("#status", Static).update(
+                f"{len(self.session.given)} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
+            )
 
     def label_grades(self, card: "Card") -> None:
         """Put the interval each grade would give into the Footer labels."""
@@ -211,7 +217,7 @@ class ReviewScreen(Screen[None]):
         attempt = self.study.answer_problem(self.problem, event.value, time.monotonic() - self.shown_at)
         grade = self.study.grade_attempt(card, attempt)
         self.session.answer(grade)
-        self.pending.append(self.study.save_estimate(grade, attempt))
+        self.keep(grade, self.study.save_estimate(grade, attempt))
         self.showing_result = True
         answer = self.query_one("#answer", Markdown)
         answer.update(attempt.report() + "\n\nPress **Enter** for the next card.")
@@ -246,8 +252,24 @@ class ReviewScreen(Screen[None]):
         duration_ms = int(seconds * 1000)
         grade = self.study.grade(card, button, duration_ms)
         self.session.answer(grade)
-        self.pending.append(self.study.save_grade(grade))
+        self.keep(grade, self.study.save_grade(grade))
         self.show_current()
+
+    def keep(self, grade: "Grade", saved: Future) -> None:
+        """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
+        self.pending.append(saved)
+        saved.add_done_callback(lambda done: done.exception() is not None and self.post_message(GradeNotSaved(grade)))
+
+    @on(GradeNotSaved)
+    def _grade_not_saved(self, message: GradeNotSaved) -> None:
+        """The app has said the grade was not saved; its card comes back next, to be graded again."""
+        if not any(given is message.grade for given in self.session.given):
+            return  # already undone
+        del self.pending[self.session.withdraw(message.grade)]
+        if self.session.current is not None and self.session.current.item_id == message.grade.item_id:
+            self.show_current()
+        else:
+            self.refresh_status()
 
     def action_start_drill(self) -> None:
         card = self.session.current
