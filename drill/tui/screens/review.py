@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from concurrent.futures import Future
 from datetime import date
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Rule, Static, TextArea
@@ -80,6 +81,7 @@ class ReviewScreen(Screen[None]):
         self.pitch_seconds: float | None = None  # a pitch's speaking time, frozen at the reveal
         self.problem: Problem | None = None  # an estimate card's fresh numbers
         self.showing_result = False  # an estimate was graded; Enter moves on
+        self.grade_labels: dict[str, str] = {}  # grade key → Footer label with its interval, after a reveal
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -142,12 +144,22 @@ class ReviewScreen(Screen[None]):
             )
 
     def label_grades(self, card: "Card") -> None:
-        """Put the interval each grade would give into the Footer labels."""
+        """Work out the interval each grade would give, for the Footer labels (active_bindings)."""
         today = self.study.today
-        for button in (1, 2, 3, 4):
-            after = self.study.next_state(card, BUTTON_QUALITY[button], today)
-            label = f"{BUTTON_LABEL[button]} {grade_outcome(card.state, after, button, today)}"
-            self._bindings.key_to_bindings[str(button)] = [Binding(str(button), f"grade({button})", label)]
+        self.grade_labels = {
+            str(button): f"{BUTTON_LABEL[button]} {grade_outcome(card.state, self.study.next_state(card, BUTTON_QUALITY[button], today), button, today)}"
+            for button in (1, 2, 3, 4)
+        }
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's active bindings, with each grade key labelled by the interval it gives."""
+        active = super().active_bindings
+        for key, label in self.grade_labels.items():
+            if key in active:
+                node, binding, enabled, tooltip = active[key]
+                active[key] = ActiveBinding(node, replace(binding, description=label), enabled, tooltip)
+        return active
 
     # -- actions -------------------------------------------------------------------------
 
