@@ -252,6 +252,52 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("cheat-int4-weight-only", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
     ("cheat-structured-pruning", lambda: 16 / (0.5 * (16 + 2)), f("{:.2f}x")),
     ("cheat-distillation", lambda: 100 * (1 - 66 / 110), f("{:.0f}% smaller")),
+    # --- grill and pitch decks ---------------------------------------------
+    # INT4 is 4.25 bits (an FP16 scale and zero point per 128 values); Llama-3-70B has 70.6B
+    # params. Collective time = bytes each rank sends / bus bandwidth of the stated topology:
+    # rail-aligned nodes (one NIC per GPU, 8 per node) give a multi-node ring the node's
+    # aggregate NIC bandwidth, 8 x NDR = 400 GB/s (DGX-A100, 8 x HDR: 192 GB/s measured); a
+    # flow through one NIC (one NIC per node, all-to-all, a point-to-point hop) gets 50 GB/s.
+    ("grill-12", lambda: 16 / INT4_G128_BITS, f("~{:.1f}×")),
+    ("grill-12", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB,
+     f("{:.1f} GB (INT4)")),
+    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB,
+     f("INT4 {:.1f} GB")),
+    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * (2 + 32 / 128) / 16 / GB,
+     f("~{:.1f} GB")),
+    ("grill-28", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4.25 bits")),
+    ("grill-31", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4.25 bits")),
+    ("grill-31", lambda: 70.6e9 * 4 / 8 / GB, f("{:.1f} GB at pure 4-bit")),
+    ("grill-31", lambda: 70.6e9 * (0.9 * 4 + 0.1 * 8) / 8 / GB, f("{:.1f} GB before scales")),
+    ("grill-32", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in INT4")),
+    ("grill-32", lambda: 70.6e9 * INT4_G128_BITS / 8 / H100_HBM * 1e3, f("{:.1f} ms")),
+    ("grill-41", lambda: RING_7B_8 / H100_NVLINK_ONE_WAY * 1e3, f("≈ {:.0f} ms")),
+    ("grill-41", lambda: ring_allreduce_bytes(64, GRAD_7B) / GB, f("{:.1f} GB each")),
+    ("grill-41", lambda: ring_allreduce_bytes(64, GRAD_7B) / (8 * NDR_BITS / 8) * 1e3,
+     f("≈ {:.0f} ms")),
+    ("grill-41", lambda: RING_7B_8 / (NDR_BITS / 8), f("≈ {:.2f} s")),
+    ("grill-46", lambda: 3 * 63 / 64 * 70e9 * BF16 / (8 * NDR_BITS / 8),
+     f("≈ {:.1f} s per step")),
+    ("grill-46", lambda: 3 * 63 / 64 * 70e9 * BF16 / 192e9, f("≈ {:.1f} s on DGX-A100")),
+    # TP for 70B, one 4096-token sequence: 4 all-reduces per layer x 80 layers of 4096 x 8192.
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / GB,
+     f("≈ {:.1f} GB sent")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16)
+     / H100_NVLINK_ONE_WAY * 1e3, f("≈ {:.0f} ms")),
+    ("grill-55", lambda: 6 * 70e9 * 4096 / 8 / (0.5 * H100_BF16), f("≈ {:.2f} s at 50% MFU")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16) / GB,
+     f("{:.1f} GB ≈")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16)
+     / (8 * NDR_BITS / 8), f("≈ {:.2f} s against")),
+    ("grill-55", lambda: 6 * 70e9 * 4096 / 16 / (0.5 * H100_BF16), f("against {:.2f} s")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / (NDR_BITS / 8),
+     f("≈ {:.2f} s, more")),
+    ("grill-57", lambda: H100_BF16 / (NDR_BITS / 8) / 1e3, f("≈ {:.0f}K where")),
+    # Mixtral 8x7B: expert params 3·4096·14336 per layer, 32 layers; shared attention + embeddings.
+    ("grill-59", lambda: (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+     / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096), f("~{:.1f}× faster")),
+    ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / 1e3, f("{:.1f}K FLOP/byte")),
+    ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / (1.5 * 2048), f("≈ {:.1f}× the expert")),
 ]
 
 
