@@ -298,6 +298,37 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
      / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096), f("~{:.1f}× faster")),
     ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / 1e3, f("{:.1f}K FLOP/byte")),
     ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / (1.5 * 2048), f("≈ {:.1f}× the expert")),
+    ("pitch-zero-2m", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("{:.0f} GB per GPU")),
+    ("pitch-zero-2m", lambda: 3 * 63 / 64 * 70e9 * BF16 / (NDR_BITS / 8),
+     f("over {:.0f} seconds")),
+    ("pitch-zero-5m", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("{:.0f} GB per GPU")),
+    ("pitch-zero-5m", lambda: A100_HBM / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8),
+     f("{:.0f}× less")),
+    ("pitch-moe-5m", lambda: 2 * (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240
+                                  + 2 * 32000 * 4096) / GB, f("about {:.0f} GB")),
+    ("pitch-moe-5m", lambda: (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+     / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096),
+     f("about {:.1f}× faster")),
+    ("pitch-kv-cache-5m", lambda: 16 / INT4_G128_BITS, f("is {:.1f}×")),
+    ("pitch-kv-cache-5m", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (NDR_BITS / 8) * 1e3,
+     f("about {:.0f} ms")),
+    ("pitch-kv-cache-5m", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (8 * NDR_BITS / 8)
+     * 1e3, f("about {:.1f} ms when")),
+    ("pitch-tensor-parallelism-2m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16)
+     / (8 * NDR_BITS / 8) * 1e3, f("~{:.2f} ms")),
+    ("pitch-tensor-parallelism-2m", lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16)
+     / (NDR_BITS / 8) * 1e3, f("~{:.1f} ms per all-reduce")),
+    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16) / 1e6,
+     f("{:.0f} MB per GPU takes")),
+    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16)
+     / (8 * NDR_BITS / 8) * 1e3, f("~{:.2f} ms")),
+    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16)
+     / (NDR_BITS / 8) * 1e3, f("NIC: ~{:.1f} ms")),
+    ("pitch-quantization-30s", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4 bits")),
+    ("pitch-quantization-2m", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in INT4")),
+    ("pitch-quantization-5m", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in group")),
+    ("pitch-quantization-5m", lambda: 70.6e9 * BF16 / (70.6e9 * INT4_G128_BITS / 8),
+     f("{:.1f}× fewer")),
 ]
 
 
