@@ -153,9 +153,9 @@ async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(dri
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
         review = app.screen
         assert review.session.current.item_id == drill_due
-        assert "Coding drill" in review.query_one("#prompt", Markdown).source
+        assert "Coding drill" in review.view.query_one("#prompt", Markdown).source
         await pilot.press("space")  # nothing to reveal: a drill is started, not flipped
-        assert isinstance(app.screen, ReviewScreen) and not review.revealed
+        assert isinstance(app.screen, ReviewScreen) and not review.view.allows("grade") and not review.session.given
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen))
         drill_screen = app.screen

@@ -38,21 +38,21 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
         screen = await open_review(pilot)
         answers = []
         for good in (True, False):
-            problem = screen.problem
-            assert problem is not None and app.focused is screen.query_one("#estimate", Input)
-            assert screen.query_one("#prompt", Markdown).source == problem.prompt
+            problem = screen.view.problem
+            assert problem is not None and app.focused is screen.view.query_one("#estimate", Input)
+            assert screen.view.query_one("#prompt", Markdown).source == problem.prompt
             typed = problem.pretty if good else "1 kB" if problem.unit == "byte" else "1e9"  # wrong, but gradable
             await pilot.press(*typed)
             await pilot.press("enter")
-            report = screen.query_one("#answer", Markdown).source
+            report = screen.view.query_one("#answer", Markdown).source
             assert "Worked solution" in report and problem.pretty.split(" (")[0] in report
             answers.append((problem.family_id, typed))
             await pilot.press("space", "3")  # neither reveals nor grades: the grade came from the score
-            assert screen.showing_result
+            assert screen.view.showing_result
             await pilot.press("enter")
         # the failed one (quality < 3) comes back with fresh numbers; answer it right this time
-        assert screen.problem is not None and screen.problem.family_id == answers[1][0]
-        await pilot.press(*screen.problem.pretty, "enter", "enter")
+        assert screen.view.problem is not None and screen.view.problem.family_id == answers[1][0]
+        await pilot.press(*screen.view.problem.pretty, "enter", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen))
     rows = db_rows(app, "SELECT r.quality, r.counted, a.score, a.answer FROM review r JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id")
     assert [(quality, counted, score) for quality, counted, score, _ in rows] == [(5, 1, 1.0), (0, 1, 0.0), (5, 0, 1.0)]

@@ -21,21 +21,22 @@ async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clo
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start_review(pilot)
-        timer = screen.query_one(PitchTimer)
+        view = screen.view
+        timer = view.query_one(PitchTimer)
         assert timer.display and "target 0:30" in str(timer.render())
         await pilot.press("t")
-        assert app.focused is screen.query_one("#typed", TextArea)
+        assert app.focused is screen.view.query_one("#typed", TextArea)
         await pilot.press("F", "S", "D", "P", "tab")
-        assert screen.query_one("#typed", TextArea).text == "FSDP"
+        assert screen.view.query_one("#typed", TextArea).text == "FSDP"
         await pilot.pause(0.3)
         await pilot.press("space")
         assert "time taken" in str(timer.render())
-        assert "Your time" in screen.query_one("#answer", Markdown).source
-        assert "- [ ] FSDP is ZeRO-3" in screen.query_one("#points", Markdown).source
+        assert "Your time" in screen.view.query_one("#answer", Markdown).source
+        assert "- [ ] FSDP is ZeRO-3" in screen.view.query_one("#points", Markdown).source
         await pilot.pause(0.5)  # reading the reference answer is not speaking time
         await pilot.press("3")
     [(duration,)] = db_rows(app, "SELECT duration_ms FROM review")
-    assert duration == int(screen.pitch_seconds * 1000) and duration >= 300
+    assert duration == int(view.pitch_seconds * 1000) and duration >= 300
 
 
 async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, clock) -> None:
@@ -45,6 +46,6 @@ async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, cloc
         screen = await start_review(pilot)
         await pilot.press("t", "Z", "e", "R", "O", "escape")
         assert app.screen is screen and app.focused is None
-        assert screen.query_one("#typed", TextArea).text == "ZeRO"
+        assert screen.view.query_one("#typed", TextArea).text == "ZeRO"
         await pilot.press("escape")  # out of the box, Escape goes home
         assert app.screen is app.home_screen

@@ -58,7 +58,7 @@ async def test_footer_shows_each_grades_interval_after_the_reveal(small_paths, c
         await pilot.press("space")
         labels = {key: b.binding.description for key, b in app.screen.active_bindings.items() if key in "1234"}
         assert labels == {"1": "Again 1d↻", "2": "Hard 1d↻", "3": "Good 1d", "4": "Easy 1d"}
-        markdown = app.screen.query_one("#answer", Markdown)
+        markdown = app.screen.view.query_one("#answer", Markdown)
         assert markdown.display and "Answer of" in markdown.source
 
 
@@ -154,11 +154,11 @@ async def test_errata_show_dimmed_below_the_answer_only_after_the_reveal(small_p
         screen = await start_review(pilot)
         while screen.session.current.item_id != "m-1":
             await pilot.press("space", "3")
-        errata = screen.query_one("#errata", Markdown)
+        errata = screen.view.query_one("#errata", Markdown)
         assert not errata.display
         await pilot.press("space")
         assert errata.display and "errata" in errata.classes
         assert "The notes say 156 FLOP/byte" in errata.source
-        assert "156" not in screen.query_one("#answer", Markdown).source
+        assert "156" not in screen.view.query_one("#answer", Markdown).source
         await pilot.press("3")
         assert not errata.display  # the next card has none

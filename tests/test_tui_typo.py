@@ -105,26 +105,26 @@ async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_path
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_review(pilot)
-        problem = screen.problem
-        entry = screen.query_one("#estimate", Input)
-        error = screen.query_one("#answer-error", Static)
+        problem = screen.view.problem
+        entry = screen.view.query_one("#estimate", Input)
+        error = screen.view.query_one("#answer-error", Static)
         assert problem is not None and problem.unit == "byte" and not error.display
         await pilot.press("1", "+", "enter")
         assert error.display and str(error.render()) == "the expression is incomplete"
-        assert screen.problem is problem and screen.query_one("#prompt", Markdown).source == problem.prompt
-        assert entry.value == "1+" and app.focused is entry and not screen.showing_result
-        assert not screen.session.given and not screen.query_one("#answer", Markdown).display
+        assert screen.view.problem is problem and screen.view.query_one("#prompt", Markdown).source == problem.prompt
+        assert entry.value == "1+" and app.focused is entry and not screen.view.showing_result
+        assert not screen.session.given and not screen.view.query_one("#answer", Markdown).display
         assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
         assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
         await retype(pilot, entry, "2.7")  # a bare number where the question asks for bytes
         await pilot.press("enter")
         assert str(error.render()) == "add a unit: the question asks for bytes (e.g. 2.7 GB)"
-        assert entry.value == "2.7" and not screen.showing_result
+        assert entry.value == "2.7" and not screen.view.showing_result
         assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
         await retype(pilot, entry, problem.pretty)
         await pilot.press("enter")
-        assert screen.showing_result and not error.display
-        assert "Correct" in screen.query_one("#answer", Markdown).source
+        assert screen.view.showing_result and not error.display
+        assert "Correct" in screen.view.query_one("#answer", Markdown).source
     assert db_rows(app, "SELECT a.answer, a.score, r.quality FROM estimate_attempt a JOIN review r ON r.id = a.review_id") == [
         (problem.pretty, 1.0, 5)
     ]

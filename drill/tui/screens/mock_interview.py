@@ -19,7 +19,7 @@ from drill.interview.plan import InterviewPlan, Step
 from drill.interview.scorecard import CODING_RESULTS, InterviewAnswer, Scorecard, button_score
 from drill.interview.settings import GRILL_TARGET_S, SECTION_TITLES
 from drill.schedule.sm2 import BUTTON_LABEL
-from drill.tui.screens.review import points_markdown
+from drill.tui.review.flash_card import points_markdown
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
@@ -254,7 +254,7 @@ class MockInterviewScreen(Screen[None]):
         recorded = self.study.save_estimate(grade, attempt)
         detail = f"{step.problem.prompt}\n\n{attempt.report()}"
         return InterviewAnswer(self.index, "estimate", step.item_id, seconds, attempt.score, grade.button, None,
-                               text, attempt.result["feedback"], detail), recorded
+                               text, attempt.result.feedback, detail), recorded
 
     def action_open_drill(self) -> None:
         step = self.step

@@ -1,0 +1,70 @@
+"""What every review card view shares: the card it shows, the review actions it allows, and the
+messages it posts (Revealed, Graded); the review screen keeps the session, undo and the writes."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual.containers import VerticalScroll
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from drill.estimate.attempt import Attempt
+    from drill.schedule.records import Card
+    from drill.study import Study
+
+
+class Revealed(Message):
+    """The answer of `card` is on screen: grades can be given."""
+
+    def __init__(self, card: "Card") -> None:
+        super().__init__()
+        self.card = card
+
+
+class Graded(Message):
+    """`card` was answered: by a grade `button` after `seconds`, or by an estimate `attempt`.
+    `moves_on`: the screen shows the next card at once (else the view keeps the result until Enter)."""
+
+    def __init__(self, card: "Card", seconds: float, button: int | None = None,
+                 attempt: "Attempt | None" = None, moves_on: bool = True) -> None:
+        super().__init__()
+        self.card, self.seconds, self.button, self.attempt, self.moves_on = card, seconds, button, attempt, moves_on
+
+
+class CardView(VerticalScroll):
+    """One kind of card on the review screen. `show` loads a card; the screen's key actions ask
+    `allows` and call the view's methods."""
+
+    def __init__(self, study: "Study", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.study = study
+        self.card: Card | None = None
+        self.shown_at = 0.0
+        self.answered = False  # Graded was posted for this showing: no second answer
+
+    def show(self, card: "Card") -> None:
+        """Show `card` from the top, its answer hidden."""
+        self.card = card
+        self.shown_at = time.monotonic()
+        self.answered = False
+        self.scroll_home(animate=False)
+
+    def answer(self, seconds: float, button: int | None = None, attempt: "Attempt | None" = None,
+               moves_on: bool = True) -> None:
+        """Post this showing's one Graded."""
+        if self.card is not None and not self.answered:
+            self.answered = True
+            self.post_message(Graded(self.card, seconds, button, attempt, moves_on))
+
+    def allows(self, action: str) -> bool:
+        """Whether the screen's `action` applies to this view now (suspend does, until it is answered)."""
+        return action == "suspend" and not self.answered
+
+    def show_result(self, attempt: "Attempt") -> None:
+        """The screen has taken this showing's graded `attempt` (views that grade a typed answer)."""
+
+    def leave_box(self) -> bool:
+        """Escape: leave a text box this view has focused (keeping its text); False when none is."""
+        return False

@@ -1,0 +1,85 @@
+"""An estimation problem as a card: fresh numbers, an answer typed with units and graded by the
+grader, then the worked solution until Enter."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.widgets import Input, Markdown, Rule, Static
+
+from drill.tui.review.card_view import CardView
+
+if TYPE_CHECKING:
+    from drill.estimate.attempt import Attempt
+    from drill.estimate.draw import Problem
+    from drill.schedule.records import Card
+
+
+class EstimateView(CardView):
+    """The problem and the answer box; after a gradable answer, its result and worked solution."""
+
+    def __init__(self, study, **kwargs) -> None:
+        super().__init__(study, **kwargs)
+        self.problem: Problem | None = None  # this showing's fresh numbers
+        self.showing_result = False
+
+    def compose(self) -> ComposeResult:
+        yield Markdown("", id="prompt")
+        yield Input(placeholder="your answer with units, e.g. 2.7 GB — Enter grades it", id="estimate")
+        yield Static("", id="answer-error", classes="answer-error", markup=False)
+        yield Rule(id="divider")
+        yield Markdown("", id="answer")
+
+    def show(self, card: "Card") -> None:
+        super().show(card)
+        self.showing_result = False
+        self.problem = self.study.new_problem(card.item_id)
+        self.query_one("#prompt", Markdown).update(self.problem.prompt)
+        for selector in ("#divider", "#answer"):
+            self.query_one(selector).display = False
+        entry = self.query_one("#estimate", Input)
+        entry.value = ""
+        entry.display = True
+        self.show_answer_error(None)
+        entry.focus()
+
+    def allows(self, action: str) -> bool:
+        if action == "next":
+            return self.showing_result
+        return super().allows(action)
+
+    def show_answer_error(self, message: str | None) -> None:
+        """Say why the answer in the box cannot be graded (None: hide the line)."""
+        line = self.query_one("#answer-error", Static)
+        line.update(message or "")
+        line.display = message is not None
+
+    @on(Input.Submitted, "#estimate")
+    def _submitted(self, event: Input.Submitted) -> None:
+        """Checked, graded by the grader, handed to the screen, then the worked solution shown. One
+        that cannot be graded (a typo, a missing unit) only gets its message under the box; the
+        problem, the text and the focus stay."""
+        event.stop()
+        problem = self.problem
+        if self.card is None or problem is None or self.answered:
+            return
+        message = self.study.check_answer(problem, event.value)
+        self.show_answer_error(message)
+        if message is not None:
+            event.input.focus()
+            return
+        attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
+        self.answer(attempt.seconds, attempt=attempt, moves_on=False)
+
+    def show_result(self, attempt: "Attempt") -> None:
+        """The grade is in the session: the result and worked solution stay until Enter."""
+        self.showing_result = True
+        answer = self.query_one("#answer", Markdown)
+        answer.update(attempt.report() + "\n\nPress **Enter** for the next card.")
+        self.query_one("#estimate", Input).display = False
+        for selector in ("#divider", "#answer"):
+            self.query_one(selector).display = True
+        self.focus()  # the keyboard scrolls the worked solution

@@ -1,0 +1,59 @@
+"""A pitch: a speaking timer against its target, an optional box to type the answer, then the
+model answer with the time taken."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.widgets import TextArea
+
+from drill.tui.review.flash_card import FlashCardView
+from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
+
+if TYPE_CHECKING:
+    from drill.schedule.records import Card
+
+
+class PitchView(FlashCardView):
+    """A flashcard spoken against a timer; `t` opens a box to type the answer."""
+
+    def __init__(self, study, **kwargs) -> None:
+        super().__init__(study, **kwargs)
+        self.pitch_seconds: float | None = None  # the speaking time, frozen at the reveal
+
+    def compose_question(self) -> ComposeResult:
+        yield PitchTimer(id="timer")
+        yield TextArea("", id="typed", soft_wrap=True)
+
+    def show(self, card: "Card") -> None:
+        super().show(card)
+        self.pitch_seconds = None
+        self.query_one(PitchTimer).start(card.target_seconds or 0)
+        typed = self.query_one("#typed", TextArea)
+        typed.text = ""
+        typed.display = False
+
+    def allows(self, action: str) -> bool:
+        if action == "type_answer":
+            return not self.revealed
+        return super().allows(action)
+
+    def type_answer(self) -> None:
+        typed = self.query_one("#typed", TextArea)
+        typed.display = True
+        typed.focus()
+        self.notify("Typing your answer: Tab or Escape leaves the box and keeps the text.", timeout=4)
+
+    def leave_box(self) -> bool:
+        if self.screen.focused is self.query_one("#typed", TextArea):
+            self.screen.set_focus(None)
+            return True
+        return False
+
+    def answer_text(self, card: "Card") -> str:
+        taken = self.pitch_seconds = self.query_one(PitchTimer).stop()
+        return f"**Your time {clock_text(taken)}** against a target of {clock_text(card.target_seconds or 0)}.\n\n{card.answer}"
+
+    def seconds_taken(self) -> float:
+        return self.pitch_seconds if self.pitch_seconds is not None else super().seconds_taken()
