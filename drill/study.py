@@ -231,7 +231,7 @@ class Study:
     def grade_attempt(self, card: Card, attempt: "Attempt") -> Grade:
         """The review an answered estimate counts as: quality from the score, not from a button."""
         today = study_day(attempt.attempted_at, self.config.rollover_hour)
-        quality = attempt.result["quality"]
+        quality = attempt.result.quality
         after = self.next_state(card, quality, today)
         button = grading.button_for_quality(quality)
         duration_ms = int(attempt.seconds * 1000)

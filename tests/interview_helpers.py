@@ -20,7 +20,7 @@ def run_interview(study: Study, settings: InterviewSettings, ended: str = "done"
             grade = study.grade_attempt(step.card, attempt)
             recorded = study.save_estimate(grade, attempt)
             answer = InterviewAnswer(position, "estimate", step.item_id, 30.0, attempt.score, grade.button, None, text,
-                                     attempt.result["feedback"], attempt.report())
+                                     attempt.result.feedback, attempt.report())
         else:
             grade = study.grade(step.card, 3, 45_000)
             recorded = study.save_grade(grade)

@@ -59,7 +59,7 @@ def _run(args: argparse.Namespace, answer: str | None) -> int:
         if answer is None:
             print_json(estimate.solve(family, params))
         else:
-            result = estimate.grade(family, params, answer)
+            result = estimate.grade(family, params, answer).as_json()
             print_json({key: result[key] for key in GRADE_KEYS})
     except ValueError as error:
         print(f"drill: {error}", file=sys.stderr)

@@ -10,7 +10,7 @@ Public API (everything else is internal):
     parse_assignments(["k=v", ...]) -> dict          CLI key=value pairs (values stay strings)
     generate(family, rng) -> Problem                 params, prompt text, truth (rng: random.Random)
     solve(family, params) -> {"value", "unit", "pretty"}
-    grade(family, params, answer_text) -> {"correct", "score", "truth", "parsed", "error", ...}
+    grade(family, params, answer_text) -> GradeResult   correct, score, truth, parsed, error, ... (result.py)
     quality_from_score(score) -> int                 SM-2 quality 0..5
     parse_answer(text) -> Parsed                     the safe parser (AnswerError on bad input)
     check_answer(problem, text) -> str | None        None if the answer can be graded, else what to fix
@@ -24,8 +24,9 @@ unreadable or wrong-dimension answer and a bare number where the question has a 
 ("2.7" for bytes) each get a message instead of a grade. `grade` itself still reads a
 bare number in the question's base unit.
 
-`grade` also returns: unit, log_error, quality, truth_pretty, parsed_pretty,
-feedback (one line), slip (str | None) and worked (list of lines).
+A GradeResult also holds: unit, log_error, quality, truth_pretty, parsed_pretty,
+feedback (one line), slip (str | None) and worked (the lines of the worked solution);
+`as_json()` is its JSON form and `from_json()` reads that, or a stored attempt row, back.
 
 Import cost: stdlib only at import. pydantic loads with the first call that reads
 problems/, sympy (about 0.5 s) only when a formula is first evaluated — call
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
     from drill.content.errors import ContentError
     from drill.estimate.draw import Problem
+    from drill.estimate.result import GradeResult
     from drill.estimate.schema import Family
 
 
@@ -118,14 +120,14 @@ def solve(fam: Family, params: Mapping[str, Any]) -> dict[str, Any]:
     return _solve(fam, params)
 
 
-def grade(fam: Family, params: Mapping[str, Any], answer_text: object) -> dict[str, Any]:
+def grade(fam: Family, params: Mapping[str, Any], answer_text: object) -> GradeResult:
     from drill.estimate.score import grade as _grade
 
     return _grade(fam, params, answer_text)
 
 
 def quality_from_score(score: float) -> int:
-    from drill.estimate.score import quality_from_score as _q
+    from drill.estimate.result import quality_from_score as _q
 
     return _q(score)
 

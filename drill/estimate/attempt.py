@@ -9,6 +9,7 @@ from typing import Any
 
 from drill.estimate.draw import Problem
 from drill.estimate.items import item_id
+from drill.estimate.result import GradeResult
 
 
 @dataclass(frozen=True)
@@ -17,17 +18,13 @@ class Attempt:
 
     problem: Problem
     answer: str
-    result: dict[str, Any]  # what drill.estimate.grade returned
+    result: GradeResult
     seconds: float
     attempted_at: datetime
 
     @property
     def score(self) -> float:
-        return float(self.result["score"])
-
-    @property
-    def slip(self) -> str | None:
-        return self.result.get("slip")
+        return self.result.score
 
     def row(self) -> dict[str, Any]:
         """The estimate_attempt columns (without review or round ids)."""
@@ -36,21 +33,15 @@ class Attempt:
             "attempted_at": self.attempted_at,
             "params": json.dumps(self.problem.params, default=str, sort_keys=True),
             "answer": self.answer,
-            "parsed": self.result["parsed"],
-            "truth": self.result["truth"],
-            "unit": self.result["unit"],
-            "score": self.score,
-            "log_error": self.result["log_error"],
-            "slip": self.slip,
-            "error": self.result["error"],
+            **self.result.stored(),
             "seconds": self.seconds,
         }
 
     def report(self) -> str:
         """Markdown: the verdict, both answers, and the worked solution."""
-        lines = [f"**{self.result['feedback']}**", ""]
-        shown = self.result["parsed_pretty"] or (self.answer.strip() or "(no answer)")
-        lines.append(f"Your answer: `{shown}` · truth: `{self.result['truth_pretty']}` · score {self.score:.2f}")
+        lines = [f"**{self.result.feedback}**", ""]
+        shown = self.result.parsed_pretty or (self.answer.strip() or "(no answer)")
+        lines.append(f"Your answer: `{shown}` · truth: `{self.result.truth_pretty}` · score {self.score:.2f}")
         lines += ["", "**Worked solution**", ""]
-        lines += [f"- {step}" for step in self.result["worked"]]
+        lines += [f"- {step}" for step in self.result.worked]
         return "\n".join(lines)

@@ -2,12 +2,13 @@
 
 Scoring: full credit (1.0) within the family's tolerance (a max |log10 error|); beyond
 it, partial credit starts at 0.8 and falls linearly to 0 at one order of magnitude.
-SM-2 quality comes from the score (`quality_from_score`), never from self-grading.
+SM-2 quality comes from the score (`quality_from_score`, in result.py), never from self-grading.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Mapping
 
 from drill.estimate import formula, slips
@@ -15,6 +16,7 @@ from drill.estimate.answer_check import read_answer
 from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError
 from drill.estimate.pretty import pretty, sig
+from drill.estimate.result import GradeResult, quality_from_score
 from drill.estimate.schema import Family
 from drill.estimate.worked import answer_text, worked_solution
 
@@ -30,21 +32,6 @@ def score_from_log_error(log_error: float, tolerance: float) -> float:
     if log_error >= ZERO_AT:
         return 0.0
     return round(PARTIAL_START * (1 - (log_error - tolerance) / (ZERO_AT - tolerance)), 4)
-
-
-def quality_from_score(score: float) -> int:
-    """SM-2 quality 0..5: 5 full credit; 4 within ~1.7×; 3 within ~2.2×; 2 within ~4×; 1 some credit; 0 none."""
-    if score >= 1.0:
-        return 5
-    if score >= 0.65:
-        return 4
-    if score >= 0.55:
-        return 3
-    if score >= 0.3:
-        return 2
-    if score > 0:
-        return 1
-    return 0
 
 
 def truth(family: Family, params: dict[str, Any]) -> float:
@@ -63,58 +50,45 @@ def solve(family: Family, params: Mapping[str, Any]) -> dict[str, Any]:
     return {"value": value, "unit": family.unit, "pretty": pretty(value, family.display_kind)}
 
 
-def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> dict[str, Any]:
+def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> GradeResult:
     """Grade one answer. Never raises for any answer text; ParamError only for bad params."""
     full = complete(family, params)
     true_value = truth(family, full)
-    result: dict[str, Any] = {
-        "correct": False,
-        "score": 0.0,
-        "truth": true_value,
-        "parsed": None,
-        "error": None,
-        "unit": family.unit,
-        "log_error": None,
-        "quality": 0,
-        "truth_pretty": answer_text(family, true_value),
-        "parsed_pretty": None,
-        "feedback": "",
-        "slip": None,
-        "worked": [],
-    }
+    ungraded = GradeResult(true_value, family.unit, answer_text(family, true_value))
     try:
         parsed, value = read_answer(answer_text_in, family.unit)
     except AnswerError as exc:
-        result["error"] = str(exc)
+        error = str(exc)
     except Exception:  # noqa: BLE001 - a grader bug must not become a traceback for the user
-        result["error"] = "could not read that answer"
-    if result["error"] is not None:
-        result["feedback"] = f"Could not grade: {result['error']}."
-        result["worked"] = worked_solution(family, full, true_value)
-        return result
+        error = "could not read that answer"
+    else:
+        error = None
+    if error is not None:
+        return replace(ungraded, error=error, feedback=f"Could not grade: {error}.",
+                       worked=tuple(worked_solution(family, full, true_value)))
 
     log_error = abs(math.log10(value / true_value))
     score = score_from_log_error(log_error, family.tolerance)
     correct = log_error <= family.tolerance + 1e-12
     slip = slips.diagnose(family, full, true_value, value, correct, parsed.unit_text)
-    result.update(
+    factor = value / true_value
+    if correct:
+        feedback = f"Correct: {ungraded.truth_pretty}."
+    else:
+        direction = "high" if factor > 1 else "low"
+        off = factor if factor > 1 else 1 / factor
+        feedback = f"Off by {sig(off, 2)}× (too {direction}); the answer is {ungraded.truth_pretty}. Score {score:.2f}."
+    if slip:
+        feedback += f" {slip[0].upper()}{slip[1:]}"
+    return replace(
+        ungraded,
         correct=correct,
         score=score,
         parsed=value,
         log_error=log_error,
         quality=quality_from_score(score),
         parsed_pretty=answer_text(family, value),
+        feedback=feedback,
         slip=slip,
-        worked=worked_solution(family, full, true_value, value),
+        worked=tuple(worked_solution(family, full, true_value, value)),
     )
-    factor = value / true_value
-    if correct:
-        feedback = f"Correct: {result['truth_pretty']}."
-    else:
-        direction = "high" if factor > 1 else "low"
-        off = factor if factor > 1 else 1 / factor
-        feedback = f"Off by {sig(off, 2)}× (too {direction}); the answer is {result['truth_pretty']}. Score {score:.2f}."
-    if slip:
-        feedback += f" {slip[0].upper()}{slip[1:]}"
-    result["feedback"] = feedback
-    return result

@@ -131,9 +131,9 @@ def test_every_family_unit_gets_a_usable_hint(unit):
 def test_the_grader_still_reads_a_bare_number_in_base_units(fams):
     """`drill grade` keeps its behaviour: only the typed-answer screens ask for the unit."""
     result = est.grade(fams["kv-cache"], KV, "2684354560")
-    assert result["error"] is None and result["correct"]
+    assert result.error is None and result.correct
     result = est.grade(fams["kv-cache"], KV, "1+")
-    assert result["error"] == "the expression is incomplete" and result["score"] == 0.0
+    assert result.error == "the expression is incomplete" and result.score == 0.0
 
 
 def test_non_text_is_asked_for(kv):
@@ -153,9 +153,9 @@ def test_a_checked_answer_always_grades_and_a_rejected_one_never_would(fams, tex
     message = check_answer(family.unit, text)
     result = est.grade(family, params, text)
     if message is None:
-        assert result["error"] is None and result["parsed"] is not None
-    elif result["error"] is not None:
-        assert message == result["error"] or message == "type an answer"
+        assert result.error is None and result.parsed is not None
+    elif result.error is not None:
+        assert message == result.error or message == "type an answer"
     else:
         assert message.startswith("add a unit") and FAMILY_UNITS[family.unit] != NONE
 

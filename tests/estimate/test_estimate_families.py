@@ -242,5 +242,5 @@ def test_pretty_truth_grades_correct(fams):
         for _ in range(40):
             p = est.generate(fam, rng)
             result = est.grade(fam, p.params, p.pretty)
-            assert result["error"] is None, (fam.id, p.pretty, result["error"])
-            assert result["correct"], (fam.id, p.pretty, result["log_error"])
+            assert result.error is None, (fam.id, p.pretty, result.error)
+            assert result.correct, (fam.id, p.pretty, result.log_error)

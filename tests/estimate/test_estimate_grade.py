@@ -27,10 +27,10 @@ def grade(fams, fid, params, answer):
 def test_grade_contract_shape(fams):
     r = grade(fams, "kv-cache", KV, "2.7 GB")
     for key, kind in {"correct": bool, "score": float, "truth": float, "parsed": float}.items():
-        assert isinstance(r[key], kind), key
-    assert r["error"] is None
-    json.dumps(r)
-    assert r["correct"] and r["score"] == 1.0 and r["truth"] == 2684354560 and r["parsed"] == 2.7e9
+        assert isinstance(getattr(r, key), kind), key
+    assert r.error is None
+    json.dumps(r.as_json())
+    assert r.correct and r.score == 1.0 and r.truth == 2684354560 and r.parsed == 2.7e9
 
 
 def test_solve_contract_shape(fams):
@@ -43,41 +43,41 @@ def test_solve_contract_shape(fams):
     "answer", ["2.7 GB", "2.5GiB", "2*80*8*128*8192*2 bytes", "2.68e9", "2684354560", "2684 MB", "2.6 GB", "2.8 GB"]
 )
 def test_correct_forms(fams, answer):
-    assert grade(fams, "kv-cache", KV, answer)["correct"]
+    assert grade(fams, "kv-cache", KV, answer).correct
 
 
 def test_wrong_dimension_message(fams):
     r = grade(fams, "kv-cache", KV, "0.49 s")
-    assert r["error"] == "that is a time; the question asks for bytes"
-    assert r["parsed"] is None and r["score"] == 0.0 and not r["correct"]
-    assert r["worked"]  # still shows the solution
+    assert r.error == "that is a time; the question asks for bytes"
+    assert r.parsed is None and r.score == 0.0 and not r.correct
+    assert r.worked  # still shows the solution
     r = grade(fams, "allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, "24.5 GB")
-    assert r["error"] == "that is a size in bytes; the question asks for a time"
+    assert r.error == "that is a size in bytes; the question asks for a time"
     r = grade(fams, "train-flops", {"params": 7e9, "tokens": 1e12}, "4.2e22 FLOP/s")
-    assert "compute rate" in r["error"]
+    assert "compute rate" in r.error
 
 
 def test_bare_number_is_in_base_units(fams):
-    assert grade(fams, "allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, "0.49")["correct"]
+    assert grade(fams, "allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, "0.49").correct
     r = grade(fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61")
-    assert not r["correct"] and "days" in r["slip"]
-    assert grade(fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61 days")["correct"]
+    assert not r.correct and "days" in r.slip
+    assert grade(fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61 days").correct
 
 
 def test_percent_fraction_and_ratio(fams):
     params = {"stages": 4, "microbatches": 8}  # 3/11 = 27.3%
     for answer in ("27%", "27.3 %", "0.273", "3/11"):
-        assert grade(fams, "pipeline-bubble", params, answer)["correct"], answer
+        assert grade(fams, "pipeline-bubble", params, answer).correct, answer
     spec = {"alpha": 0.8, "k": 5, "draft_ms": 2, "target_ms": 30}  # 2.77x
     for answer in ("2.77x", "2.8×", "2.77"):
-        assert grade(fams, "spec-decode-speedup", spec, answer)["correct"], answer
-    assert not grade(fams, "spec-decode-speedup", spec, "2.5x")["correct"]  # the seed's figure
+        assert grade(fams, "spec-decode-speedup", spec, answer).correct, answer
+    assert not grade(fams, "spec-decode-speedup", spec, "2.5x").correct  # the seed's figure
 
 
 def test_negative_and_zero_answers(fams):
     for answer in ("-2.7 GB", "0", "0 GB"):
         r = grade(fams, "kv-cache", KV, answer)
-        assert r["error"] == "the answer must be a positive number"
+        assert r.error == "the answer must be a positive number"
 
 
 def test_score_curve():
@@ -96,7 +96,7 @@ def test_score_curve():
 def test_partial_credit_is_symmetric(fams):
     hi = grade(fams, "kv-cache", KV, f"{2684354560 * 2} B")
     lo = grade(fams, "kv-cache", KV, f"{2684354560 / 2} B")
-    assert hi["score"] == lo["score"] and 0 < hi["score"] < 0.8
+    assert hi.score == lo.score and 0 < hi.score < 0.8
 
 
 @pytest.mark.parametrize(
@@ -108,8 +108,8 @@ def test_quality_from_score(score, quality):
 
 
 def test_quality_in_grade(fams):
-    assert grade(fams, "kv-cache", KV, "2.68 GB")["quality"] == 5
-    assert grade(fams, "kv-cache", KV, "27 GB")["quality"] == 0
+    assert grade(fams, "kv-cache", KV, "2.68 GB").quality == 5
+    assert grade(fams, "kv-cache", KV, "27 GB").quality == 0
 
 
 # --- slips ------------------------------------------------------------------------------
@@ -117,8 +117,8 @@ def test_quality_in_grade(fams):
 
 def slip(fams, fid, params, answer):
     r = grade(fams, fid, params, answer)
-    assert not r["correct"]
-    return r["slip"] or ""
+    assert not r.correct
+    return r.slip or ""
 
 
 def test_slip_forgot_k_and_v(fams):
@@ -156,11 +156,11 @@ def test_slip_divided_by_mfu_missing(fams):
 
 def test_gib_note_on_a_correct_answer(fams):
     r = grade(fams, "kv-cache", KV, "2.5 GB")
-    assert r["correct"] and "GiB" in r["slip"]
+    assert r.correct and "GiB" in r.slip
 
 
 def test_no_slip_for_unrelated_error(fams):
-    assert grade(fams, "kv-cache", KV, "3.9 GB")["slip"] is None
+    assert grade(fams, "kv-cache", KV, "3.9 GB").slip is None
 
 
 # --- worked solution --------------------------------------------------------------------
@@ -168,11 +168,11 @@ def test_no_slip_for_unrelated_error(fams):
 
 def test_worked_solution(fams):
     r = grade(fams, "kv-cache", KV, "2.5 GB")
-    text = "\n".join(r["worked"])
+    text = "\n".join(r.worked)
     assert "2 (K and V) · layers" in text
     assert "2 · 80 · 8 · 128 · 8192 · 1 · 2" in text
     assert "2.68 GB" in text and "2.5 GiB" in text
-    assert r["worked"][-1].startswith("Answer: 2.68 GB") and "yours: 2.5 GB" in r["worked"][-1]
+    assert r.worked[-1].startswith("Answer: 2.68 GB") and "yours: 2.5 GB" in r.worked[-1]
 
 
 def test_worked_solution_every_family(fams):
@@ -181,8 +181,8 @@ def test_worked_solution_every_family(fams):
     for fam in fams.values():
         p = est.generate(fam, random.Random(3))
         r = est.grade(fam, p.params, "1")
-        assert len(r["worked"]) >= 2 and r["worked"][-1].startswith("Answer: ")
-        assert all("{" not in line for line in r["worked"])
+        assert len(r.worked) >= 2 and r.worked[-1].startswith("Answer: ")
+        assert all("{" not in line for line in r.worked)
 
 
 # --- parameters (the CLI's key=value) -------------------------------------------------------

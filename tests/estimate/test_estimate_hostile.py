@@ -93,8 +93,8 @@ def test_hostile_rejected_cleanly(text, kv_family):
         parse_answer(text)
     result = est.grade(kv_family, KV_PARAMS, text)
     elapsed = time.perf_counter() - start
-    assert result["error"], text
-    assert result["parsed"] is None and result["score"] == 0.0 and result["correct"] is False
+    assert result.error, text
+    assert result.parsed is None and result.score == 0.0 and result.correct is False
     assert elapsed < 0.5  # the 10 MB strings are rejected on length before any work
     assert not Path(CANARY).exists()
 
@@ -201,5 +201,5 @@ def test_random_expressions_never_raise(expr, unit):
 @given(st.text(max_size=250))
 def test_grade_never_raises_on_random_text(kv_family, text):
     result = est.grade(kv_family, KV_PARAMS, text)
-    assert (result["error"] is None) == (result["parsed"] is not None)
-    assert 0.0 <= result["score"] <= 1.0
+    assert (result.error is None) == (result.parsed is not None)
+    assert 0.0 <= result.score <= 1.0

@@ -26,8 +26,8 @@ def summary_markdown(summary: RoundSummary, abandoned: bool) -> str:
     for number, attempt in enumerate(summary.attempts, start=1):
         result = attempt.result
         lines.append(
-            f"| {number} | {attempt.problem.family_id} | {result['parsed_pretty'] or attempt.answer or '—'} "
-            f"| {result['truth_pretty']} | {attempt.score:.2f} | {clock_text(attempt.seconds)} |"
+            f"| {number} | {attempt.problem.family_id} | {result.parsed_pretty or attempt.answer or '—'} "
+            f"| {result.truth_pretty} | {attempt.score:.2f} | {clock_text(attempt.seconds)} |"
         )
     worst = summary.worst()
     if worst:
