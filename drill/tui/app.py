@@ -16,12 +16,13 @@ from drill.days import utc_now
 from drill.paths import Paths
 from drill.tui.messages import HomeRefreshed, QueueLoaded, StudyFailed, StudyOpened, WriteFailed
 from drill.tui.screens.home import HomeScreen
+from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.study import Study
 
 
-class DrillApp(App[None]):
+class DrillApp(ShowsWorkerFailures, App[None]):
     """Home first; the database opens in a thread so the first paint never waits for it."""
 
     CSS_PATH = Path(__file__).with_name("drill.tcss")
@@ -44,7 +45,7 @@ class DrillApp(App[None]):
     def on_mount(self) -> None:
         self.open_study()
 
-    @work(thread=True, exclusive=True, group="study")
+    @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def open_study(self) -> None:
         from drill.config import ConfigError
         from drill.errors import UserFacingError
@@ -101,7 +102,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.load_queue()
 
-    @work(thread=True, exclusive=True, group="study")
+    @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def load_queue(self) -> None:
         assert self.study is not None
         cards = self.study.cards(self.study.queue())
@@ -126,7 +127,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.push_screen(MockSetupScreen())
 
-    @work(thread=True, group="mock")
+    @work(thread=True, group="mock", exit_on_error=False)
     def start_mock_round(self, settings) -> None:
         """Draw the round's problems (sympy warms up here, off the UI thread), then show it."""
         assert self.study is not None
@@ -151,7 +152,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.open_interview_history()
 
-    @work(thread=True, group="study")
+    @work(thread=True, group="study", exit_on_error=False)
     def open_interview_history(self) -> None:
         assert self.study is not None
         self.study.settle()  # the interview's last writes land first; a failed one was said when it failed
@@ -169,7 +170,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.open_drills()
 
-    @work(thread=True, group="drills")
+    @work(thread=True, group="drills", exit_on_error=False)
     def open_drills(self) -> None:
         assert self.study is not None
         drills, records = self.study.drills(), self.study.drill_records()
@@ -187,7 +188,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.open_drill(drill_id, on_close)
 
-    @work(thread=True, group="drills")
+    @work(thread=True, group="drills", exit_on_error=False)
     def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None) -> None:
         from drill.coding.drills import DrillError, find_drill
         from drill.coding.items import item_id
@@ -234,7 +235,7 @@ class DrillApp(App[None]):
         if self.study is not None:
             self.open_mock_history()
 
-    @work(thread=True, group="study")
+    @work(thread=True, group="study", exit_on_error=False)
     def open_mock_history(self) -> None:
         assert self.study is not None
         self.study.settle()  # a failed write was said when it happened; history shows what was saved
@@ -258,7 +259,7 @@ class DrillApp(App[None]):
             self.pop_screen()
         self.refresh_home()
 
-    @work(thread=True, exclusive=True, group="study")
+    @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def refresh_home(self) -> None:
         if self.study is not None:
             self.post_message(HomeRefreshed(self.study.home()))

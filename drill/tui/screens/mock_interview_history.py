@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from drill.interview.scorecard import Scorecard
 from drill.tui.widgets.pitch_timer import clock_text
+from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.study import Study
@@ -28,7 +29,7 @@ def history_row(card: Scorecard) -> tuple[str, ...]:
             cell(scores["coding"]), ENDED.get(card.ended, card.ended))
 
 
-class MockInterviewHistoryScreen(Screen[None]):
+class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
     DEFAULT_CSS = """
     #interview-history-head { padding: 0 2; color: $text-muted; }
     """
@@ -60,7 +61,7 @@ class MockInterviewHistoryScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.open_scorecard(self.interviews[event.cursor_row])
 
-    @work(thread=True, group="interview")
+    @work(thread=True, group="interview", exit_on_error=False)
     def open_scorecard(self, card: Scorecard) -> None:
         titles = {c.item_id: c.prompt for c in self.study.cards(sorted({item for _, item in card.items}))}
         self.app.call_from_thread(self._show, card, titles)

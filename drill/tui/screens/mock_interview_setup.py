@@ -13,6 +13,7 @@ from textual.widgets import Footer, Header, Select, Static, Switch
 
 from drill.interview.settings import MINUTES, InterviewSettings
 from drill.tui.widgets.pitch_timer import clock_text
+from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.interview.plan import InterviewPlan
@@ -46,7 +47,7 @@ def describe(settings: InterviewSettings) -> str:
     return f"{settings.minutes} minutes: {', '.join(parts) if parts else 'nothing yet — pick a section'}."
 
 
-class MockInterviewSetupScreen(Screen[None]):
+class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
     """Pick the interview's length and sections; ctrl+s starts it (and remembers the choice)."""
 
     DEFAULT_CSS = """
@@ -124,7 +125,7 @@ class MockInterviewSetupScreen(Screen[None]):
         self.query_one("#interview-describe", Static).update("Drawing the questions…")
         self.prepare(settings)
 
-    @work(thread=True, group="interview")
+    @work(thread=True, group="interview", exit_on_error=False)
     def prepare(self, settings: InterviewSettings) -> None:
         """Remember the setup, draw the items (sympy warms up here, off the UI thread), store the start."""
         from drill.config import ConfigError

@@ -30,6 +30,7 @@ from drill.schedule import memory
 from drill.stats.text import band, clock, duration, local_time, percent, score
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
+from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ def pitch_view(report: "StatsReport") -> Table:
     return table
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(ShowsWorkerFailures, Screen[None]):
     """Every figure from the store, for a period and a block; `p` and `b` switch them."""
 
     BINDINGS = [
@@ -313,7 +314,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-head", Static).update(self._head(loading=True))
         self.load(self.period, self.block)
 
-    @work(thread=True, exclusive=True, group="stats")
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def load(self, period: int | None, block: str | None) -> None:
         from drill.stats.report import load_report
 
