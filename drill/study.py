@@ -29,6 +29,7 @@ from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import record_grade, set_suspended, undo_grade
 
 if TYPE_CHECKING:
+    from drill.coding.attempt import CodingAttempt
     from drill.coding.drills import Drill
     from drill.estimate.attempt import Attempt
     from drill.estimate.draw import Problem
@@ -288,7 +289,7 @@ class Study:
         after = self.next_state(card, q, today)
         return Grade(card.item_id, grading.button_for_quality(q), q, int(seconds * 1000), now, today, card.state, after)
 
-    def record_coding(self, attempt: dict, grade: Grade | None) -> int | None:
+    def record_coding(self, attempt: "CodingAttempt", grade: Grade | None) -> int | None:
         from drill.store.coding import record_attempt
 
         return record_attempt(self.engine, attempt, grade)
@@ -369,8 +370,8 @@ class Study:
     def save_round_end(self, round_id: int, score: float, abandoned: bool) -> Future[None]:
         return self._writer.submit("the end of the mock round", self.finish_round, round_id, score, abandoned)
 
-    def save_coding(self, attempt: dict, grade: Grade | None) -> Future[int | None]:
-        return self._writer.submit(f"the attempt at {attempt['item_id']}", self.record_coding, attempt, grade)
+    def save_coding(self, attempt: "CodingAttempt", grade: Grade | None) -> Future[int | None]:
+        return self._writer.submit(f"the attempt at {attempt.item_id}", self.record_coding, attempt, grade)
 
     def start_interview(self, plan: "InterviewPlan") -> Future[int]:
         """Store a mock interview as it starts; the future gives its id."""

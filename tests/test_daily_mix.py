@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import Markdown
 
 from drill.cli import main
+from drill.coding.attempt import CodingAttempt
 from drill.config import Config, ConfigError
 from drill.paths import Paths
 from drill.schedule.queue import DEFAULT_NEW_MIX, Candidate, Limits, build, kind_quotas, spread_kinds
@@ -135,9 +136,7 @@ def drill_due(drill_home, clock) -> str:
     study = Study.open(paths, clock)
     card = study.cards(["kernel:dpo-loss"])[0]
     grade = study.grade_coding(card, "pass", 600.0, 0)
-    study.record_coding({"item_id": card.item_id, "started_at": clock(), "finished_at": clock(), "status": "pass",
-                         "passed": 3, "failed": 0, "device": "cpu", "hints_used": 0, "seconds": 600.0,
-                         "speed_ratio": None, "workspace": "ws"}, grade)
+    study.record_coding(CodingAttempt(card.item_id, clock(), clock(), "pass", 3, 0, "cpu", 0, 600.0, None, "ws"), grade)
     assert grade.after.due_day <= (clock.now + timedelta(days=6)).date()
     study.close()
     clock.now += timedelta(days=6)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine, text
 
+from drill.coding.attempt import CodingAttempt
 from drill.schedule.records import Grade
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
@@ -30,14 +30,14 @@ class DrillRecord:
     hints_used: int
 
 
-def record_attempt(engine: Engine, attempt: dict[str, Any], grade: Grade | None) -> int | None:
+def record_attempt(engine: Engine, attempt: CodingAttempt, grade: Grade | None) -> int | None:
     """Store a test run; with `grade` (the attempt ended) also the review and new SM-2 state.
 
     Returns the review id when a review was written.
     """
     with writing(engine) as connection:
         review_id = insert_review(connection, grade) if grade is not None else None
-        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": review_id})
+        connection.execute(INSERT_ATTEMPT, {**attempt.row(), "review_id": review_id})
     return review_id
 
 

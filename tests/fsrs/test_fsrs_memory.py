@@ -187,6 +187,7 @@ def test_undo_takes_the_row_and_its_memory_away(small_paths, clock) -> None:
 
 
 def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths, clock) -> None:
+    from drill.coding.attempt import CodingAttempt
     from drill.store.coding import record_attempt
     from drill.store.estimates import record_review_attempt
 
@@ -203,10 +204,8 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
     clock.now += timedelta(days=4)
     card = study.cards([item])[0]
     drill = study.grade(card, 4, 1000)
-    review_id = record_attempt(study.engine, {
-        "item_id": item, "started_at": clock.now, "finished_at": clock.now, "status": "pass", "passed": 3,
-        "failed": 0, "device": "cpu", "hints_used": 0, "seconds": 60.0, "speed_ratio": None, "workspace": "w"},
-        drill)
+    review_id = record_attempt(
+        study.engine, CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"), drill)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     assert card.state.fsrs_stability != memory_before(study)[-2][1]  # the estimate moved the memory
     study.close()

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from conftest import FIXED_NOW, Clock
+from drill.coding.attempt import CodingAttempt
 from drill.estimate.rounds import RoundSettings
 from drill.stats.report import load_report, report_json
 from drill.stats.summary import summary_json
@@ -72,12 +73,11 @@ def _mock_round(study: Study, score: float, abandoned: bool) -> None:
 
 def _coding(study: Study, clock: Clock, workspace: str, passes: bool) -> None:
     card = study.cards([DRILL])[0]
-    run = {"item_id": DRILL, "started_at": clock(), "finished_at": clock(), "status": "fail", "passed": 1,
-           "failed": 2, "device": "cpu", "hints_used": 1, "seconds": 300.0, "speed_ratio": None, "workspace": workspace}
+    run = CodingAttempt(DRILL, clock(), clock(), "fail", 1, 2, "cpu", 1, 300.0, None, workspace)
     study.record_coding(run, None)
     if passes:
         grade = study.grade_coding(card, "pass", 540.0, 2)
-        study.record_coding({**run, "status": "pass", "passed": 3, "failed": 0, "hints_used": 2, "seconds": 540.0}, grade)
+        study.record_coding(replace(run, status="pass", passed=3, failed=0, hints_used=2, seconds=540.0), grade)
 
 
 def build_history(paths: StatsPaths, clock: Clock) -> None:

@@ -3,11 +3,13 @@ and coding-drill writes; two machines (two DRILL_HOMEs) sharing one database."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 from sqlalchemy import text
 
 from conftest import TestPaths, write_deck
+from drill.coding.attempt import CodingAttempt
 from drill.content.decks import load_decks
 from drill.estimate.rounds import RoundSettings
 from drill.paths import Paths
@@ -81,11 +83,10 @@ def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clo
                 past.score, past.abandoned) == (round_id, "2026-11-22T15:00", 2, 1, 180, 40.0, 0.25, False)
 
         drill = study.cards([DRILL])[0]
-        run = {"item_id": DRILL, "started_at": clock(), "finished_at": clock(), "status": "fail", "passed": 1,
-               "failed": 2, "device": "cpu", "hints_used": 0, "seconds": 200.0, "speed_ratio": None, "workspace": "w"}
+        run = CodingAttempt(DRILL, clock(), clock(), "fail", 1, 2, "cpu", 0, 200.0, None, "w")
         assert study.record_coding(run, None) is None
-        passed = study.record_coding({**run, "status": "pass", "passed": 3, "failed": 0, "seconds": 450.0,
-                                      "hints_used": 1, "speed_ratio": 1.5}, study.grade_coding(drill, "pass", 450.0, 1))
+        passed = study.record_coding(replace(run, status="pass", passed=3, failed=0, seconds=450.0, hints_used=1,
+                                             speed_ratio=1.5), study.grade_coding(drill, "pass", 450.0, 1))
         record = study.drill_records()[DRILL]
         assert (record.attempts, record.best_pass_s, record.last_status, record.hints_used) == (2, 450.0, "pass", 1)
         assert rows(study, "SELECT item_id FROM review WHERE id = :id", id=passed) == [(DRILL,)]

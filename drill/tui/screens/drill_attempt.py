@@ -224,13 +224,10 @@ class DrillScreen(Screen[str | None]):
         self.tick()
 
     def record(self, run: "TestRun", started_at: datetime, grade) -> None:
-        attempt = {
-            "item_id": self.card.item_id, "started_at": started_at, "finished_at": self.study.clock(),
-            "status": run.status, "passed": run.passed, "failed": run.failed, "device": run.device,
-            "hints_used": self.hints_used, "seconds": self.elapsed, "speed_ratio": run.speed_ratio,
-            "workspace": str(self.workspace.folder),
-        }
-        self.study.save_coding(attempt, grade)
+        from drill.coding.attempt import CodingAttempt
+
+        self.study.save_coding(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
+                                                self.hints_used, self.elapsed, str(self.workspace.folder)), grade)
 
     # -- hints, giving up, the reference ----------------------------------------------------
 
