@@ -188,7 +188,7 @@ def json_timings(home: Path, runs: int = 7) -> dict[str, float]:
     """`drill stats --json`: its parts in process (the figures, the spine's home counts, opening
     the study with its content sync), and the whole command in a fresh process."""
     from drill.paths import Paths
-    from drill.stats.report import load_report, stats_json
+    from drill.stats.report import Stats, load_report
     from drill.study import Study
 
     opened, home_ms, figures_ms = [], [], []
@@ -198,7 +198,7 @@ def json_timings(home: Path, runs: int = 7) -> dict[str, float]:
         middle = time.perf_counter()
         summary = study.home()
         after_home = time.perf_counter()
-        json.dumps(stats_json(summary, load_report(study)), default=str)
+        json.dumps(Stats(summary, load_report(study)).as_json(), default=str)
         end = time.perf_counter()
         study.close()
         opened.append((middle - start) * 1000)

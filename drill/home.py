@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from drill.content.errors import ContentError
+from drill.content.vocabulary import BLOCKS
 from drill.schedule import plan as planning
+from drill.store.queries import BlockCounts
 
 
 @dataclass(frozen=True)
@@ -14,7 +16,7 @@ class HomeSummary:
     """What the home screen and `drill stats` show first."""
 
     today: date
-    by_block: dict[str, dict[str, int]]
+    by_block: dict[str, BlockCounts]
     reviews_total: int
     due_today: int
     new_available: int
@@ -39,8 +41,25 @@ class HomeSummary:
 
     @property
     def items(self) -> int:
-        return sum(block["items"] for block in self.by_block.values())
+        return sum(counts.items for counts in self.by_block.values())
+
+    def counts(self, block: str) -> BlockCounts:
+        """One block's counts (all zero for a block without items)."""
+        return self.by_block.get(block, BlockCounts())
 
     @property
     def days_left(self) -> int | None:
         return None if self.interview_date is None else (self.interview_date - self.today).days
+
+    def as_json(self) -> dict[str, object]:
+        """The spine of `drill stats --json`: totals and per-block counts (every block listed)."""
+        return {
+            "today": self.today.isoformat(),
+            "items": self.items,
+            "reviews_total": self.reviews_total,
+            "due_today": self.due_today,
+            "new_available": self.new_available,
+            "interview_date": self.interview_date.isoformat() if self.interview_date else None,
+            "days_left": self.days_left,
+            "by_block": {block: self.counts(block).as_json() for block in BLOCKS},
+        }

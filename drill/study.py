@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
@@ -150,7 +151,7 @@ class Study:
         today = self.today
         by_block = queries.block_counts(self.engine, today)
         progress = queries.day_progress(self.engine, today)
-        unseen = sum(block["new"] for block in by_block.values())
+        unseen = sum(counts.new for counts in by_block.values())
         new_per_day = self.config.new_per_day
         interview = self.config.interview_date
         today_plan = self.interview_plan(today)
@@ -158,13 +159,14 @@ class Study:
             start = planning.window_start(interview, self.config.plan_window_days)
             forward = queries.brought_forward_blocks(self.engine, interview, start, today_plan.bring_today)
             for block, number in forward.items():
-                by_block.setdefault(block, {"items": 0, "due": 0, "new": 0, "reviews": 0})["due"] += number
+                counts = by_block.get(block, queries.BlockCounts())
+                by_block[block] = replace(counts, due=counts.due + number)
             new_per_day = today_plan.new_per_day
         return HomeSummary(
             today=today,
             by_block=by_block,
             reviews_total=queries.reviews_total(self.engine),
-            due_today=sum(block["due"] for block in by_block.values()),
+            due_today=sum(counts.due for counts in by_block.values()),
             new_available=min(unseen, max(0, new_per_day - progress.new_done)),
             interview_date=interview,
             content_errors=self.content_errors,

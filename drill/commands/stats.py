@@ -6,8 +6,12 @@ Only argparse is imported here; the handler imports the store when it runs.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from drill.content.vocabulary import BLOCKS
+
+if TYPE_CHECKING:
+    from drill.stats.report import Stats
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -21,79 +25,78 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
-    from drill.stats.report import load_report, stats_json
+    from drill.stats.report import Stats, load_report
     from drill.store.stats.scope import parse_period
     from drill.study import Study
 
     study = Study.open()
     try:
-        home = study.home()
-        report = load_report(study, parse_period(args.period), args.block)
+        stats = Stats(study.home(), load_report(study, parse_period(args.period), args.block))
     finally:
         study.close()
-    figures = stats_json(home, report)
     if args.json:
-        print_json(figures)
+        print_json(stats.as_json())
     else:
-        print("\n".join(summary_lines(figures)))
+        print("\n".join(summary_lines(stats)))
     return 0
 
 
-def summary_lines(figures: dict) -> list[str]:
-    """The compact human summary of `drill stats`, from its JSON."""
+def summary_lines(stats: "Stats") -> list[str]:
+    """The compact human summary of `drill stats`."""
     from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline
+    from drill.store.stats.scope import period_label
     from drill.words import counted
 
+    home, report = stats.home, stats.report
     lines = [
-        f"{figures['items']} items, {figures['reviews_total']} reviews, {figures['due_today']} due today, "
-        f"{figures['new_available']} new available",
+        f"{home.items} items, {home.reviews_total} reviews, {home.due_today} due today, "
+        f"{home.new_available} new available",
     ]
-    scope = f"{figures['period_label']} · {figures['block'] or 'all blocks'}"
-    if figures["interview_date"]:
-        scope += f" · interview {figures['interview_date']} ({figures['days_left']} days)"
+    scope = f"{period_label(report.scope.period)} · {report.scope.block or 'all blocks'}"
+    if home.interview_date:
+        scope += f" · interview {home.interview_date.isoformat()} ({home.days_left} days)"
     lines.append(scope)
-    today, activity = figures["load"]["today"], figures["activity"]
-    streak = activity["streak"]
-    left = "" if today["minutes_left"] is None else f" · about {duration(today['minutes_left'] * 60)} left"
-    forward = f" + {today['brought_forward']} brought forward" if today["brought_forward"] else ""
-    lines.append(f"today: {today['due']} due ({today['overdue']} overdue){forward}, {today['new']} new, "
-                 f"{today['done']} done in {duration(today['seconds_done'])}{left}")
-    plan = figures["load"]["plan"]
+    today, activity = report.today, report.activity
+    streak = activity.streak
+    left = "" if today.minutes_left is None else f" · about {duration(today.minutes_left * 60)} left"
+    forward = f" + {today.brought_forward} brought forward" if today.brought_forward else ""
+    lines.append(f"today: {today.due} due ({today.overdue} overdue){forward}, {today.new} new, "
+                 f"{today.done} done in {duration(today.seconds_done)}{left}")
+    plan = report.plan
     if plan:
-        lines.append(f"plan: {plan['brought_forward']} items brought forward into the last {plan['window_days']} "
-                     f"days; {plan['new_per_day']} new a day ({plan['new_per_day_needed']} needed to finish)")
-    lines.append(f"streak {counted(streak['current'], 'day')} (longest {streak['longest']}) · "
-                 f"{counted(activity['reviews'], 'review')} in {duration(activity['seconds'])} "
-                 f"on {counted(activity['active_days'], 'day')}")
+        lines.append(f"plan: {plan.brought_forward} items brought forward into the last {plan.window} "
+                     f"days; {plan.new_per_day} new a day ({plan.new_per_day_needed} needed to finish)")
+    lines.append(f"streak {counted(streak.current, 'day')} (longest {streak.longest}) · "
+                 f"{counted(int(activity.reviews.total), 'review')} in {duration(activity.seconds.total)} "
+                 f"on {counted(activity.reviews.active_days, 'day')}")
     lines.append("")
-    lines.extend(readiness_lines(figures["readiness"]))
+    lines.extend(readiness_lines(report.readiness))
     lines.append("")
     retention = " · ".join(
-        f"{days}d {percent(window['mature']['rate'])} of {window['mature']['reviews']}"
-        for days, window in figures["retention"].items()
+        f"{window.days}d {percent(window.mature.rate)} of {window.mature.reviews}" for window in activity.retention
     )
     lines.append(f"true retention (mature): {retention}")
-    forecast = [day["due"] for day in figures["load"]["forecast"]]
+    forecast = report.forecast.due
     lines.append(f"due, next 30 days: {sparkline(forecast)} (today {forecast[0]}, peak {max(forecast)})")
-    estimation = figures["estimation"]
-    if estimation["attempts"]:
-        worst = estimation["families"][0]
-        lines.append(f"estimation: {estimation['attempts']} attempts, mean score {score(estimation['mean_score'])}, "
-                     f"median |log10 error| {score(estimation['median_log_error'])}; "
-                     f"weakest {worst['family']} {score(worst['mean_score'])}")
-        if estimation["slips"]:
-            lines.append("  slips: " + ", ".join(f"{s['slip']} ×{s['count']}" for s in estimation["slips"][:3]))
-    mock = figures["mock_rounds"]
-    if mock["count"]:
-        last = mock["rounds"][0]
-        lines.append(f"mock rounds: {mock['count']} (mean {percent(mock['mean_score'])}, best "
-                     f"{percent(mock['best_score'])}); last {last['started_at'][:10]} {percent(last['score'])}")
-    coding = figures["coding"]
-    if coding["attempts"]:
-        lines.append(f"coding: {len(coding['drills'])} of {coding['available']} drills tried, "
-                     f"{coding['passed']}/{coding['attempts']} attempts passed, {coding['hints']} hints")
-    rungs = [rung for rung in figures["pitch"] if rung["reviews"]]
+    estimation = report.estimation
+    if estimation.attempts:
+        worst = estimation.families[0]
+        lines.append(f"estimation: {estimation.attempts} attempts, mean score {score(estimation.mean_score)}, "
+                     f"median |log10 error| {score(estimation.median_log_error)}; "
+                     f"weakest {worst.family} {score(worst.mean_score)}")
+        if estimation.slips:
+            lines.append("  slips: " + ", ".join(f"{s.slip} ×{s.count}" for s in estimation.slips[:3]))
+    mock = report.mock
+    if mock.count:
+        last = mock.rounds[0]
+        lines.append(f"mock rounds: {mock.count} (mean {percent(mock.mean_score)}, best "
+                     f"{percent(mock.best_score)}); last {last.started_at[:10]} {percent(last.score)}")
+    coding = report.coding
+    if coding.attempts:
+        lines.append(f"coding: {len(coding.drills)} of {coding.available} drills tried, "
+                     f"{coding.passed}/{coding.attempts} attempts passed, {coding.hints} hints")
+    rungs = [rung for rung in report.pitch if rung.reviews]
     if rungs:
         lines.append("pitch: " + " · ".join(
-            f"{clock(r['target_s'])} {percent(r['within_rate'])} in time (median {clock(r['median_s'])})" for r in rungs))
+            f"{clock(r.target_s)} {percent(r.within_rate)} in time (median {clock(r.median_s)})" for r in rungs))
     return lines

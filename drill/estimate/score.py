@@ -72,12 +72,13 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     correct = log_error <= family.tolerance + 1e-12
     slip = slips.diagnose(family, full, true_value, value, correct, parsed.unit_text)
     factor = value / true_value
+    truth_text = ungraded.truth_pretty
     if correct:
-        feedback = f"Correct: {ungraded.truth_pretty}."
+        feedback = f"Correct: {truth_text}."
     else:
         direction = "high" if factor > 1 else "low"
         off = factor if factor > 1 else 1 / factor
-        feedback = f"Off by {sig(off, 2)}× (too {direction}); the answer is {ungraded.truth_pretty}. Score {score:.2f}."
+        feedback = f"Off by {sig(off, 2)}× (too {direction}); the answer is {truth_text}. Score {score:.2f}."
     if slip:
         feedback += f" {slip[0].upper()}{slip[1:]}"
     return replace(

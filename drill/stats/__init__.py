@@ -1,7 +1,7 @@
-"""Figures for the stats screen and `drill stats`, no Textual; the queries live in drill.store.stats.
+"""Figures for the stats screen and `drill stats`, no Textual; the queries and the figures'
+dataclasses (each with its `as_json()`) live in drill.store.stats.
 
-scope.py      what a figure covers: today, the period (7/30/365 days or all), a block filter
-report.py     every figure at once (one read transaction through drill.store.stats), and their JSON
-summary.py    the spine's compact summary (home counts)
-text.py       short text forms shared by `drill stats` and the screen
+report.py     every figure at once (one read transaction through drill.store.stats), and Stats:
+              the home counts and the figures, whose as_json() is `drill stats --json`
+text.py       short text forms of the figures, shared by `drill stats` and the screen
 """

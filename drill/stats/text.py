@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.store.stats.calibration import Calibration
+    from drill.store.stats.readiness import Readiness, TopicRecall
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -62,34 +67,33 @@ def band(low: float, high: float) -> str:
     return f"{low * 100:.0f}–{high:.0%}"
 
 
-def calibration_line(calibration: dict) -> str:
-    """One line from `readiness.calibration` of `drill stats --json`."""
-    days = calibration.get("days") or 30
-    if not calibration["reviews"]:
-        return f"calibration (last {days} days): no review of an item seen before yet"
-    return (f"calibration (last {days} days, {calibration['model']}): {calibration['reviews']} reviews, "
-            f"Brier {calibration['brier']:.3f} (0 perfect, 0.25 a coin flip); predicted "
-            f"{percent(calibration['predicted'])}, passed {percent(calibration['actual'])}")
+def calibration_line(calibration: Calibration) -> str:
+    """`drill stats`'s line on how well predicted recall matched the outcomes."""
+    if not calibration.reviews:
+        return f"calibration (last {calibration.days} days): no review of an item seen before yet"
+    return (f"calibration (last {calibration.days} days, {calibration.model}): {calibration.reviews} reviews, "
+            f"Brier {calibration.brier:.3f} (0 perfect, 0.25 a coin flip); predicted "
+            f"{percent(calibration.predicted)}, passed {percent(calibration.actual)}")
 
 
-def readiness_lines(ready: dict) -> list[str]:
-    """`drill stats`'s readiness table, from `readiness` of `drill stats --json`: coverage (seen of
-    items), recall of the seen items, and expected, the share of all items recalled on the day."""
+def readiness_lines(ready: Readiness) -> list[str]:
+    """`drill stats`'s readiness table: coverage (seen of items), recall of the seen items, and
+    expected, the share of all items recalled on the day."""
     lines = [f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}{'recall':>8}{'expected':>10}"
-             f"  on {ready['target_day']} ({ready['recall_model']})"]
-    for block, row in ready["by_block"].items():
-        lines.append(f"{block:<14}{row['items']:>6}{row['seen']:>6}{row['mature']:>7}{row['due']:>6}"
-                     f"{percent(row['recall']):>8}{percent(row['expected']):>10}")
-    if len(ready["by_block"]) > 1:
-        due = sum(row["due"] for row in ready["by_block"].values())
-        lines.append(f"{'all':<14}{ready['items']:>6}{ready['seen']:>6}{ready['mature']:>7}{due:>6}"
-                     f"{percent(ready['recall']):>8}{percent(ready['expected']):>10}")
-    if ready["weakest_topics"]:
-        lines.append("weakest: " + ", ".join(topic_text(t) for t in ready["weakest_topics"][:3]))
-    lines.append(calibration_line(ready["calibration"]))
+             f"  on {ready.target_day.isoformat()} ({ready.recall_model})"]
+    for block in ready.blocks:
+        lines.append(f"{block.block:<14}{block.items:>6}{block.seen:>6}{block.mature:>7}{block.due:>6}"
+                     f"{percent(block.recall):>8}{percent(block.expected):>10}")
+    if len(ready.blocks) > 1:
+        due = sum(block.due for block in ready.blocks)
+        lines.append(f"{'all':<14}{ready.items:>6}{ready.seen:>6}{ready.mature:>7}{due:>6}"
+                     f"{percent(ready.recall):>8}{percent(ready.expected):>10}")
+    if ready.weakest:
+        lines.append("weakest: " + ", ".join(topic_text(topic) for topic in ready.weakest[:3]))
+    lines.append(calibration_line(ready.calibration))
     return lines
 
 
-def topic_text(topic: dict) -> str:
+def topic_text(topic: TopicRecall) -> str:
     """`KV cache (memory) 40%`: a weak topic and its expected share; `unseen` when none is seen."""
-    return f"{topic['topic']} ({topic['block']}) {percent(topic['expected']) if topic['seen'] else 'unseen'}"
+    return f"{topic.topic} ({topic.block}) {percent(topic.expected) if topic.seen else 'unseen'}"

@@ -34,7 +34,6 @@ def test_its_row_fills_every_column_but_the_ids(tmp_path: Path) -> None:
     assert set(attempt.row()) == columns - {"id", "review_id"}
     assert record_attempt(engine, attempt, None) is None
     with engine.connect() as connection:
-        stored = connection.execute(text(
-            "SELECT item_id, status, passed, failed, device, hints_used, seconds, speed_ratio, workspace FROM coding_attempt"
-        )).one()
+        stored = connection.execute(text("""SELECT item_id, status, passed, failed, device, hints_used, seconds,
+            speed_ratio, workspace FROM coding_attempt""")).one()
     assert tuple(stored) == ("kernel:vector-add", "pass", 3, 0, "cpu", 0, 200.0, None, "/ws/2")

@@ -133,7 +133,7 @@ def test_unseen_content_is_finished_before_the_interview(drill_home, deck_dir, c
     assert needed == [8, 8, 7, 7]  # ceil(30/4), ceil(22/3), ceil(14/2), ceil(7/1)
     assert new_seen == [8, 8, 7, 7] and sum(new_seen) == 30
     assert study.today == interview
-    assert study.home().by_block and all(block["new"] == 0 for block in study.home().by_block.values())
+    assert study.home().by_block and all(counts.new == 0 for counts in study.home().by_block.values())
 
 
 def test_after_the_date_normal_due_days_return(drill_home, deck_dir, clock) -> None:

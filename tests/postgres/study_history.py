@@ -19,8 +19,7 @@ from typing import Any
 from conftest import FIXED_NOW, Clock
 from drill.coding.attempt import CodingAttempt
 from drill.estimate.rounds import RoundSettings
-from drill.stats.report import load_report, report_json
-from drill.stats.summary import summary_json
+from drill.stats.report import load_report
 from drill.study import Study
 from stats.stats_history import StatsPaths, stats_paths
 
@@ -102,9 +101,9 @@ def build_history(paths: StatsPaths, clock: Clock) -> None:
 def figures(study: Study) -> dict[str, Any]:
     """Everything the screens and `drill stats` show, as JSON-ready values."""
     return {
-        "home": summary_json(study.home()),
+        "home": study.home().as_json(),
         "queue": study.queue(),
-        "reports": {f"{period}/{block}": report_json(load_report(study, period, block))
+        "reports": {f"{period}/{block}": load_report(study, period, block).as_json()
                     for period in PERIODS for block in BLOCKS},
         "rounds": [asdict(row) for row in study.round_history()],
         "drills": {key: asdict(record) for key, record in study.drill_records().items()},

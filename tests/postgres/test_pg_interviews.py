@@ -10,7 +10,6 @@ from sqlalchemy import text
 
 from drill.interview.settings import InterviewSettings
 from drill.paths import Paths
-from drill.stats.interviews import interviews_json
 from drill.stats.report import load_report
 from drill.study import Study
 from interview_helpers import run_interview
@@ -33,7 +32,7 @@ def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None
         history = study.interview_history()
         assert [c.interview_id for c in history] == [abandoned.interview_id, card.interview_id]
         assert history[1].answers == card.answers and history[1].items == card.items
-        figures = interviews_json(load_report(study))
+        figures = load_report(study).interviews.as_json()
         assert figures["count"] == 2 and figures["finished"] == 1 and figures["abandoned"] == 1
         assert figures["best_score"] == pytest.approx(card.score, abs=1e-4)
     finally:

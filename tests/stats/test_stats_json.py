@@ -7,7 +7,6 @@ import json
 import pytest
 
 from drill.cli import main
-from drill.stats.summary import summary_json
 from stats_history import TODAY, make_history, open_history
 
 SPINE = ["today", "items", "reviews_total", "due_today", "new_available", "interview_date", "days_left", "by_block"]
@@ -37,7 +36,7 @@ def test_the_spine_keys_come_first_and_unchanged(history, clock, capsys) -> None
     assert list(figures)[len(SPINE):] == FIGURES
     study = open_history(history, clock)
     try:
-        spine = json.loads(json.dumps(summary_json(study.home()), default=str))
+        spine = json.loads(json.dumps(study.home().as_json(), default=str))
     finally:
         study.close()
     assert {key: figures[key] for key in SPINE} == spine

@@ -1,8 +1,9 @@
 """`drill stats` and `drill stats --json`, byte for byte, over the hand-built history.
 
-The files under golden/ were written by the stats output as it was before the figures became
-dataclasses with `as_json()` (issue 14); the output must not change by a byte. A deliberate change
-of the output rewrites them: `DRILL_WRITE_GOLDEN=1 pytest tests/stats/test_stats_output_pinned.py`.
+The JSON files under golden/ were written by `drill stats --json` as it was before the figures
+became dataclasses with `as_json()` (issue 14); the JSON must not change by a byte. The text files
+pin `drill stats` alike. A deliberate change of the output rewrites them:
+`DRILL_WRITE_GOLDEN=1 pytest tests/stats/test_stats_output_pinned.py`.
 """
 
 from __future__ import annotations

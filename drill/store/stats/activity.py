@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.store.dialect import as_date, dialect
+from drill.store.stats.rounding import day_text, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.stats.sql import in_block, ratio, rows
 
@@ -65,12 +67,18 @@ class PassRate:
     def rate(self) -> float | None:
         return ratio(self.passed, self.reviews)
 
+    def as_json(self) -> dict[str, Any]:
+        return {"reviews": self.reviews, "passed": self.passed, "rate": rounded(self.rate)}
+
 
 @dataclass(frozen=True)
 class Retention:
     days: int
     young: PassRate
     mature: PassRate
+
+    def as_json(self) -> dict[str, Any]:
+        return {"young": self.young.as_json(), "mature": self.mature.as_json()}
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,10 @@ class Streak:
     longest_start: date | None
     longest_end: date | None
     days_studied: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"current": self.current, "longest": self.longest, "longest_start": day_text(self.longest_start),
+                "longest_end": day_text(self.longest_end), "days_studied": self.days_studied}
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,19 @@ class Activity:
     today_reviews: int
     today_seconds: float
     seconds_per_review: float | None  # over the period
+
+    def as_json(self) -> dict[str, Any]:
+        """The days and the streak (true retention is a figure of its own in the report's JSON)."""
+        return {
+            "heatmap": {"start": self.heatmap.start.isoformat(), "end": self.heatmap.end.isoformat(),
+                        "reviews": list(self.heatmap.values)},
+            "streak": self.streak.as_json(),
+            "per_day": {"start": self.reviews.start.isoformat(), "reviews": list(self.reviews.values),
+                        "seconds": [rounded(value, 1) for value in self.seconds.values]},
+            "reviews": int(self.reviews.total),
+            "seconds": rounded(self.seconds.total, 1),
+            "active_days": self.reviews.active_days,
+        }
 
 
 def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRow]:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.store.dialect import dialect
+from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope
 from drill.schedule import memory
 from drill.store.stats.sql import MEMORY_BEFORE, in_block, predicted_recall, ratio, rows
@@ -40,6 +42,10 @@ class CalibrationBin:
     predicted: float | None  # mean prediction; None when the band is empty
     actual: float | None  # share passed; None when the band is empty
 
+    def as_json(self) -> dict[str, Any]:
+        return {"low": self.low, "high": self.high, "reviews": self.reviews, "predicted": rounded(self.predicted),
+                "actual": rounded(self.actual)}
+
 
 @dataclass(frozen=True)
 class Calibration:
@@ -52,8 +58,27 @@ class Calibration:
     bins: tuple[CalibrationBin, ...]
 
     @property
+    def days(self) -> int:
+        """The study days the outcomes come from, today's included."""
+        return CALIBRATION_DAYS
+
+    @property
     def actual(self) -> float | None:
         return ratio(self.passed, self.reviews)
+
+    def as_json(self) -> dict[str, Any]:
+        """Predictions against outcomes: brier null when there is nothing to score."""
+        return {
+            "days": self.days,
+            "since": self.first_day.isoformat(),
+            "model": self.model,
+            "reviews": self.reviews,
+            "passed": self.passed,
+            "brier": rounded(self.brier),
+            "predicted": rounded(self.predicted),
+            "actual": rounded(self.actual),
+            "bins": [band.as_json() for band in self.bins],
+        }
 
 
 class Tally:

@@ -8,10 +8,12 @@ the most it had shown (hints only ever grow within an attempt).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.coding.items import drill_id
+from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
 
@@ -34,6 +36,12 @@ class DrillStats:
     def pass_rate(self) -> float | None:
         return ratio(self.passed, self.attempts)
 
+    def as_json(self) -> dict[str, Any]:
+        return {"drill": self.drill, "block": self.block, "topic": self.topic, "budget_s": self.budget_s,
+                "attempts": self.attempts, "runs": self.runs, "passed": self.passed,
+                "pass_rate": rounded(self.pass_rate), "best_s": rounded(self.best_s, 1),
+                "last_s": rounded(self.last_s, 1), "last_passed": self.last_passed, "hints": self.hints}
+
 
 @dataclass(frozen=True)
 class Coding:
@@ -55,6 +63,11 @@ class Coding:
     @property
     def hints(self) -> int:
         return sum(drill.hints for drill in self.drills)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"available": self.available, "attempts": self.attempts, "passed": self.passed,
+                "pass_rate": rounded(self.pass_rate), "hints": self.hints,
+                "drills": [drill.as_json() for drill in self.drills]}
 
 
 def coding(connection: Connection, scope: Scope) -> Coding:

@@ -12,12 +12,14 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.days import study_day
 from drill.estimate.items import family_id
 from drill.store.dialect import as_text, dialect
+from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope, day_start, moment_text
 from drill.store.stats.sql import item_block, rows
 
@@ -41,6 +43,9 @@ class SlipCount:
     slip: str
     count: int
 
+    def as_json(self) -> dict[str, Any]:
+        return {"slip": self.slip, "count": self.count}
+
 
 @dataclass(frozen=True)
 class FamilyStats:
@@ -55,6 +60,12 @@ class FamilyStats:
     trend: float | None  # recent_score minus the mean of the attempts before them (None: no earlier ones)
     slips: tuple[SlipCount, ...]
 
+    def as_json(self) -> dict[str, Any]:
+        return {"family": self.family, "block": self.block, "topic": self.topic, "attempts": self.attempts,
+                "mean_score": rounded(self.mean_score), "median_log_error": rounded(self.median_log_error),
+                "last_score": rounded(self.last_score), "recent_score": rounded(self.recent_score),
+                "trend": rounded(self.trend), "slips": [slip.as_json() for slip in self.slips]}
+
 
 @dataclass(frozen=True)
 class TrendPoint:
@@ -62,6 +73,10 @@ class TrendPoint:
     attempts: int
     mean_score: float | None
     median_log_error: float | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"start": self.start.isoformat(), "attempts": self.attempts, "mean_score": rounded(self.mean_score),
+                "median_log_error": rounded(self.median_log_error)}
 
 
 @dataclass(frozen=True)
@@ -73,6 +88,16 @@ class Estimation:
     slips: tuple[SlipCount, ...]
     bucket_days: int
     trend: tuple[TrendPoint, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "attempts": self.attempts,
+            "mean_score": rounded(self.mean_score),
+            "median_log_error": rounded(self.median_log_error),
+            "families": [family.as_json() for family in self.families],
+            "slips": [slip.as_json() for slip in self.slips],
+            "trend": {"bucket_days": self.bucket_days, "points": [point.as_json() for point in self.trend]},
+        }
 
 
 @dataclass(frozen=True)
@@ -86,6 +111,11 @@ class MockRound:
     time_limit_s: int
     abandoned: bool
 
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "started_at": self.started_at, "problems": self.problems, "answered": self.answered,
+                "score": rounded(self.score), "seconds": rounded(self.seconds, 1), "time_limit_s": self.time_limit_s,
+                "abandoned": self.abandoned}
+
 
 @dataclass(frozen=True)
 class MockHistory:
@@ -94,6 +124,10 @@ class MockHistory:
     mean_score: float | None
     best_score: float | None
     rounds: tuple[MockRound, ...]  # newest first, at most 20
+
+    def as_json(self) -> dict[str, Any]:
+        return {"count": self.count, "finished": self.finished, "mean_score": rounded(self.mean_score),
+                "best_score": rounded(self.best_score), "rounds": [r.as_json() for r in self.rounds]}
 
 
 # Medians: rank each group's errors (unparsable answers have none and are left out), then take

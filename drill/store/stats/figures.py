@@ -1,22 +1,25 @@
-"""Every figure at once, read in one transaction: the stats report.
+"""Every figure at once, read in one transaction (the mock interviews after it): the stats report,
+and its JSON for `drill stats --json`.
 
     collect(engine, scope, new_room, plan=None) -> StatsReport
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
 from drill.store.stats.activity import Activity, activity
 from drill.store.stats.coding import Coding, coding
 from drill.store.stats.estimation import Estimation, MockHistory, estimation, mock_rounds
+from drill.store.stats.interviews import InterviewFigures, interview_figures
 from drill.store.stats.load import Forecast, forecast
 from drill.store.stats.pitch import Rung, pitch_ladder
 from drill.store.stats.readiness import Readiness, readiness
-from drill.store.stats.scope import Scope
+from drill.store.stats.rounding import rounded
+from drill.store.stats.scope import Scope, period_key, period_label
 from drill.store.stats.sql import ensure_math
 
 if TYPE_CHECKING:
@@ -42,6 +45,11 @@ class TodayLoad:
             return None
         return (self.due + self.brought_forward + self.new) * self.seconds_per_review / 60
 
+    def as_json(self) -> dict[str, Any]:
+        return {"due": self.due, "overdue": self.overdue, "brought_forward": self.brought_forward, "new": self.new,
+                "done": self.done, "seconds_done": rounded(self.seconds_done, 1),
+                "minutes_left": rounded(self.minutes_left, 1)}
+
 
 @dataclass(frozen=True)
 class StatsReport:
@@ -55,6 +63,26 @@ class StatsReport:
     coding: Coding
     pitch: tuple[Rung, ...]
     plan: "Plan | None" = None  # the interview plan while a date is set and ahead (drill.schedule.plan)
+    interviews: InterviewFigures = InterviewFigures()
+
+    def as_json(self) -> dict[str, Any]:
+        scope = self.scope
+        return {
+            "period": period_key(scope.period),
+            "period_label": period_label(scope.period),
+            "period_start": self.activity.reviews.start.isoformat(),
+            "block": scope.block,
+            "readiness": self.readiness.as_json(),
+            "load": {"today": self.today.as_json(), **self.forecast.as_json(),
+                     "plan": None if self.plan is None else self.plan.as_json()},
+            "activity": self.activity.as_json(),
+            "retention": {str(window.days): window.as_json() for window in self.activity.retention},
+            "estimation": self.estimation.as_json(),
+            "mock_rounds": self.mock.as_json(),
+            "mock_interviews": self.interviews.as_json(),
+            "coding": self.coding.as_json(),
+            "pitch": [rung.as_json() for rung in self.pitch],
+        }
 
 
 def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = None) -> StatsReport:
@@ -81,4 +109,4 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
             plan=plan,
         )
         connection.rollback()
-    return report
+    return replace(report, interviews=interview_figures(engine))

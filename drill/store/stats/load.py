@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy import Connection
 
@@ -27,6 +28,10 @@ class Forecast:
 
     def day(self, index: int) -> date:
         return self.start + timedelta(days=index)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"unseen": self.unseen,
+                "forecast": [{"day": self.day(n).isoformat(), "due": count} for n, count in enumerate(self.due)]}
 
 
 def forecast(connection: Connection, scope: Scope) -> Forecast:

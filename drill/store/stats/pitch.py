@@ -6,10 +6,12 @@ A pitch review's duration is the pitch timer's reading when the answer was revea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import PITCH_SECONDS
+from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
 
@@ -27,6 +29,12 @@ class Rung:
     @property
     def within_rate(self) -> float | None:
         return ratio(self.within, self.reviews)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"target_s": self.target_s, "items": self.items, "reviews": self.reviews,
+                "mean_s": rounded(self.mean_s, 1), "median_s": rounded(self.median_s, 1),
+                "within_target": self.within, "within_rate": rounded(self.within_rate),
+                "last_s": rounded(self.last_s, 1)}
 
 
 def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:

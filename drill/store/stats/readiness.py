@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import BLOCKS
 from drill.store.dialect import Dialect, dialect
 from drill.store.stats.calibration import Calibration, calibration
+from drill.store.stats.rounding import floored, rounded
 from drill.store.stats.scope import Scope
 from drill.schedule import memory
 from drill.store.stats.sql import ITEM_MEMORY, item_block, predicted_recall, rows
@@ -56,6 +58,11 @@ class TopicRecall:
     recall: float | None  # mean over seen items; None when none is seen
     expected: float = 0.0  # summed recall over all the topic's items
 
+    def as_json(self) -> dict[str, Any]:
+        """Its figures (the block it belongs to is said by whoever lists it)."""
+        return {"topic": self.topic, "seen": self.seen, "items": self.items, "recall": rounded(self.recall),
+                "expected": floored(self.expected)}
+
 
 @dataclass(frozen=True)
 class BlockReadiness:
@@ -73,13 +80,23 @@ class BlockReadiness:
         """The share of the block's items seen at least once."""
         return None if not self.items else self.seen / self.items
 
+    def as_json(self) -> dict[str, Any]:
+        return {"items": self.items, "seen": self.seen, "mature": self.mature, "due": self.due,
+                "recall": rounded(self.recall), "expected": floored(self.expected), "coverage": floored(self.coverage),
+                "weakest": [topic.as_json() for topic in self.weakest]}
+
 
 @dataclass(frozen=True)
 class Readiness:
     target_day: date
     blocks: tuple[BlockReadiness, ...]
     weakest: tuple[TopicRecall, ...]
-    calibration: Calibration | None = None  # predictions against outcomes, last 30 days (calibration.py)
+    calibration: Calibration  # predictions against outcomes, last 30 days (calibration.py)
+
+    @property
+    def recall_model(self) -> str:
+        """The memory model whose predicted recall this is ("sm2", "fsrs"), calibrated with the same."""
+        return self.calibration.model
 
     @property
     def items(self) -> int:
@@ -109,6 +126,21 @@ class Readiness:
     @property
     def coverage(self) -> float | None:
         return None if not self.items else self.seen / self.items
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "target_day": self.target_day.isoformat(),
+            "recall_model": self.recall_model,
+            "items": self.items,
+            "seen": self.seen,
+            "mature": self.mature,
+            "recall": rounded(self.recall),
+            "expected": floored(self.expected),
+            "coverage": floored(self.coverage),
+            "by_block": {block.block: block.as_json() for block in self.blocks},
+            "weakest_topics": [{"block": topic.block, **topic.as_json()} for topic in self.weakest],
+            "calibration": self.calibration.as_json(),
+        }
 
 
 def _weakness(topic: TopicRecall) -> tuple[float, int, str, str]:

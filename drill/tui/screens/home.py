@@ -24,8 +24,8 @@ def block_table(home: "HomeSummary") -> Table:
     for name, justify in (("block", "left"), ("due", "right"), ("new", "right"), ("items", "right"), ("reviews", "right")):
         table.add_column(name, justify=justify)
     for block in BLOCKS:
-        counts = home.by_block.get(block, {"due": 0, "new": 0, "items": 0, "reviews": 0})
-        table.add_row(block, str(counts["due"]), str(counts["new"]), str(counts["items"]), str(counts["reviews"]))
+        counts = home.counts(block)
+        table.add_row(block, str(counts.due), str(counts.new), str(counts.items), str(counts.reviews))
     return table
 
 

@@ -27,7 +27,7 @@ from textual_plotext import PlotextPlot
 from drill.content.vocabulary import BLOCKS
 from drill.interview.settings import SECTION_TITLES
 from drill.schedule import memory
-from drill.stats.text import band, clock, duration, local_time, percent, score
+from drill.stats.text import band, clock, duration, local_time, percent, score, topic_text
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 from drill.tui.workers import ShowsWorkerFailures
@@ -85,8 +85,7 @@ def readiness_view(report: "StatsReport") -> Group:
                   Text(percent(ready.expected), style="bold"), _bar(ready.expected))
     weakest = Text("weakest: ", style="bold")
     if ready.weakest:
-        weakest.append(", ".join(f"{t.topic} ({t.block}) {percent(t.expected) if t.seen else 'unseen'}"
-                                 for t in ready.weakest[:3]))
+        weakest.append(", ".join(topic_text(topic) for topic in ready.weakest[:3]))
     else:
         weakest.append("nothing to review", style="dim")
     return Group(table, weakest)
@@ -95,7 +94,7 @@ def readiness_view(report: "StatsReport") -> Group:
 def calibration_view(report: "StatsReport") -> Group | Text:
     """Predicted recall against what happened, per band of predictions, and the Brier score."""
     calibration = report.readiness.calibration
-    if calibration is None or not calibration.reviews:
+    if not calibration.reviews:
         return Text("No review of an item seen before in the last 30 days: nothing to check yet.", style="dim")
     head = Text()
     head.append(f"{calibration.reviews} reviews: predicted {percent(calibration.predicted)}, "
@@ -196,8 +195,8 @@ def mock_view(report: "StatsReport") -> Group | Text:
 
 def interview_view(report: "StatsReport") -> Group | Text:
     """Mock interviews (all time): how many, mean and best, per section, and the latest ones."""
-    figures = getattr(report, "interviews", None)
-    if figures is None or not figures.count:
+    figures = report.interviews
+    if not figures.count:
         return Text("No mock interviews yet: M on home starts one.", style="dim")
     head = Text(f"{counted(figures.count, 'interview')} · mean {percent(figures.mean_score)} · best {percent(figures.best_score)}")
     sections = Text(" · ".join(f"{SECTION_TITLES[name]} {percent(score)}"
