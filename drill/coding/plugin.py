@@ -134,7 +134,8 @@ def pytest_runtest_logfinish(nodeid: str, location: tuple) -> None:
         emit(_results.pop(nodeid))
 
 
-def _load(path: str, name: str):
+def load_module(path: str | Path, name: str):
+    """Import the Python file at `path` as a module called `name`."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(name, path)
@@ -153,8 +154,8 @@ def _time(session: pytest.Session) -> None:
     try:
         from drill.coding.timing import compare
 
-        candidate = _load(os.environ["DRILL_CANDIDATE"], "drill_timed_candidate")
-        reference = _load(os.environ["DRILL_SOLUTION"], "drill_timed_reference")
+        candidate = load_module(os.environ["DRILL_CANDIDATE"], "drill_timed_candidate")
+        reference = load_module(os.environ["DRILL_SOLUTION"], "drill_timed_reference")
         emit({"event": "timing", **compare(case, candidate, reference, os.environ.get("DRILL_DEVICE", "cpu"))})
     except Exception as error:  # timing is a bonus: never turn a pass into a failure
         emit({"event": "timing", "error": f"{type(error).__name__}: {error}"})

@@ -9,15 +9,23 @@ import torch
 import torch.nn.functional as F
 
 D, H, FF = 32, 4, 64
-KEYS = {
-    "norm1.weight": (D,),
-    "qkv.weight": (3 * D, D),
-    "proj.weight": (D, D),
-    "norm2.weight": (D,),
-    "w_gate.weight": (FF, D),
-    "w_up.weight": (FF, D),
-    "w_down.weight": (D, FF),
-}
+EPS = 1e-5
+
+
+def state_shapes(d: int, ff: int) -> dict[str, tuple[int, ...]]:
+    """The state_dict contract of DecoderBlock(d, n_heads, ff)."""
+    return {
+        "norm1.weight": (d,),
+        "qkv.weight": (3 * d, d),
+        "proj.weight": (d, d),
+        "norm2.weight": (d,),
+        "w_gate.weight": (ff, d),
+        "w_up.weight": (ff, d),
+        "w_down.weight": (d, ff),
+    }
+
+
+KEYS = state_shapes(D, FF)
 
 
 @pytest.fixture
@@ -32,9 +40,10 @@ def no_sdpa(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(F, "multi_head_attention_forward", forbidden)
 
 
-def random_state(device: str, dtype: torch.dtype = torch.float32) -> dict[str, torch.Tensor]:
+def random_state(device: str, dtype: torch.dtype = torch.float32, d: int = D,
+                 ff: int = FF) -> dict[str, torch.Tensor]:
     sd = {}
-    for name, shape in KEYS.items():
+    for name, shape in state_shapes(d, ff).items():
         if name.startswith("norm"):
             sd[name] = 1.0 + 0.2 * torch.randn(shape)
         else:
@@ -49,7 +58,7 @@ def make_block(candidate, device: str, dtype: torch.dtype = torch.float32):
     return block
 
 
-def reference(sd: dict[str, torch.Tensor], x: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+def reference(sd: dict[str, torch.Tensor], x: torch.Tensor, eps: float = EPS) -> torch.Tensor:
     """The block written out from the contract, in float32."""
     sd = {k: v.float() for k, v in sd.items()}
     x = x.float()
@@ -162,13 +171,42 @@ def test_gradients_reach_all_parameters(no_sdpa, candidate, device, seed):
     assert x.grad is not None and torch.isfinite(x.grad).all(), "input gradient missing or not finite"
 
 
-def benchmark_case(module, device):
+BENCH_D, BENCH_H, BENCH_FF = 256, 8, 1024
+
+
+def bench_inputs(device):
+    """A seeded state_dict and input, for both cases below."""
     torch.manual_seed(0)
-    block = module.DecoderBlock(256, 8, 1024).to(device)
-    x = torch.randn(4, 128, 256, device=device)
+    return random_state(device, d=BENCH_D, ff=BENCH_FF), torch.randn(4, 128, BENCH_D, device=device)
+
+
+def benchmark_case(module, device):
+    sd, x = bench_inputs(device)
+    block = module.DecoderBlock(BENCH_D, BENCH_H, BENCH_FF).to(device)
+    block.load_state_dict(sd, strict=True)
 
     def run():
         with torch.no_grad():
             return block(x)
+
+    return run
+
+
+def builtin_case(device):
+    """The same block from torch built-ins: F.rms_norm, F.linear, causal SDPA and F.silu."""
+    sd, x = bench_inputs(device)
+    B, S, d = x.shape
+
+    def heads(t):
+        return t.view(B, S, BENCH_H, d // BENCH_H).transpose(1, 2)
+
+    def run():
+        h = F.rms_norm(x, (d,), sd["norm1.weight"], EPS)
+        q, k, v = (heads(t) for t in F.linear(h, sd["qkv.weight"]).split(d, dim=-1))
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(B, S, d)
+        y = x + F.linear(a, sd["proj.weight"])
+        h = F.rms_norm(y, (d,), sd["norm2.weight"], EPS)
+        return y + F.linear(F.silu(F.linear(h, sd["w_gate.weight"])) * F.linear(h, sd["w_up.weight"]),
+                            sd["w_down.weight"])
 
     return run

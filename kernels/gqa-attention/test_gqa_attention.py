@@ -114,8 +114,21 @@ def test_not_divisible(candidate, device):
         candidate.gqa_attention(q, k, v)
 
 
+BENCH_SHAPE = {"cuda": (4, 32, 8, 1024, 128), "cpu": (1, 8, 2, 256, 64)}  # B, Hq, Hkv, S, D
+
+
+def bench_inputs(device):
+    """The seeded q, k, v that benchmark_case and builtin_case both attend over."""
+    torch.manual_seed(0)
+    return make(*BENCH_SHAPE[device], device)
+
+
 def benchmark_case(module, device):
-    shape = (4, 32, 8, 1024, 128) if device == "cuda" else (1, 8, 2, 256, 64)
-    B, Hq, Hkv, S, D = shape
-    q, k, v = make(B, Hq, Hkv, S, D, device)
+    q, k, v = bench_inputs(device)
     return lambda: module.gqa_attention(q, k, v, causal=True)
+
+
+def builtin_case(device):
+    """The same causal GQA by torch's fused scaled_dot_product_attention, sharing K/V heads itself."""
+    q, k, v = bench_inputs(device)
+    return lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)

@@ -137,15 +137,54 @@ def test_bfloat16_module(candidate, device, seed):
     torch.testing.assert_close(out.float(), ref, **LOW, msg=lambda m: "bfloat16 decode vs float32 recompute\n" + m)
 
 
+BENCH_SIZE = {"cuda": (1024, 16, 8, 1024), "cpu": (256, 4, 2, 256)}  # d_model, heads, batch, cached length
+PROJECTIONS = ("wq", "wk", "wv", "wo")
+
+
+def bench_inputs(device):
+    """Seeded weights, a cache of P tokens and one new token per sequence, for both cases below."""
+    torch.manual_seed(0)
+    d, h, B, P = BENCH_SIZE[device]
+    weights = {name: torch.randn(d, d, device=device) / d**0.5 for name in PROJECTIONS}
+    cache = (torch.randn(B, h, P, d // h, device=device), torch.randn(B, h, P, d // h, device=device))
+    return weights, cache, torch.randn(B, 1, d, device=device)
+
+
 def benchmark_case(module, device):
-    d, h, B, P = (1024, 16, 8, 1024) if device == "cuda" else (256, 4, 2, 256)
+    weights, cache, x = bench_inputs(device)
+    d, h, _, _ = BENCH_SIZE[device]
     mod = module.CachedSelfAttention(d, h).to(device)
     with torch.no_grad():
-        _, cache = mod(torch.randn(B, P, d, device=device))
-    x = torch.randn(B, 1, d, device=device)
+        for name, weight in weights.items():
+            getattr(mod, name).weight.copy_(weight)
 
     def decode_step():
         with torch.no_grad():
-            mod(x, cache)
+            return mod(x, cache)
 
     return decode_step
+
+
+def builtin_case(device):
+    """The same decode step in torch built-ins: F.linear projections, torch.cat onto the cache, SDPA."""
+    weights, (k_cache, v_cache), x = bench_inputs(device)
+    d, h, B, _ = BENCH_SIZE[device]
+
+    def heads(name):
+        return F.linear(x, weights[name]).view(B, 1, h, d // h).transpose(1, 2)
+
+    def decode_step():
+        k, v = torch.cat([k_cache, heads("wk")], dim=2), torch.cat([v_cache, heads("wv")], dim=2)
+        o = F.scaled_dot_product_attention(heads("wq"), k, v)
+        return F.linear(o.transpose(1, 2).reshape(B, 1, d), weights["wo"]), (k, v)
+
+    return decode_step
+
+
+def bytes_moved(device):
+    """Decode is memory-bound: one float32 read of the cached k and v (2 * B * P * d * 4 bytes), one
+    write of the grown cache the contract returns as new tensors (2 * B * (P + 1) * d * 4), the four
+    d x d projection weights (4 * d * d * 4) and the new token in and its output out (2 * B * d * 4).
+    """
+    d, _, B, P = BENCH_SIZE[device]
+    return 2 * B * P * d * 4 + 2 * B * (P + 1) * d * 4 + 4 * d * d * 4 + 2 * B * d * 4

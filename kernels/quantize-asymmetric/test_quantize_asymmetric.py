@@ -11,10 +11,13 @@ DTYPES = [torch.float32, torch.bfloat16, torch.float16]
 def ref_params(w: torch.Tensor, bits: int, gs: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Reference (scale, exact unrounded -lo/scale) per group."""
     rows, cols = w.shape
-    qmax = 2**bits - 1
     g = w.float().reshape(rows, cols // gs, gs)
-    lo = g.amin(-1).clamp(max=0.0)
-    hi = g.amax(-1).clamp(min=0.0)
+    return group_params(g.amin(-1), g.amax(-1), 2**bits - 1)
+
+
+def group_params(lo: torch.Tensor, hi: torch.Tensor, qmax: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(scale, exact unrounded -lo/scale) from each group's min and max, the range widened to hold 0."""
+    lo, hi = lo.clamp(max=0.0), hi.clamp(min=0.0)
     span = hi - lo
     scale = torch.where(span > 0, span / qmax, torch.ones_like(span))
     return scale, -lo / scale
@@ -153,12 +156,53 @@ def test_defaults(candidate, device):
     assert int(q.max()) <= 15, "default bits must be 4"
 
 
+BENCH_N = {"cuda": 4096, "cpu": 1024}
+BENCH_GROUP = 128
+
+
+def bench_inputs(device):
+    """The seeded (n, n) float32 weight that benchmark_case and builtin_case both quantize."""
+    torch.manual_seed(0)
+    return torch.randn(BENCH_N[device], BENCH_N[device], device=device)
+
+
 def benchmark_case(module, device):
-    n = 4096 if device == "cuda" else 1024
-    w = torch.randn(n, n, device=device)
+    w = bench_inputs(device)
 
     def run_once():
-        q, s, z = module.quantize_asymmetric(w, 4, 128)
-        module.dequantize_asymmetric(q, s, z, 128)
+        q, s, z = module.quantize_asymmetric(w, 4, BENCH_GROUP)
+        return q, s, z, module.dequantize_asymmetric(q, s, z, BENCH_GROUP)
 
     return run_once
+
+
+def builtin_case(device):
+    """The same 4-bit codes, scales, zero-points and dequantized weight through torch's quantizer.
+
+    One aminmax pass gives every group's range; torch's fused per-channel quantizer (a group is a
+    channel of the (groups, group_size) view) writes the codes, and dequantize() reads them back.
+    quint8 clamps to [0, 255], not [0, 15]: a code passes 15 only if both roundings fall on exact ties.
+    """
+    w = bench_inputs(device)
+    rows, cols = w.shape
+
+    def run_once():
+        groups = w.reshape(-1, BENCH_GROUP)
+        scale, zero_exact = group_params(*torch.aminmax(groups, dim=1), 15)
+        zero_point = zero_exact.round().clamp(0, 15)
+        q = torch.quantize_per_channel(groups, scale, zero_point.long(), 0, torch.quint8)
+        return (q.int_repr().reshape(rows, cols), scale.reshape(rows, -1),
+                zero_point.to(torch.uint8).reshape(rows, -1), q.dequantize().reshape(rows, cols))
+
+    return run_once
+
+
+def bytes_moved(device):
+    """quantize then dequantize, as benchmark_case runs them.
+
+    quantize reads w (4 bytes an element) and writes the uint8 codes (1) plus a float32 scale and a
+    uint8 zero-point per group (5); dequantize reads the codes (1) and the group parameters (5) and
+    writes the float32 weight (4): 10 bytes an element and 10 a group.
+    """
+    n = BENCH_N[device]
+    return n * n * 10 + (n * n // BENCH_GROUP) * 10

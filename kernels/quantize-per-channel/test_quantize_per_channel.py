@@ -8,11 +8,16 @@ import torch
 DTYPES = [torch.float32, torch.bfloat16, torch.float16]
 
 
+def row_scale(w32: torch.Tensor, qmax: int) -> torch.Tensor:
+    """(rows, 1) float32: row abs-max / qmax, 1.0 for an all-zero row."""
+    absmax = w32.abs().amax(dim=1, keepdim=True)
+    return torch.where(absmax > 0, absmax / qmax, torch.ones_like(absmax))
+
+
 def reference(w: torch.Tensor, bits: int) -> tuple[torch.Tensor, torch.Tensor]:
     qmax = 2 ** (bits - 1) - 1
     w32 = w.float()
-    absmax = w32.abs().amax(dim=1, keepdim=True)
-    scale = torch.where(absmax > 0, absmax / qmax, torch.ones_like(absmax))
+    scale = row_scale(w32, qmax)
     return torch.round(w32 / scale).clamp(-qmax, qmax).to(torch.int8), scale
 
 
@@ -115,7 +120,38 @@ def test_default_bits_is_8(candidate, device):
     assert int(q.abs().max()) == 127, "the default must be bits=8 (qmax = 127)"
 
 
+BENCH_N = {"cuda": 4096, "cpu": 1024}
+
+
+def bench_inputs(device):
+    """The seeded (n, n) float32 weight that benchmark_case and builtin_case both quantize."""
+    torch.manual_seed(0)
+    return torch.randn(BENCH_N[device], BENCH_N[device], device=device)
+
+
 def benchmark_case(module, device):
-    n = 4096 if device == "cuda" else 1024
-    w = torch.randn(n, n, device=device)
+    w = bench_inputs(device)
     return lambda: module.quantize_per_channel(w, 8)
+
+
+def builtin_case(device):
+    """The same 8-bit codes and scales: the abs-max reduction, then torch's fused per-channel quantizer.
+
+    qint8 clamps to [-128, 127]; with scale = abs-max / 127 no code goes below -127. torch's quantizer
+    multiplies by 1 / scale, so a value exactly halfway between two codes may round one code apart.
+    """
+    w = bench_inputs(device)
+    zero_points = torch.zeros(w.shape[0], dtype=torch.long, device=device)
+
+    def run():
+        scale = row_scale(w, 127)
+        q = torch.quantize_per_channel(w, scale.squeeze(1), zero_points, 0, torch.qint8)
+        return q.int_repr(), scale
+
+    return run
+
+
+def bytes_moved(device):
+    """Read w (4 bytes an element), write the int8 codes (1 byte) and one float32 scale a row."""
+    n = BENCH_N[device]
+    return n * n * (4 + 1) + n * 4

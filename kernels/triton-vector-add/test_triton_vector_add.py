@@ -86,8 +86,27 @@ def test_mismatch_raises(candidate, tdevice):
         candidate.add(x, torch.randn(8, device=tdevice, dtype=torch.float16))
 
 
+BENCH_N = {"cuda": 1 << 24, "cpu": 1 << 16}  # the CPU interpreter is slow
+
+
+def bench_inputs(device):
+    """The seeded x and y that benchmark_case and builtin_case both add."""
+    torch.manual_seed(0)
+    n = BENCH_N[device]
+    return torch.randn(n, device=device), torch.randn(n, device=device)
+
+
 def benchmark_case(module, device):
-    n = (1 << 24) if device == "cuda" else (1 << 16)  # the CPU interpreter is slow
-    x = torch.randn(n, device=device)
-    y = torch.randn(n, device=device)
+    x, y = bench_inputs(device)
     return lambda: module.add(x, y)
+
+
+def builtin_case(device):
+    """The same sum by torch's own elementwise add."""
+    x, y = bench_inputs(device)
+    return lambda: x + y
+
+
+def bytes_moved(device):
+    """Read x and y, write out: 3 float32 vectors of n elements (4 bytes each)."""
+    return 3 * BENCH_N[device] * 4
