@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, Static
 
 from drill.tui.widgets.pitch_timer import clock_text
+from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.coding.drills import Drill
@@ -46,7 +47,7 @@ class RunFinished(Message):
         self.started_at = started_at
 
 
-class DrillScreen(Screen[str | None]):
+class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     """The timer runs from the moment the workspace is made until the tests pass or you give up."""
 
     BINDINGS = [
@@ -101,7 +102,7 @@ class DrillScreen(Screen[str | None]):
                 f"**The tests cannot run here; nothing is recorded.** {describe(missing)}")
         return bool(missing)
 
-    @work(thread=True, group="prewarm")
+    @work(thread=True, group="prewarm", exit_on_error=False)
     def prewarm(self) -> None:
         from drill.coding.api import prewarm
 
@@ -178,7 +179,7 @@ class DrillScreen(Screen[str | None]):
         self.run_in_thread()
         self.tick()
 
-    @work(thread=True, group="tests")
+    @work(thread=True, group="tests", exit_on_error=False)
     def run_in_thread(self) -> None:
         from drill.coding.api import run_tests
 
@@ -199,6 +200,13 @@ class DrillScreen(Screen[str | None]):
                 line += f" — {(result.summary or result.message).splitlines()[0][:160]}"
             lines.append(line)
         self.query_one("#drill-results", Markdown).update("\n".join(lines))
+
+    def worker_failed(self, worker) -> None:
+        """The test run itself broke (said in a notice): nothing is recorded and `r` runs again."""
+        if worker.group == "tests":
+            self.running = False
+            self.query_one("#drill-results", Markdown).update("**The tests could not run; nothing is recorded.**")
+            self.tick()
 
     def on_run_finished(self, message: RunFinished) -> None:
         run = message.run
