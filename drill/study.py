@@ -178,6 +178,11 @@ class Study:
         """The item's state after a review of `quality` today; its due day from the configured scheduler."""
         return grading.advance(card.state, quality, today, self.config.scheduler)
 
+    def scheduled_day(self, state: ItemState) -> date | None:
+        """The day the configured scheduler gives `state` once it is passed (a failed item is due
+        today until then)."""
+        return grading.due_day(state, self.config.scheduler)
+
     def grade(self, card: Card, button: int, duration_ms: int) -> Grade:
         """The grade for pressing `button` on `card` now (nothing is written yet)."""
         now = self.clock()

@@ -140,6 +140,9 @@ def test_the_daily_queue_follows_a_third_model(small_paths, clock, every_other_d
     assert sorted(first) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]  # all new on day 0
     for item, button in {"m-1": 3, "m-2": 1, "c-1": 4, "c-2": 2, "i-1": 3, "i-2": 1}.items():
         grade(item, button)
+    assert sorted(study.queue()) == ["c-2", "i-2", "m-2"]  # failed today: due again today
+    for item in ("m-2", "c-2", "i-2"):
+        grade(item, Rating.GOOD)  # passed today: the model's day for the day's counted grade
     assert study.queue() == []
 
     clock.now += timedelta(days=1)  # day 1: SM-2 would bring all six back; this model none

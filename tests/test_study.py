@@ -1,6 +1,7 @@
 """The study library end to end (no terminal): queue, grading once a day, repeats, limits."""
 
-from datetime import timedelta
+from dataclasses import replace
+from datetime import date, timedelta
 
 from sqlalchemy import text
 
@@ -31,13 +32,18 @@ def test_repeats_in_a_session_are_logged_but_change_state_once(small_paths, cloc
     session.answer(grade)
     study.record(grade)
     assert grade.after.interval == 1 and grade.after.repetitions == 0
-    # Again brings the card back after a few others; the repeat does not touch SM-2 again.
+    # Failed, it stays due today in the store (relearning), not only in this session's memory.
+    assert rows(study, f"SELECT due_day FROM item WHERE id='{first.item_id}'") == [("2026-11-22",)]
+    assert first.item_id in study.queue()
+    # Again brings the card back after a few others; the repeat does not touch SM-2 again, and
+    # passing it gives the item SM-2's day.
     position = list(session.order).index(first.item_id)
     assert position == 3
     repeat_card = session.cards[first.item_id]
     repeat = study.grade(repeat_card, 3, 700)
-    assert repeat.after == repeat.before and not repeat.counted
+    assert repeat.after == replace(repeat.before, due_day=date(2026, 11, 23)) and not repeat.counted
     study.record(repeat)
+    assert first.item_id not in study.queue()
     assert rows(study, f"SELECT counted, button FROM review WHERE item_id='{first.item_id}' ORDER BY id") == [(1, 1), (0, 3)]
     assert rows(study, f"SELECT easiness, due_day FROM item WHERE id='{first.item_id}'") == [(2.18, "2026-11-23")]  # 2.5 + 0.1 − 3·(0.08 + 3·0.02)
 

@@ -162,3 +162,24 @@ async def test_errata_show_dimmed_below_the_answer_only_after_the_reveal(small_p
         assert "156" not in screen.view.query_one("#answer", Markdown).source
         await pilot.press("3")
         assert not errata.display  # the next card has none
+
+
+async def test_a_failed_card_stays_due_today_after_leaving_and_after_a_restart(small_paths, clock) -> None:
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        failed = screen.session.current.item_id
+        await pilot.press("space", "1")  # Again on a new card
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ReviewScreen))
+        screen = await start_review(pilot)
+        assert failed in screen.session.order  # still in today's queue
+        assert db_rows(app, f"SELECT due_day FROM item WHERE id = '{failed}'") == [("2026-11-22",)]
+    app = make_app(small_paths, clock)  # drill closed and opened again the same day
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        assert failed in screen.session.order
+        while screen.session.current.item_id != failed:
+            await pilot.press("space", "3")
+        await pilot.press("space", "3")  # passed today: SM-2's day for the day's grade
+        assert db_rows(app, f"SELECT due_day FROM item WHERE id = '{failed}'") == [("2026-11-23",)]

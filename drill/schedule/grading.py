@@ -56,14 +56,17 @@ def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
 
 
 def advance(state: ItemState, quality: int, today: date, scheduler: str) -> ItemState:
-    """The state after a review of `quality` on `today`: SM-2 and FSRS both move, and the due
-    day is the one `scheduler` gives. A repeat on the same study day changes nothing."""
-    if not counts_today(state, today):
-        return state
-    after = apply_quality(state, quality, today)
-    fsrs = fsrs_model.review(state.memory, button_for_quality(quality), today)
-    after = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty, fsrs_due_day=fsrs.due_day)
-    return replace(after, due_day=due_day(after, scheduler))
+    """The state after a review of `quality` on `today`: SM-2 and FSRS both move (on the first
+    grade of the study day only), and the due day is the one `scheduler` gives — except that an
+    item failed today (Again or Hard) stays due today, relearning, until a repeat today passes
+    it (Good or Easy), which gives it the scheduler's day."""
+    button = button_for_quality(quality)
+    if counts_today(state, today):
+        after = apply_quality(state, quality, today)
+        fsrs = fsrs_model.review(state.memory, button, today)
+        state = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty,
+                        fsrs_due_day=fsrs.due_day)
+    return replace(state, due_day=today if comes_back_today(button) else due_day(state, scheduler))
 
 
 def comes_back_today(button: int) -> bool:

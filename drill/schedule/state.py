@@ -42,3 +42,8 @@ class ItemState:
     @property
     def is_new(self) -> bool:
         return self.last_review_day is None
+
+    @property
+    def relearning(self) -> bool:
+        """Failed on its last review day and not passed since: due that day, whatever the scheduler."""
+        return self.due_day is not None and self.last_review_day is not None and self.due_day <= self.last_review_day

@@ -126,13 +126,14 @@ def stored_scheduler(engine: Engine) -> str | None:
 
 
 def switch_scheduler(engine: Engine, scheduler: str) -> int:
-    """Give every reviewed item the due day `scheduler` sets, and remember it; returns items moved."""
+    """Give every reviewed item the due day `scheduler` sets (an item being relearnt stays due), and
+    remember it; returns items moved."""
     with writing(engine) as connection:
         moves = []
         for row in connection.execute(STATES):
             state = item_state(row)
             due = due_day(state, scheduler)
-            if due != state.due_day:
+            if due != state.due_day and not state.relearning:
                 moves.append({"item_id": row.id, "due_day": due})
         if moves:
             connection.execute(SET_DUE, moves)

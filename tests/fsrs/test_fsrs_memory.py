@@ -50,7 +50,7 @@ def memory(study: Study, item_id: str):
 def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
     item = study.queue()[0]
-    buttons = [3, 4, 1]
+    buttons = [3, 1, 4]
     days = grade_every(study, clock, item, buttons, 3)
     expected = fsrs_model.replay(zip(days, buttons))
     stability, difficulty, fsrs_due, due, interval, last = memory(study, item)
@@ -138,7 +138,8 @@ def test_rebuild_rewrites_imported_review_rows(small_paths, clock) -> None:
             "SELECT counted, reps_before, interval_before, reps_after, interval_after, due_after "
             "FROM review WHERE item_id = :item ORDER BY id"), {"item": item}).all()
     assert [tuple(row) for row in rows] == [
-        (1, 0, 0, 1, 1, "2026-11-02"), (0, 1, 1, 1, 1, "2026-11-02"), (1, 1, 1, 2, 6, "2026-11-11"),
+        # The Again repeat on 11-01 leaves the item due that day (relearning) until the next pass.
+        (1, 0, 0, 1, 1, "2026-11-02"), (0, 1, 1, 1, 1, "2026-11-01"), (1, 1, 1, 2, 6, "2026-11-11"),
     ]
     state = study.cards([item])[0].state
     assert (state.repetitions, state.interval, state.due_day.isoformat()) == (2, 6, "2026-11-11")

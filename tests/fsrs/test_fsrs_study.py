@@ -1,5 +1,6 @@
 """scheduler = "fsrs": due days come from FSRS replayed over the stored reviews; SM-2 keeps moving."""
 
+from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 
 import fsrs
@@ -49,9 +50,9 @@ def test_fsrs_sets_the_due_day_and_sm2_fields_keep_moving(small_paths, clock) ->
     first = grade_and_record(study, item, 3)
     assert first.after.due_day == day1 + timedelta(days=2) == package_due([(day1, 3)])  # S0(Good) = 2.31 days
     assert (first.after.repetitions, first.after.interval, first.after.easiness) == (1, 1, 2.5)  # SM-2, as always
-    # A repeat on the same day is logged and changes nothing.
+    # A failed repeat on the same day is logged; the memory does not move, and the item stays due today.
     repeat = grade_and_record(study, item, 1)
-    assert not repeat.counted and repeat.after == repeat.before
+    assert not repeat.counted and repeat.after == replace(repeat.before, due_day=day1)
     clock.now += timedelta(days=2)
     day3 = study.today
     second = grade_and_record(study, item, 3)
@@ -77,8 +78,10 @@ def test_switching_schedulers_keeps_and_uses_all_history(small_paths, clock) -> 
     day8 = study.today
     study = open_study(small_paths, clock, "fsrs")  # the reviews given under SM-2 are replayed
     grade = grade_and_record(study, item, 2)
-    assert grade.after.due_day == package_due([(day1, 3), (day2, 4), (day8, 2)])
+    assert grade.after.due_day == day8  # Hard: back later today, relearning
     assert (grade.after.repetitions, grade.after.interval) == (3, 16)  # ceil(6 × 2.6), SM-2 kept up to date
+    passed = grade_and_record(study, item, 3)  # passed today: FSRS's day for the day's counted grade
+    assert not passed.counted and passed.after.due_day == package_due([(day1, 3), (day2, 4), (day8, 2)])
     study.close()
 
     clock.now += timedelta(days=20)
@@ -97,3 +100,14 @@ def test_config_validates_the_scheduler(small_paths) -> None:
     small_paths.config.write_text('scheduler = "anki"\n')
     with pytest.raises(ConfigError, match="scheduler"):
         Config.load(small_paths.config)
+
+
+def test_an_item_failed_today_stays_due_across_a_scheduler_switch(small_paths, clock) -> None:
+    study = open_study(small_paths, clock, "fsrs")
+    item = study.queue()[0]
+    grade_and_record(study, item, 1)  # Again: due again today
+    study.close()
+    study = open_study(small_paths, clock, "sm2")  # SM-2 alone would give it tomorrow (interval 1)
+    study.reconcile_schedule()  # what opening does after a change of scheduler in config.toml
+    assert study.cards([item])[0].state.due_day == study.today and item in study.queue()
+    study.close()

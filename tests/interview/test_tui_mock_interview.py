@@ -92,8 +92,11 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
     reviewed = db_rows(app, "SELECT item_id, button FROM review ORDER BY id")
     assert [item for item, _ in reviewed] == [step.item_id for step in steps]
     assert [button for _, button in reviewed][:3] == [3, 4, 2]
+    # Passed items move on; the Hard pitch and the failed estimate stay due today (relearning).
     moved = db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day = '2026-11-22' AND due_day > '2026-11-22'")
-    assert moved == [(5,)]
+    failed = db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day = '2026-11-22' AND due_day = '2026-11-22'")
+    passed = sum(1 for _, button in reviewed if button >= 3)
+    assert passed == 3 and moved == [(passed,)] and failed == [(5 - passed,)]
     assert InterviewSettingsRemembered(drill_home) == (45, 2, 120, 2, False)
 
 

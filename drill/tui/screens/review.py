@@ -34,12 +34,13 @@ VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later", "suspend")
 
 
-def grade_outcome(state: ItemState, after: ItemState, button: int, today: date) -> str:
-    """What a grade does, for its Footer label: days until the next review, ↻ if it returns today."""
+def grade_outcome(state: ItemState, scheduled: date | None, button: int, today: date) -> str:
+    """What a grade does, for its Footer label: the days until the review the scheduler gives it
+    (`scheduled`, once passed), ↻ if it comes back today first."""
     again = "↻" if comes_back_today(button) else ""
-    if not counts_today(state, today) or after.due_day is None:
+    if not counts_today(state, today) or scheduled is None:
         return again or "✓"
-    return describe_interval((after.due_day - today).days) + again
+    return describe_interval((scheduled - today).days) + again
 
 
 class ReviewScreen(Screen[None]):
@@ -110,10 +111,11 @@ class ReviewScreen(Screen[None]):
     def _revealed(self, message: Revealed) -> None:
         """Work out the interval each grade would give, for the Footer labels (active_bindings)."""
         card, today = message.card, self.study.today
-        self.grade_labels = {
-            str(button): f"{BUTTON_LABEL[button]} {grade_outcome(card.state, self.study.next_state(card, BUTTON_QUALITY[button], today), button, today)}"
-            for button in (1, 2, 3, 4)
-        }
+        self.grade_labels = {}
+        for button in (1, 2, 3, 4):
+            after = self.study.next_state(card, BUTTON_QUALITY[button], today)
+            outcome = grade_outcome(card.state, self.study.scheduled_day(after), button, today)
+            self.grade_labels[str(button)] = f"{BUTTON_LABEL[button]} {outcome}"
         self.refresh_bindings()
 
     @property
