@@ -12,7 +12,7 @@ import genanki
 import pytest
 
 from drill.content.decks import load_decks
-from drill.interop.anki_export import export_anki
+from drill.interop.anki_export import export_anki, to_html
 from drill.paths import Paths
 
 USER_DECK = '''
@@ -118,7 +118,8 @@ def test_the_real_anki_imports_the_package_and_a_second_export_updates_it(paths:
         grill = items["grill-01"]
         (note_id,) = collection.find_notes("Id:grill-01")
         note = collection.get_note(note_id)
-        assert note["Front"] == "<p>Why is attention in memory?</p>\n"
+        assert note["Front"] == "<p>Why is attention O(n²) in memory?</p>\n"
+        assert note["Errata"] == to_html(grill.errata) and "in memory?" in note["Errata"]  # the seed's damaged wording
         assert note["Back"].count("<li>") == grill.answer.count("\n- ")
         assert "<code>S = QKᵀ/√d</code>" in note["Back"]
         assert set(note.tags) == {"block::memory", "topic::memory", "kind::card"}
