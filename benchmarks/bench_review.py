@@ -58,14 +58,20 @@ async def grade_latencies(home: Path, grades: int = 60) -> list[float]:
     from drill.tui.screens.review import ReviewScreen
 
     latencies: list[float] = []
-    grade = ReviewScreen.action_grade
+    grade, show = ReviewScreen.action_grade, ReviewScreen.show_current
+    pressed: list[float] = []
 
     def timed_grade(screen: ReviewScreen, button: int) -> None:
-        start = time.perf_counter()
+        pressed.append(time.perf_counter())  # the key's action: the view posts Graded to the screen
         grade(screen, button)
-        screen.call_after_refresh(lambda: latencies.append((time.perf_counter() - start) * 1000))
 
-    ReviewScreen.action_grade = timed_grade
+    def timed_show(screen: ReviewScreen) -> None:
+        show(screen)  # the screen took the grade and shows the next card
+        if pressed:
+            start = pressed.pop()
+            screen.call_after_refresh(lambda: latencies.append((time.perf_counter() - start) * 1000))
+
+    ReviewScreen.action_grade, ReviewScreen.show_current = timed_grade, timed_show
     app = DrillApp(Paths(home))
     async with app.run_test(size=(100, 30)) as pilot:
         while app.study is None:
