@@ -97,7 +97,7 @@ class ReviewScreen(Screen[None]):
         self.query_one(ContentSwitcher).current = f"{card.kind}-view"
         self.view.show(card)
         if card.kind != "estimate":
-            self.set_focus(None)
+            self.view.focus()  # the keyboard scrolls the card (the estimate view focuses its answer box)
         self.refresh_bindings()
 
     def refresh_status(self) -> None:
