@@ -100,9 +100,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from drill.config import ConfigError
     from drill.errors import UserFacingError
-    from drill.paths import StateDirError
     from drill.store.migrations import NewerDatabaseError
     from drill.store.postgres import DatabaseUrlError
 
@@ -110,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.handler(args)
         sys.stdout.flush()
         return code
-    except (UserFacingError, StateDirError, ConfigError, NewerDatabaseError, DatabaseUrlError) as error:
+    except (UserFacingError, NewerDatabaseError, DatabaseUrlError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

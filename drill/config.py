@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.errors import UserFacingError
 from drill.schedule import memory
 from drill.schedule.queue import DEFAULT_NEW_MIX, KINDS
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from drill.paths import Paths
 
 
-class ConfigError(Exception):
+class ConfigError(UserFacingError):
     """config.toml exists but cannot be used."""
 
 

@@ -12,10 +12,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from drill.errors import UserFacingError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-class StateDirError(Exception):
+class StateDirError(UserFacingError):
     """DRILL_HOME (or the default data dir) cannot be created or written."""
 
 

@@ -17,12 +17,13 @@ from drill.content.errors import ContentError
 from drill.content.locate import KEY, decode_error_line, toml_lines
 from drill.content.models import ItemId, Text
 from drill.content.vocabulary import Block
+from drill.errors import UserFacingError
 
 DrillId = ItemId
 TOML = "drill.toml"
 
 
-class DrillError(Exception):
+class DrillError(UserFacingError):
     """A drill folder that cannot be loaded; the message says why."""
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from drill.errors import UserFacingError
 
-class InteropError(Exception):
+
+class InteropError(UserFacingError):
     """A file could not be imported; `problems` holds every `path:line: message` found."""
 
     def __init__(self, problems: list[str]) -> None:
