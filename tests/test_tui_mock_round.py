@@ -1,6 +1,7 @@
 """Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
 
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,25 @@ async def test_the_round_ends_when_time_runs_out(app) -> None:
         app.screen.started -= app.screen.settings.seconds  # the clock has run out
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
         assert app.screen.summary.answered == 0 and not app.screen.abandoned
+
+
+async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds_clock(app, clock) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_setup(pilot, 5)
+        screen = await start_round(pilot)
+        await pilot.press(*screen.problems[0].pretty, "enter")  # one answered (graded at the end)
+        await pilot.press(*"2.7 gigs")  # being typed, and not gradable as it stands
+        screen.started -= screen.settings.seconds  # the clock has run out
+        clock.now += timedelta(seconds=screen.settings.seconds + 5)  # and the wall clock with it
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        summary = app.screen.summary
+        assert [attempt.answer for attempt in summary.attempts] == [screen.problems[0].pretty, "2.7 gigs"]
+        assert summary.attempts[1].score == 0.0
+        assert summary.seconds == screen.settings.seconds  # the round ran its whole clock
+        text = app.screen.query_one(Markdown).source
+        assert f"2 of 5 answered in {screen.settings.minutes}:00" in text
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
+        first = app.screen.query_one("#history").get_row_at(0)
+        assert first[1] == "2/5" and first[3] == f"{screen.settings.minutes}:00"
+    assert db_rows(app, "SELECT answer, score FROM estimate_attempt ORDER BY id")[1] == ("2.7 gigs", 0.0)

@@ -49,6 +49,7 @@ class RoundSummary:
 
     problems: int
     attempts: list[Attempt]
+    seconds_used: float | None = None  # the round's clock, start to end (None: the answers' own time)
 
     @property
     def answered(self) -> int:
@@ -60,6 +61,9 @@ class RoundSummary:
 
     @property
     def seconds(self) -> float:
+        """Time the round took: its clock when known, else the time spent on the answers."""
+        if self.seconds_used is not None:
+            return self.seconds_used
         return sum(attempt.seconds for attempt in self.attempts)
 
     def worst(self, count: int = 3) -> list[Attempt]:

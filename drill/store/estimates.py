@@ -27,7 +27,7 @@ class RoundRow:
     """One mock round in the history list."""
 
     id: int
-    started_at: str
+    started_at: str  # the stored UTC moment, ISO
     problems: int
     answered: int
     time_limit_s: int
@@ -68,20 +68,29 @@ def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: fl
         )
 
 
+def time_used(row) -> float:
+    """The round's clock: start to finish, at most its limit (an unfinished round: its answers' time)."""
+    if row.finished_at is None:
+        return float(row.seconds)
+    started, finished = (datetime.fromisoformat(as_text(value)) for value in (row.started_at, row.finished_at))
+    return min(float(row.time_limit_s), max(0.0, (finished - started).total_seconds()))
+
+
 def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
     """Past rounds, newest first, with how many problems were answered and the time used."""
     with engine.connect() as connection:
         rows = connection.execute(
             text(
-                """SELECT r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned,
+                """SELECT r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned,
                     COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
                 FROM mock_round r LEFT JOIN estimate_attempt a ON a.mock_round_id = r.id
-                GROUP BY r.id ORDER BY r.started_at DESC LIMIT :limit"""
+                GROUP BY r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned
+                ORDER BY r.started_at DESC LIMIT :limit"""
             ),
             {"limit": limit},
         ).all()
     return [
-        RoundRow(row.id, as_text(row.started_at)[:16], row.problems, row.answered, row.time_limit_s,
-                 float(row.seconds), row.score, bool(row.abandoned))
+        RoundRow(row.id, as_text(row.started_at), row.problems, row.answered, row.time_limit_s,
+                 time_used(row), row.score, bool(row.abandoned))
         for row in rows
     ]

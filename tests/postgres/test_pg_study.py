@@ -79,8 +79,8 @@ def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clo
         clock.now += timedelta(minutes=2)
         study.finish_round(round_id, 0.25, abandoned=False)
         [past] = study.round_history()
-        assert (past.id, past.started_at, past.problems, past.answered, past.time_limit_s, past.seconds,
-                past.score, past.abandoned) == (round_id, "2026-11-22T15:00", 2, 1, 180, 40.0, 0.25, False)
+        assert (past.id, past.started_at[:16], past.problems, past.answered, past.time_limit_s, past.seconds,
+                past.score, past.abandoned) == (round_id, "2026-11-22T15:00", 2, 1, 180, 120.0, 0.25, False)
 
         drill = study.cards([DRILL])[0]
         run = CodingAttempt(DRILL, clock(), clock(), "fail", 1, 2, "cpu", 0, 200.0, None, "w")

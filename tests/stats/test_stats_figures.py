@@ -238,7 +238,8 @@ def test_mock_round_history(study) -> None:
     assert [r.id for r in mock.rounds] == [3, 2]
     abandoned, done = mock.rounds
     assert (abandoned.abandoned, abandoned.score, abandoned.answered) == (True, None, 0)
-    assert (done.answered, done.problems, done.seconds, done.time_limit_s) == (2, 5, 90.0, 600)
+    # time used is the round's clock, start to finish (12:00 → 12:10), not the 90 s its two answers took
+    assert (done.answered, done.problems, done.seconds, done.time_limit_s) == (2, 5, 600.0, 600)
     assert [r.id for r in load_report(study, 30, "inference").mock.rounds] == [2]
     everything = load_report(study, None).mock
     assert (everything.count, everything.finished, everything.mean_score, everything.best_score) == (

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from drill.days import study_day
 from drill.estimate.items import family_id
 from drill.store.dialect import as_text, dialect
+from drill.store.estimates import time_used
 from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope, day_start, moment_text
 from drill.store.stats.sql import item_block, rows
@@ -285,17 +286,17 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
     )[0]
     found = rows(
         connection,
-        f"""SELECT r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned,
+        f"""SELECT r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned,
             COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
         FROM (SELECT * FROM ({chosen}) AS chosen ORDER BY started_at DESC, id DESC LIMIT :limit) AS r
         LEFT JOIN estimate_attempt AS a ON a.mock_round_id = r.id
-        GROUP BY r.id, r.started_at, r.problems, r.time_limit_s, r.score, r.abandoned
+        GROUP BY r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned
         ORDER BY r.started_at DESC, r.id DESC""",
         scope,
         limit=ROUNDS,
     )
     rounds = tuple(
-        MockRound(row.id, as_text(row.started_at), row.problems, row.answered, row.score, float(row.seconds),
+        MockRound(row.id, as_text(row.started_at), row.problems, row.answered, row.score, time_used(row),
                   row.time_limit_s, bool(row.abandoned))
         for row in found
     )

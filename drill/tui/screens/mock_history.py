@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header
 
+from drill.stats.text import local_time
 from drill.store.estimates import RoundRow
 from drill.tui.widgets.pitch_timer import clock_text
 
@@ -21,11 +22,11 @@ class MockHistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         table = DataTable(id="history", cursor_type="row")
-        table.add_columns("started (UTC)", "answered", "score", "time used", "limit", "")
+        table.add_columns("started", "answered", "score", "time used", "limit", "")
         for row in self.rounds:
             score = "—" if row.score is None else f"{row.score:.0%}"
             table.add_row(
-                row.started_at.replace("T", " "), f"{row.answered}/{row.problems}", score,
+                local_time(row.started_at), f"{row.answered}/{row.problems}", score,
                 clock_text(row.seconds), clock_text(row.time_limit_s), "abandoned" if row.abandoned else "",
             )
         yield table
