@@ -60,3 +60,24 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
     assert db_rows(app, "SELECT id, interval FROM item ORDER BY id") == [
         ("estimate:kv-cache", 1), ("estimate:pipeline-bubble", 1)
     ]
+
+
+async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_answer_box(small_paths, clock) -> None:
+    estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_review(pilot)
+        first = screen.session.current.item_id
+        await pilot.press(*screen.view.problem.pretty, "enter")
+        report = screen.view.query_one("#answer", Markdown).source
+        assert report.startswith("Counted as **Easy**: next review in 1d.")
+        await pilot.press("enter")
+        entry = screen.view.query_one("#estimate", Input)
+        assert app.focused is entry
+        await pilot.press("u")  # in the answer box, u is a letter
+        assert entry.value == "u" and len(screen.session.given) == 1
+        keys = {binding.key: binding.description for _, binding, enabled, _ in screen.active_bindings.values() if enabled}
+        assert keys.get("ctrl+z") == "Undo last grade" and "u" not in keys
+        await pilot.press("ctrl+z")
+        assert screen.session.given == [] and screen.session.current.item_id == first
+    assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]

@@ -90,14 +90,16 @@ async def test_when_time_runs_out_a_gradable_answer_in_the_box_counts(app) -> No
     assert db_rows(app, "SELECT abandoned, finished_at IS NOT NULL FROM mock_round") == [(0, 1)]
 
 
-async def test_when_time_runs_out_a_typo_in_the_box_is_left_out(app) -> None:
+async def test_when_time_runs_out_a_typo_in_the_box_is_submitted_and_scores_zero(app) -> None:
+    """Nothing typed is lost: at time-up the box is submitted as it stands; a typo cannot be
+    fixed any more, so it scores zero with the parser's message (it is never read as another number)."""
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_round(pilot)
         await pilot.press(*screen.problems[0].pretty, "enter", "1", "+")
         screen.started -= screen.settings.seconds
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
-        assert app.screen.summary.answered == 1
-    assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(1,)]
+        assert app.screen.summary.answered == 2
+    assert db_rows(app, "SELECT answer, score, error IS NOT NULL FROM estimate_attempt ORDER BY id")[1] == ("1+", 0.0, 1)
 
 
 async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_paths, clock) -> None:

@@ -62,8 +62,9 @@ class CardView(VerticalScroll):
         """Whether the screen's `action` applies to this view now (suspend does, until it is answered)."""
         return action == "suspend" and not self.answered
 
-    def show_result(self, attempt: "Attempt") -> None:
-        """The screen has taken this showing's graded `attempt` (views that grade a typed answer)."""
+    def show_result(self, attempt: "Attempt", verdict: str) -> None:
+        """The screen has taken this showing's graded `attempt`; `verdict` says what it counted as
+        (views that grade a typed answer)."""
 
     def leave_box(self) -> bool:
         """Escape: leave a text box this view has focused (keeping its text); False when none is."""

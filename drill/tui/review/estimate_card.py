@@ -74,11 +74,11 @@ class EstimateView(CardView):
         attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
         self.answer(attempt.seconds, attempt=attempt, moves_on=False)
 
-    def show_result(self, attempt: "Attempt") -> None:
-        """The grade is in the session: the result and worked solution stay until Enter."""
+    def show_result(self, attempt: "Attempt", verdict: str) -> None:
+        """The grade is in the session: what it counted as, the result and worked solution stay until Enter."""
         self.showing_result = True
         answer = self.query_one("#answer", Markdown)
-        answer.update(attempt.report() + "\n\nPress **Enter** for the next card.")
+        answer.update(f"{verdict} Press **Enter** for the next card.\n\n{attempt.report()}")
         self.query_one("#estimate", Input).display = False
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True

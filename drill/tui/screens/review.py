@@ -12,7 +12,7 @@ from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.widgets import ContentSwitcher, Footer, Header, Input, Static, TextArea
 
 from drill.days import describe_interval
 from drill.schedule.grading import ItemState, comes_back_today, counts_today
@@ -54,6 +54,7 @@ class ReviewScreen(Screen[None]):
         Binding("3", "grade(3)", "Good"),
         Binding("4", "grade(4)", "Easy"),
         Binding("u", "undo", "Undo"),
+        Binding("ctrl+z", "undo_in_box", "Undo last grade"),
         Binding("s", "suspend", "Suspend"),
         Binding("enter", "next", "Next"),
         Binding("enter", "start_drill", "Start drill"),
@@ -147,8 +148,18 @@ class ReviewScreen(Screen[None]):
         if message.moves_on:
             self.show_current()
         else:
-            self.view.show_result(message.attempt)
+            self.view.show_result(message.attempt, self.verdict(grade))
             self.refresh_bindings()
+
+    def verdict(self, grade: "Grade") -> str:
+        """Which grade an answer counted as, and when its card comes back."""
+        if comes_back_today(grade.button):
+            when = "it comes back later today"
+        else:
+            scheduled = self.study.scheduled_day(grade.after)
+            days = (scheduled - grade.study_day).days if scheduled else 0
+            when = f"next review in {describe_interval(days)}"
+        return f"Counted as **{BUTTON_LABEL[grade.button]}**: {when}."
 
     def keep(self, grade: "Grade", saved: Future) -> None:
         """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
@@ -171,8 +182,11 @@ class ReviewScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in VIEW_ACTIONS:
             return self.view.allows(action)
+        typing = isinstance(self.focused, (Input, TextArea))
         if action == "undo":
-            return bool(self.session.given)
+            return bool(self.session.given) and not typing  # in a box, u is a letter
+        if action == "undo_in_box":
+            return bool(self.session.given) and typing
         return True
 
     def action_reveal(self) -> None:
@@ -212,6 +226,9 @@ class ReviewScreen(Screen[None]):
         """Move the current item to the end of today's session."""
         self.session.postpone_current()
         self.show_current()
+
+    def action_undo_in_box(self) -> None:
+        self.action_undo()
 
     def action_undo(self) -> None:
         grade = self.session.undo()
