@@ -1,6 +1,7 @@
 """The pitch ladder over the period: per rung (30 s, 2 min, 5 min), the time taken against it.
 
-A pitch review's duration is the pitch timer's reading when the answer was revealed.
+A pitch review's duration is the pitch timer's reading when the answer was revealed; it is in
+time when within the target and not under half of it (drill/schedule/pitch_time.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import PITCH_SECONDS
+from drill.schedule.pitch_time import SHORTEST_SHARE
 from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import item_block, ratio, rows
@@ -23,7 +25,7 @@ class Rung:
     reviews: int
     mean_s: float | None
     median_s: float | None
-    within: int  # reviews finished within the target
+    within: int  # reviews in time: within the target, and at least half of it (pitch_time.py)
     last_s: float | None
 
     @property
@@ -61,9 +63,10 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
                     ROW_NUMBER() OVER (PARTITION BY target ORDER BY id DESC) AS recency FROM p)
             SELECT target, COUNT(*) AS reviews, AVG(s) AS mean_s,
                 AVG(CASE WHEN rank IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median_s,
-                COUNT(*) FILTER (WHERE s <= target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
+                COUNT(*) FILTER (WHERE s <= target AND s >= :shortest * target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
             FROM ranked GROUP BY target""",
             scope,
+            shortest=SHORTEST_SHARE,
         )
     }
     targets = sorted(set(PITCH_SECONDS) | set(items) | set(found))

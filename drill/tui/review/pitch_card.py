@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.widgets import TextArea
 
+from drill.schedule.pitch_time import pitch_timing
 from drill.tui.review.flash_card import FlashCardView
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
@@ -53,7 +54,9 @@ class PitchView(FlashCardView):
 
     def answer_text(self, card: "Card") -> str:
         taken = self.pitch_seconds = self.query_one(PitchTimer).stop()
-        return f"**Your time {clock_text(taken)}** against a target of {clock_text(card.target_seconds or 0)}.\n\n{card.answer}"
+        target = card.target_seconds or 0
+        return (f"**Your time {clock_text(taken)}** against a target of {clock_text(target)}: "
+                f"{pitch_timing(taken, target)}.\n\n{card.answer}")
 
     def seconds_taken(self) -> float:
         return self.pitch_seconds if self.pitch_seconds is not None else super().seconds_taken()

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Header, Markdown, Static
 
 from drill.interview.scorecard import InterviewAnswer, Scorecard
 from drill.interview.settings import SECTION_TITLES
+from drill.schedule.pitch_time import pitch_timing
 from drill.schedule.sm2 import BUTTON_LABEL
 from drill.tui.widgets.pitch_timer import clock_text
 
@@ -71,8 +72,9 @@ def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Tabl
         table = _table(("pitch", "left"), ("time / target", "right"), ("grade", "left"))
         for a in answers:
             target = a.target_seconds or 0
-            over = Text(" over", style="red") if a.seconds > target else Text(" in time", style="green")
-            table.add_row(short(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + over,
+            timing = pitch_timing(a.seconds, target)
+            said = Text(f" {timing}", style="green" if timing == "in time" else "red")
+            table.add_row(short(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + said,
                           _grade(a))
     elif section == "estimate":
         table = _table(("problem", "left"), ("your answer", "left"), ("score", "right"), ("time", "right"))
