@@ -183,3 +183,18 @@ async def test_a_failed_card_stays_due_today_after_leaving_and_after_a_restart(s
             await pilot.press("space", "3")
         await pilot.press("space", "3")  # passed today: SM-2's day for the day's grade
         assert db_rows(app, f"SELECT due_day FROM item WHERE id = '{failed}'") == [("2026-11-23",)]
+
+
+async def test_every_footer_key_fits_80_columns_after_a_reveal(small_paths, clock) -> None:
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        await pilot.press("space", "3", "space")  # revealed, with an undo to offer
+        await pilot.pause()
+        keys = screen.query_one(Footer).query(FooterKey)
+        shown = {key.description: key.region for key in keys}
+        assert {"Again 1d↻", "Good 1d", "Undo", "Suspend", "Home", "Help"} <= set(shown)
+        assert all(region.width > 0 and region.right <= 80 for region in shown.values()), shown

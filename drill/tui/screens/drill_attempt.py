@@ -84,7 +84,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             yield Markdown("", id="drill-results")
             yield Markdown("", id="drill-hints")
             yield Markdown(self.drill.prompt.read_text(encoding="utf-8"), id="drill-prompt")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self.tick)

@@ -53,7 +53,7 @@ class DrillListScreen(Screen[None]):
                 key=drill.id,
             )
         yield table
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         drill = next(drill for drill in self.drills if drill.id == event.row_key.value)

@@ -78,7 +78,7 @@ class HomeScreen(Screen[None]):
                 "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
                 id="ways-in",
             )
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def show(self, home: "HomeSummary") -> None:
         self.sub_title = home.today.strftime("%A %d %B %Y")

@@ -30,4 +30,4 @@ class MockHistoryScreen(Screen[None]):
                 clock_text(row.seconds), clock_text(row.time_limit_s), "abandoned" if row.abandoned else "",
             )
         yield table
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)

@@ -93,7 +93,7 @@ class MockInterviewScreen(Screen[None]):
             yield Rule(id="interview-divider")
             yield Markdown("", id="interview-reveal")
             yield Markdown("", id="interview-points")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = "Mock interview"

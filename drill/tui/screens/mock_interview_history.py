@@ -53,7 +53,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         for card in self.interviews:
             table.add_row(*history_row(card))
         yield table
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = "Mock interviews"

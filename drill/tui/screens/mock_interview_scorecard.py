@@ -134,7 +134,7 @@ class MockInterviewScorecardScreen(Screen[None]):
             markdown = Markdown(slips, id="interview-slips")
             markdown.display = bool(slips)
             yield markdown
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = "Mock interview"

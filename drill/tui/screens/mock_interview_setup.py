@@ -96,7 +96,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
                 yield Static("a coding drill with hidden tests (its own timer)", classes="switch-label")
             yield Static(describe(chosen), id="interview-describe")
             yield Static("[b]ctrl+s[/b] start   [b]H[/b] past interviews   [b]escape[/b] home", id="interview-setup-keys")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def settings(self) -> InterviewSettings:
         return InterviewSettings(

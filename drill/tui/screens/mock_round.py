@@ -52,7 +52,7 @@ class MockRoundScreen(Screen[None]):
             yield Input(placeholder="your answer with units — Enter", id="round-answer")
             yield Static("", id="round-answer-error", classes="answer-error", markup=False)
             yield Markdown("", id="round-feedback")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self.tick)

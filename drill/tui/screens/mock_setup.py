@@ -38,7 +38,7 @@ class MockSetupScreen(Screen[None]):
                 yield Switch(value=True, id="grade-at-end")
                 yield Static("grade at the end (off: after each answer)", classes="switch-label")
             yield Static("[b]ctrl+s[/b] start   [b]h[/b] history   [b]escape[/b] home", id="setup-keys")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def settings(self) -> RoundSettings:
         blocks = tuple(block for block in BLOCKS if self.query_one(f"#block-{block}", Checkbox).value)

@@ -53,4 +53,4 @@ class MockSummaryScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="mock-summary"):
             yield Markdown(summary_markdown(self.summary, self.abandoned))
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)

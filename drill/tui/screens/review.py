@@ -75,7 +75,7 @@ class ReviewScreen(Screen[None]):
         with ContentSwitcher(id="card"):
             for kind, view in VIEWS.items():
                 yield view(self.study, id=f"{kind}-view", classes="card-view")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.show_current()

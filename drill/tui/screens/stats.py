@@ -296,7 +296,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
             with Vertical(classes="stats-section", id="sec-coding"):
                 yield Static("Coding drills", classes="stats-title")
                 yield Static("", id="coding")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.sub_title = "Stats"

@@ -32,4 +32,4 @@ class SummaryScreen(Screen[None]):
                 f"Time spent {clock_text(s.seconds)}"
             )
             yield Static("Press Enter to go home.")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
