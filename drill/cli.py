@@ -101,14 +101,12 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from drill.errors import UserFacingError
-    from drill.store.migrations import NewerDatabaseError
-    from drill.store.postgres import DatabaseUrlError
 
     try:
         code = args.handler(args)
         sys.stdout.flush()
         return code
-    except (UserFacingError, NewerDatabaseError, DatabaseUrlError) as error:
+    except UserFacingError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -14,6 +14,7 @@ from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
+from drill.errors import UserFacingError
 from drill.store.backup_files import list_backups
 from drill.store.engine import BUSY_TIMEOUT_MS
 from drill.store.migrations import SCHEMA_VERSION
@@ -21,7 +22,7 @@ from drill.store.migrations import SCHEMA_VERSION
 SERVER_MESSAGE = "backups cover the embedded SQLite database; with DRILL_DB_URL use your server's tools (pg_dump)"
 
 
-class BackupError(Exception):
+class BackupError(UserFacingError):
     """A backup cannot be made or restored; the message says which file and why."""
 
 

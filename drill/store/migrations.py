@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from drill.errors import UserFacingError
+
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
@@ -211,7 +213,7 @@ POSTGRES_TYPES: list[tuple[str, str]] = [
 VERSION_TABLE = "schema_version"
 
 
-class NewerDatabaseError(Exception):
+class NewerDatabaseError(UserFacingError):
     """The database was written by a newer drill than this one."""
 
 

@@ -19,6 +19,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from drill.errors import UserFacingError
+
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
 
@@ -29,7 +31,7 @@ WRITE_LOCK = 0x6472696C6C  # "drill" in ASCII: the advisory lock key of every wr
 CONNECT_TIMEOUT_S = 10
 
 
-class DatabaseUrlError(Exception):
+class DatabaseUrlError(UserFacingError):
     """DRILL_DB_URL cannot be opened; the message names it (password masked) and says why."""
 
 

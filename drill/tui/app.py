@@ -48,15 +48,13 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def open_study(self) -> None:
         from drill.errors import UserFacingError
-        from drill.store.migrations import NewerDatabaseError
-        from drill.store.postgres import DatabaseUrlError
         from drill.study import Study
 
         try:
             study = Study.open(self.paths, self.clock)
             study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
             self.post_message(StudyOpened(study, study.home()))
-        except (UserFacingError, NewerDatabaseError, DatabaseUrlError, OSError) as error:
+        except (UserFacingError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
             return
         self.backup_daily(study)
