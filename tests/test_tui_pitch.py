@@ -3,6 +3,7 @@
 from textual.widgets import Markdown, TextArea
 
 from drill.tui.app import DrillApp
+from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.pitch_timer import PitchTimer
 from test_content import PITCH
 from test_tui_review import start_review
@@ -32,7 +33,7 @@ async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clo
         await pilot.press("space")
         assert "time taken" in str(timer.render())
         assert "Your time" in screen.view.query_one("#answer", Markdown).source
-        assert "- [ ] FSDP is ZeRO-3" in screen.view.query_one("#points", Markdown).source
+        assert "FSDP is ZeRO-3" in screen.view.query_one("#points", Checklist).points
         await pilot.pause(0.5)  # reading the reference answer is not speaking time
         await pilot.press("3")
     [(duration,)] = db_rows(app, "SELECT duration_ms FROM review")
@@ -49,3 +50,25 @@ async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, cloc
         assert screen.view.query_one("#typed", TextArea).text == "ZeRO"
         await pilot.press("escape")  # out of the box, Escape goes home
         assert app.screen is app.home_screen
+
+
+async def test_the_checklist_ticks_by_keyboard_and_suggests_a_grade(small_paths, clock) -> None:
+    pitch_only(small_paths)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_review(pilot)
+        view = screen.view
+        await pilot.press("space", "tab")  # reveal, then into the checklist
+        checklist = view.query_one("#points", Checklist)
+        assert app.focused is checklist and len(checklist.points) == 2
+        suggestion = view.query_one("#suggestion")
+        assert str(suggestion.render()) == "0 of 2 ticked: suggests 1 Again"
+        await pilot.press("space")
+        assert view.ticked() == [0] and str(suggestion.render()) == "1 of 2 ticked: suggests 2 Hard"
+        assert str(checklist.get_option_at_index(0).prompt).startswith("[x] ")
+        await pilot.press("down", "enter")
+        assert view.ticked() == [0, 1] and str(suggestion.render()) == "2 of 2 ticked: suggests 3 Good"
+        await pilot.press("space")  # untick
+        assert view.ticked() == [0] and str(checklist.get_option_at_index(1).prompt).startswith("[ ] ")
+        await pilot.press("3")  # the grade keys work from the checklist
+    assert db_rows(app, "SELECT button FROM review") == [(3,)]

@@ -5,10 +5,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import ComposeResult
-from textual.widgets import Markdown, Rule
+from textual.widgets import Markdown, Rule, Static
 
+from drill.schedule.checklist import suggested_rating
+from drill.schedule.sm2 import BUTTON_LABEL
 from drill.tui.review.card_view import CardView, Revealed
+from drill.tui.widgets.checklist import Checklist
 
 if TYPE_CHECKING:
     from drill.schedule.records import Card
@@ -24,10 +28,16 @@ def points_markdown(points: list[str]) -> str:
     return "**Checklist**\n\n" + "\n".join(f"- [ ] {point}" for point in points)
 
 
-class FlashCardView(CardView):
-    """Prompt, then answer, checklist and errata after the reveal."""
+def suggestion_text(ticked: int, points: int) -> str:
+    rating = suggested_rating(ticked, points)
+    return f"{ticked} of {points} ticked: suggests {int(rating)} {BUTTON_LABEL[rating]}"
 
-    REVEALED_PARTS = ("#divider", "#answer", "#points", "#errata")
+
+class FlashCardView(CardView):
+    """Prompt, then answer, checklist and errata after the reveal. In the checklist (Tab) space
+    ticks a point said, and the ticks suggest a grade."""
+
+    REVEALED_PARTS = ("#divider", "#answer", "#points", "#suggestion", "#errata")
 
     def __init__(self, study, **kwargs) -> None:
         super().__init__(study, **kwargs)
@@ -38,7 +48,10 @@ class FlashCardView(CardView):
         yield from self.compose_question()
         yield Rule(id="divider")
         yield Markdown("", id="answer")
-        yield Markdown("", id="points")
+        checklist = Checklist(id="points")
+        checklist.border_title = "Checklist: Tab to it, space ticks what you said"
+        yield checklist
+        yield Static("", id="suggestion")
         yield Markdown("", id="errata", classes="errata")
 
     def compose_question(self) -> ComposeResult:
@@ -68,16 +81,26 @@ class FlashCardView(CardView):
             return
         self.revealed = True
         self.query_one("#answer", Markdown).update(self.answer_text(card))
-        points = self.query_one("#points", Markdown)
-        points.update(points_markdown(card.points) if card.points else "")
+        checklist = self.query_one("#points", Checklist)
+        checklist.show_points(card.points)
         errata = self.query_one("#errata", Markdown)
         errata.update(errata_markdown(card.errata) if card.errata else "")
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True
-        points.display = bool(card.points)
+        checklist.display = self.query_one("#suggestion").display = bool(card.points)
         errata.display = bool(card.errata)
-        self.focus()  # the keyboard scrolls what was just revealed (and leaves any text box)
+        self.show_suggestion()
+        self.focus()  # the keyboard scrolls what was just revealed (and leaves any text box); Tab: the checklist
         self.post_message(Revealed(card))
+
+    def ticked(self) -> list[int]:
+        """The checklist points ticked, by their position."""
+        return sorted(self.query_one("#points", Checklist).ticked)
+
+    @on(Checklist.Changed, "#points")
+    def show_suggestion(self) -> None:
+        if self.card is not None and self.card.points:
+            self.query_one("#suggestion", Static).update(suggestion_text(len(self.ticked()), len(self.card.points)))
 
     def seconds_taken(self) -> float:
         return time.monotonic() - self.shown_at
