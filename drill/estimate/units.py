@@ -72,7 +72,7 @@ FAMILY_UNITS: dict[str, Dim] = {
 
 # How an answer of some dimension is described: (what it is, what a question asks for).
 _DIM_NAMES: dict[Dim, tuple[str, str]] = {
-    NONE: ("a plain number", "a plain number"),
+    NONE: ("a plain number", "a plain number (a ratio, a percentage or a count, e.g. 0.35, 35% or 12)"),
     BYTE: ("a size in bytes", "bytes"),
     SECOND: ("a time", "a time"),
     FLOP: ("an amount of compute (FLOP)", "an amount of compute (FLOP)"),

@@ -106,7 +106,9 @@ def test_a_plain_number_is_fine_where_the_truth_is_dimensionless(bubble, text):
 
 
 def test_a_unit_where_the_truth_is_dimensionless_must_still_fit(bubble):
-    assert check_answer(bubble, "18 GB") == "that is a size in bytes; the question asks for a plain number"
+    assert check_answer(bubble, "18 GB") == (
+        "that is a size in bytes; the question asks for a plain number (a ratio, a percentage or a count, "
+        "e.g. 0.35, 35% or 12)")
 
 
 def test_bare_multipliers_take_the_questions_unit():
