@@ -86,6 +86,9 @@ async def test_undo_takes_back_the_grade_and_its_write(small_paths, clock) -> No
         assert db_rows(app, "SELECT COUNT(*) FROM review") == [(2,)]
         await pilot.press("u", "u")
         assert screen.session.current.item_id == first
+        notices = [str(notice.message) for notice in app._notifications]
+        topic = screen.session.current.topic
+        assert f"Undid Easy on the card on “{topic}”" in notices and not any(first in text for text in notices)
         assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
         assert db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day IS NOT NULL OR due_day IS NOT NULL") == [(0,)]
 

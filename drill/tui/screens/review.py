@@ -43,6 +43,11 @@ def grade_outcome(state: ItemState, scheduled: date | None, button: int, today: 
     return describe_interval((scheduled - today).days) + again
 
 
+def card_name(card: "Card") -> str:
+    """How a notice names a card: its topic and kind, not its id."""
+    return f"the {card.kind} on “{card.topic}”"
+
+
 class ReviewScreen(Screen[None]):
     """Shows one card at a time until today's queue is empty."""
 
@@ -236,7 +241,7 @@ class ReviewScreen(Screen[None]):
             return
         recorded = self.pending.pop()
         self.study.save_undo(recorded, grade)
-        self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {grade.item_id}", timeout=2)
+        self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {card_name(self.session.cards[grade.item_id])}", timeout=2)
         self.show_current()
 
     def action_suspend(self) -> None:
@@ -244,7 +249,7 @@ class ReviewScreen(Screen[None]):
         if card is None:
             return
         self.study.save_suspended(card.item_id)
-        self.notify(f"Suspended {card.item_id}; it will not be shown until unsuspended.", timeout=3)
+        self.notify(f"Suspended {card_name(card)}; it will not be shown until unsuspended.", timeout=3)
         self.show_current()
 
     def finish(self) -> None:
