@@ -27,5 +27,5 @@ def test_every_logic_module_imports_without_textual_or_heavy_libraries() -> None
 
 
 def test_app_module_defers_the_database_and_sympy() -> None:
-    watched = ("sqlalchemy", "sqlmodel", "sympy", "torch", "pydantic", "fsrs", "textual_plotext")
+    watched = ("sqlalchemy", "alembic", "sympy", "torch", "pydantic", "fsrs", "textual_plotext")
     assert loaded_after("import drill.tui.app", watched) == []

@@ -6,14 +6,12 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 from sqlalchemy import inspect, text
-from sqlmodel import SQLModel
 
 from drill.content.decks import load_decks
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade
-from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from drill.store.engine import open_engine
-from drill.store.migrations import SCHEMA_VERSION
+from drill.store.migrations import HEAD, SCHEMA_VERSION
 from drill.store.sync import sync_content
 from drill.store.writes import record_grade, undo_grade
 from conftest import write_deck
@@ -35,18 +33,32 @@ def test_pragmas(tmp_path: Path) -> None:
     assert scalar(engine, "PRAGMA user_version") == SCHEMA_VERSION
 
 
-def test_migrated_schema_matches_the_sqlmodel_tables(tmp_path: Path) -> None:
-    engine = open_engine(tmp_path / "d.db")
+def schema(engine) -> dict[str, object]:
+    """Every table's columns (name, declared type, nullable, default) and indexes."""
     inspector = inspect(engine)
-    for name, table in SQLModel.metadata.tables.items():
-        assert {c["name"] for c in inspector.get_columns(name)} == {c.name for c in table.columns}, name
+    return {
+        name: ([(c["name"], str(c["type"]), c["nullable"], c["default"]) for c in inspector.get_columns(name)],
+               sorted((i["name"], tuple(i["column_names"])) for i in inspector.get_indexes(name)))
+        for name in sorted(inspector.get_table_names())
+    }
+
+
+def test_a_fresh_database_and_an_upgraded_first_schema_one_are_the_same(tmp_path: Path) -> None:
+    fresh = open_engine(tmp_path / "fresh.db")
+    shutil.copy(FIXTURES / "schema_v1.sqlite", tmp_path / "old.db")
+    upgraded = open_engine(tmp_path / "old.db")
+    assert schema(upgraded) == schema(fresh)
+    assert "alembic_version" in schema(fresh) and {"item", "review", "mock_interview"} <= set(schema(fresh))
+    for engine in (fresh, upgraded):
+        assert scalar(engine, "SELECT version_num FROM alembic_version") == HEAD
 
 
 def test_first_schema_database_upgrades_without_loss(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     shutil.copy(FIXTURES / "schema_v1.sqlite", path)
-    engine = open_engine(path)
+    engine = open_engine(path)  # stamped at its user_version 1 by Alembic, then upgraded to HEAD
     assert scalar(engine, "PRAGMA user_version") == SCHEMA_VERSION
+    assert scalar(engine, "SELECT version_num FROM alembic_version") == HEAD
     assert scalar(engine, "SELECT COUNT(*) FROM item") == 3
     assert scalar(engine, "SELECT COUNT(*) FROM review") == 3
     assert scalar(engine, "SELECT easiness FROM item WHERE id = 'grill-01'") == 2.6
@@ -125,3 +137,40 @@ def test_grade_is_committed_and_undo_restores(tmp_path: Path, deck_dir: Path) ->
     undo_grade(engine, review_id, grade)
     assert other.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
     assert other.execute("SELECT interval, easiness, due_day, last_review_day FROM item").fetchone() == (0, 2.5, None, None)
+
+
+def test_a_database_from_before_alembic_is_stamped_at_its_version_and_upgraded(tmp_path: Path) -> None:
+    """A drill before Alembic wrote schema 7 and kept it in user_version; its rows stay, 8 is added."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from drill.store.migrations import SCRIPTS
+
+    path = tmp_path / "seven.db"
+    legacy = create_engine(f"sqlite:///{path}")
+    with legacy.begin() as connection:  # revisions 1..7 as the old drill ran them, then its bookkeeping
+        config = Config()
+        config.set_main_option("script_location", str(SCRIPTS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0007")
+        connection.exec_driver_sql("DROP TABLE alembic_version")
+        connection.exec_driver_sql("PRAGMA user_version = 7")
+        connection.exec_driver_sql("""INSERT INTO item (id, kind, block, topic, deck, position, prompt, answer, source,
+            content_hash, created_at, updated_at) VALUES ('kept', 'card', 'memory', 't', 'd', 0, 'p', 'a', 's', 'h',
+            '2026-11-01', '2026-11-01')""")
+    legacy.dispose()
+    engine = open_engine(path)
+    assert scalar(engine, "SELECT version_num FROM alembic_version") == HEAD
+    assert scalar(engine, "SELECT id FROM item") == "kept"
+    assert "errata" in {c["name"] for c in inspect(engine).get_columns("item")}  # revision 8 ran, 1..7 did not again
+
+
+def test_opening_a_current_database_does_not_import_alembic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    open_engine(tmp_path / "d.db").dispose()
+    code = ("import sys; from drill.store.engine import open_engine; "
+            f"open_engine(__import__('pathlib').Path({str(tmp_path / 'd.db')!r})); print('alembic' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"

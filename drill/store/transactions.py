@@ -6,7 +6,7 @@ from contextlib import AbstractContextManager
 
 from sqlalchemy import Connection, Engine
 
-from drill.store.migrations import SCHEMA_VERSION, migrate, schema_version
+from drill.store.migrations import migrate, up_to_date
 
 
 def writing(engine: Engine) -> AbstractContextManager[Connection]:
@@ -18,7 +18,7 @@ def migrated(engine: Engine) -> Engine:
     """Bring the database up to the current schema (a write transaction only when it is behind)."""
     try:
         with engine.connect() as connection:
-            current = schema_version(connection) == SCHEMA_VERSION
+            current = up_to_date(connection)
         if not current:
             with writing(engine) as connection:
                 migrate(connection)

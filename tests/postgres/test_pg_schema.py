@@ -6,56 +6,83 @@ import sys
 
 import pytest
 from sqlalchemy import Boolean, Date, DateTime, Float, Integer, String, TypeDecorator, inspect, text
-from sqlmodel import SQLModel
 
 import drill.store.transactions
 from drill.cli import main
 from drill.paths import Paths
-from drill.store import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
-from drill.store.engine import open_store
+from drill.store.engine import open_engine, open_store
+from drill.store.migrations import ALEMBIC_TABLE, HEAD, LEGACY_TABLE, SCHEMA_VERSION, NewerDatabaseError, migrate
 from drill.store.transactions import writing
-from drill.store.migrations import MIGRATIONS, VERSION_TABLE, NewerDatabaseError, migrate
 
 from .together import at_once
 
 KINDS = (Boolean, DateTime, Date, Float, Integer, String)  # no one of them subclasses another
 
 
-def kind(column_type) -> tuple[type, bool]:
-    """The type's family, and for timestamps whether they keep the time zone (sqlmodel's are UTC)."""
+def kind(column_type) -> type:
+    """The type's family (SQLite's and PostgreSQL's names differ; the family must not)."""
     if isinstance(column_type, TypeDecorator):
         column_type = column_type.impl
-    family = next(kind for kind in KINDS if isinstance(column_type, kind))
-    return family, family is DateTime and column_type.timezone
+    return next(kind for kind in KINDS if isinstance(column_type, kind))
 
 
-def version(engine) -> int:
+def columns(engine) -> dict[str, dict[str, tuple[type, bool]]]:
+    """Per table, each column's type family and nullability (a primary key is never null, whatever
+    SQLite's catalog says of an INTEGER PRIMARY KEY)."""
+    inspector = inspect(engine)
+    found = {}
+    for table in inspector.get_table_names():
+        if table in (ALEMBIC_TABLE, LEGACY_TABLE):
+            continue
+        keys = set(inspector.get_pk_constraint(table)["constrained_columns"])
+        found[table] = {c["name"]: (kind(c["type"]), c["nullable"] and c["name"] not in keys)
+                        for c in inspector.get_columns(table)}
+    return found
+
+
+def version(engine) -> str:
     with engine.connect() as connection:
-        return connection.execute(text(f"SELECT version FROM {VERSION_TABLE}")).scalar_one()
+        return connection.execute(text(f"SELECT version_num FROM {ALEMBIC_TABLE}")).scalar_one()
 
 
-def test_an_empty_database_migrates_to_the_sqlmodel_tables(pg_url, drill_home) -> None:
+def test_an_empty_database_migrates_to_the_same_schema_as_sqlite(pg_url, drill_home, tmp_path) -> None:
     engine = open_store(Paths(drill_home))
+    sqlite = open_engine(tmp_path / "same.db")
     try:
         assert engine.dialect.name == "postgresql"
-        inspector = inspect(engine)
-        assert set(inspector.get_table_names()) == set(SQLModel.metadata.tables) | {VERSION_TABLE}
-        for name, table in SQLModel.metadata.tables.items():
-            found = {column["name"]: column for column in inspector.get_columns(name)}
-            assert set(found) == {column.name for column in table.columns}, name
-            for column in table.columns:
-                stored = found[column.name]
-                assert kind(stored["type"]) == kind(column.type), (name, column.name)
-                assert stored["nullable"] == column.nullable, (name, column.name)
-        assert version(engine) == len(MIGRATIONS)
+        assert columns(engine) == columns(sqlite)  # every table, column, type family and nullability
+        assert version(engine) == HEAD
         with engine.connect() as connection:  # the boolean defaults are booleans, ids come from the server
             connection.execute(text("""INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
                 VALUES (now(), 1, 60, '[]')"""))
             assert connection.execute(text("SELECT id, abandoned FROM mock_round")).one() == (1, False)
+            timestamps = {c["name"]: c["type"] for c in inspect(connection).get_columns("review")}
+            assert timestamps["reviewed_at"].timezone  # aware UTC moments
             connection.rollback()
     finally:
         engine.dispose()
+        sqlite.dispose()
     assert not (drill_home / "drill.db").exists()  # no SQLite file beside it
+
+
+def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_home) -> None:
+    engine = open_store(Paths(drill_home))
+    with writing(engine) as connection:  # as a drill before Alembic left it at schema 7
+        connection.execute(text(f"DROP TABLE {ALEMBIC_TABLE}"))
+        connection.execute(text("ALTER TABLE item DROP COLUMN errata"))
+        connection.execute(text(f"CREATE TABLE {LEGACY_TABLE} (version INTEGER NOT NULL)"))
+        connection.execute(text(f"INSERT INTO {LEGACY_TABLE} (version) VALUES (7)"))
+        connection.execute(text("INSERT INTO store_fact (key, value) VALUES ('kept', 'yes')"))
+    engine.dispose()
+    engine = open_store(Paths(drill_home))
+    try:
+        assert version(engine) == HEAD
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT value FROM store_fact WHERE key = 'kept'")).scalar_one() == "yes"
+            assert connection.execute(text(f"SELECT version FROM {LEGACY_TABLE}")).scalar_one() == SCHEMA_VERSION
+        assert "errata" in {c["name"] for c in inspect(engine).get_columns("item")}
+    finally:
+        engine.dispose()
 
 
 def test_reopening_migrates_nothing(pg_url, drill_home, monkeypatch) -> None:
@@ -71,7 +98,7 @@ def test_reopening_migrates_nothing(pg_url, drill_home, monkeypatch) -> None:
     monkeypatch.setattr(drill.store.transactions, "migrate", refuse)
     again = open_store(paths)
     try:
-        assert version(again) == len(MIGRATIONS)
+        assert version(again) == HEAD
         with again.connect() as connection:
             assert connection.execute(text("SELECT value FROM store_fact WHERE key = 'kept'")).scalar_one() == "yes"
         with writing(again) as connection:
@@ -85,9 +112,9 @@ def test_first_opens_from_several_machines_at_once_migrate_once(pg_url, tmp_path
     engines, errors = at_once([lambda home=home: open_store(home) for home in homes])
     try:
         assert errors == []
-        assert version(engines[0]) == len(MIGRATIONS)
+        assert version(engines[0]) == HEAD
         with engines[0].connect() as connection:
-            assert connection.execute(text(f"SELECT COUNT(*) FROM {VERSION_TABLE}")).scalar_one() == 1
+            assert connection.execute(text(f"SELECT COUNT(*) FROM {ALEMBIC_TABLE}")).scalar_one() == 1
     finally:
         for engine in engines:
             engine.dispose()
@@ -96,7 +123,7 @@ def test_first_opens_from_several_machines_at_once_migrate_once(pg_url, tmp_path
 def test_a_newer_database_is_refused(pg_url, drill_home) -> None:
     engine = open_store(Paths(drill_home))
     with writing(engine) as connection:
-        connection.execute(text(f"UPDATE {VERSION_TABLE} SET version = version + 1"))
+        connection.execute(text(f"UPDATE {ALEMBIC_TABLE} SET version_num = '{SCHEMA_VERSION + 1:04d}'"))
     engine.dispose()
     with pytest.raises(NewerDatabaseError, match="newer"):
         open_store(Paths(drill_home))
