@@ -7,15 +7,15 @@ tests test_<id with - as _>.py. Loading never imports the Python files; `check` 
 from __future__ import annotations
 
 import ast
-import tomllib
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from drill.content.errors import ContentError
-from drill.content.locate import KEY, decode_error_line, toml_lines
+from drill.content.locate import KEY, toml_lines
 from drill.content.models import ItemId, Text
+from drill.content.toml_file import read_toml, validation_errors
 from drill.content.vocabulary import Block
 from drill.errors import UserFacingError
 
@@ -82,13 +82,24 @@ def drill_folders(kernels_dir: Path) -> list[Path]:
     return sorted(path.parent for path in kernels_dir.glob(f"*/{TOML}"))
 
 
+def read_meta(toml: Path) -> DrillMeta | list[ContentError]:
+    """A drill.toml validated, or its errors at their lines."""
+    read = read_toml(toml)
+    if isinstance(read, ContentError):
+        return [read]
+    try:
+        return DrillMeta.model_validate(read.data)
+    except ValidationError as error:
+        lines = _key_lines(read.text)
+        return validation_errors(toml, error, lambda loc, _message: lines.get(str(loc[0]) if loc else "", 1))
+
+
 def load_drill(folder: Path) -> Drill:
     """Read one drill folder's drill.toml; raise DrillError with the first problem."""
     folder = folder.resolve()
-    try:
-        meta = DrillMeta.model_validate(tomllib.loads((folder / TOML).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValidationError) as error:
-        raise DrillError(f"{folder / TOML}: {error}") from None
+    meta = read_meta(folder / TOML)
+    if isinstance(meta, list):
+        raise DrillError(str(meta[0]))
     return Drill(**meta.model_dump(), folder=folder)
 
 
@@ -135,29 +146,10 @@ def _check_python(path: Path, need_function: str | None = None) -> list[ContentE
 
 def _check_folder(folder: Path, seen_tests: dict[str, Path]) -> list[ContentError]:
     toml = folder / TOML
-    try:
-        text = toml.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError as error:
-        return [ContentError(toml, 1, f"not UTF-8 text ({error.reason})")]
-    except tomllib.TOMLDecodeError as error:
-        return [ContentError(toml, decode_error_line(str(error)), f"bad TOML: {error}")]
-    lines = _key_lines(text)
-    try:
-        meta = DrillMeta.model_validate(data)
-    except ValidationError as error:
-        errors = []
-        for detail in error.errors():
-            name = str(detail["loc"][0]) if detail["loc"] else ""
-            if detail["type"] == "missing":
-                message = f"missing required key `{name}`"
-            elif detail["type"] == "extra_forbidden":
-                message = f"unknown key `{name}`"
-            else:
-                where = ".".join(str(part) for part in detail["loc"])
-                message = f"`{where}`: {detail['msg'].removeprefix('Value error, ')}"
-            errors.append(ContentError(toml, lines.get(name, 1), message))
-        return errors
+    meta = read_meta(toml)
+    if isinstance(meta, list):
+        return meta
+    lines = _key_lines(toml.read_text(encoding="utf-8"))
     if meta.id != folder.name:
         return [ContentError(toml, lines.get("id", 1), f"id `{meta.id}` differs from its folder name `{folder.name}`")]
     drill = Drill(**meta.model_dump(), folder=folder)

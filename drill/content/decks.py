@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from drill.content.errors import ContentError
-from drill.content.locate import ItemLines, decode_error_line
+from drill.content.locate import ItemLines
 from drill.content.models import DeckItem, LoadedItem
+from drill.content.toml_file import read_toml, validation_errors
 
 
 @dataclass
@@ -29,29 +29,12 @@ def deck_files(folders: list[Path]) -> list[Path]:
     return [path for folder in folders if folder.is_dir() for path in sorted(folder.glob("*.toml"))]
 
 
-def _field_message(error: dict) -> tuple[str, str]:
-    loc = [str(part) for part in error["loc"]]
-    name = loc[0] if loc else ""
-    message = error["msg"].removeprefix("Value error, ")
-    where = ".".join(loc) if loc else "item"
-    if error["type"] == "missing":
-        return name, f"missing required key `{where}`"
-    if error["type"] == "extra_forbidden":
-        return name, f"unknown key `{where}`"
-    return name, f"`{where}`: {message}"
-
-
 def _read_file(path: Path, load: DeckLoad, first_seen: dict[str, str]) -> None:
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError as error:
-        load.errors.append(ContentError(path, 1, f"not UTF-8 text ({error.reason})"))
+    read = read_toml(path)
+    if isinstance(read, ContentError):
+        load.errors.append(read)
         return
-    except tomllib.TOMLDecodeError as error:
-        load.errors.append(ContentError(path, decode_error_line(str(error)), f"bad TOML: {error}"))
-        return
-    lines = ItemLines(text)
+    data, lines = read.data, ItemLines(read.text)
     for key in sorted(set(data) - {"item"}):
         load.errors.append(ContentError(path, 1, f"unknown top-level key `{key}` (items go in [[item]] tables)"))
     entries = data.get("item", [])
@@ -64,9 +47,7 @@ def _read_file(path: Path, load: DeckLoad, first_seen: dict[str, str]) -> None:
         try:
             item = DeckItem.model_validate(entry)
         except ValidationError as error:
-            for detail in error.errors():
-                name, message = _field_message(detail)
-                load.errors.append(ContentError(path, lines.key(index, name), message))
+            load.errors += validation_errors(path, error, lambda loc, _message: lines.key(index, str(loc[0]) if loc else ""))
             continue
         line = lines.key(index, "id")
         if item.id in first_seen:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import keyword
 import re
 import threading
-import tomllib
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -25,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from drill.content.errors import ContentError
 from drill.content.locate import toml_lines
+from drill.content.toml_file import read_toml, validation_errors
 from drill.content.vocabulary import Block
 from drill.estimate.units import FAMILY_UNITS
 
@@ -284,11 +284,6 @@ def find_line(text: str, loc: tuple[str | int, ...]) -> int:
     return found + 1
 
 
-def _toml_error_line(exc: tomllib.TOMLDecodeError) -> int:
-    m = re.search(r"line (\d+)", str(exc))
-    return int(m.group(1)) if m else 1
-
-
 def _refine_line(text: str, loc: tuple, msg: str) -> int:
     """The line of `loc`, or of a key inside it that the message names ('choice must...')."""
     line = find_line(text, loc)
@@ -300,18 +295,8 @@ def _refine_line(text: str, loc: tuple, msg: str) -> int:
     return line
 
 
-def _pydantic_errors(path: Path, text: str, exc: ValidationError, prefix: tuple = ()) -> list[ContentError]:
-    out = []
-    for err in exc.errors():
-        loc = prefix + tuple(err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        named = re.match(r"([a-z_]+(?:\.[A-Za-z0-9_]+)*): ", msg)
-        if not loc and named:  # a model-level check that names its own location
-            loc = tuple(named.group(1).split("."))
-            msg = msg[named.end():]
-        where = ".".join(str(p) for p in loc if not isinstance(p, int)) or "file"
-        out.append(ContentError(path, _refine_line(text, loc, msg), f"{where}: {msg}"))
-    return out
+def _pydantic_errors(path: Path, text: str, exc: ValidationError) -> list[ContentError]:
+    return validation_errors(path, exc, lambda loc, msg: _refine_line(text, loc, msg))
 
 
 # ---------------------------------------------------------------------------
@@ -340,17 +325,6 @@ def load_catalog(path: Path, text: str, data: dict[str, Any]) -> tuple[Catalog |
     catalog._path = path
     catalog._text = text
     return catalog, errors
-
-
-def _read(path: Path) -> tuple[str, dict[str, Any] | None, list[ContentError]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return "", None, [ContentError(path, 1, f"cannot read: {exc}")]
-    try:
-        return text, tomllib.loads(text), []
-    except tomllib.TOMLDecodeError as exc:
-        return text, None, [ContentError(path, _toml_error_line(exc), f"invalid TOML: {exc}")]
 
 
 def _check_draws(family: Family) -> list[ContentError]:
@@ -389,10 +363,11 @@ def load_dir(problems_dir: Path | str) -> tuple[list[Family], dict[str, Catalog]
     if not root.is_dir():
         return [], {}, [ContentError(root, 1, "problems directory not found")]
     for path in sorted(root.glob("*.toml")):
-        text, data, errs = _read(path)
-        errors += errs
-        if data is None:
+        read = read_toml(path)
+        if isinstance(read, ContentError):
+            errors.append(read)
             continue
+        text, data = read.text, read.data
         if isinstance(data.get("catalog"), str):
             catalog, errs = load_catalog(path, text, data)
             errors += errs
