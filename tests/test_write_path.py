@@ -1,5 +1,6 @@
 """The one write path: every write goes through Study's writer, and every failure is said."""
 
+import shutil
 import sqlite3
 import threading
 
@@ -114,3 +115,20 @@ async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(sma
         await pilot.press("space", "4")
         stored = rows(app, "SELECT item_id, button FROM review ORDER BY id")
         assert stored[-1] == (failed, 4) and len(stored) == 2
+
+
+async def test_a_failed_coding_attempt_write_is_said_and_not_stored(drill_home, clock, monkeypatch) -> None:
+    from drill.paths import Paths
+    from test_tui_drills import KERNELS, open_drill
+
+    monkeypatch.delenv("EDITOR", raising=False)
+    app = DrillApp(Paths(drill_home), clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(pilot, "quantize-per-channel")
+        app.study.record_coding = refuse
+        shutil.copy(KERNELS / "quantize-per-channel" / "solution.py", screen.workspace.solution)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)), timeout=120)
+        assert any("quantize-per-channel" in text and "disk I/O error" in text for text in messages(app))
+    assert rows(app, "SELECT COUNT(*) FROM coding_attempt") == [(0,)]
+    assert rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
