@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, TextArea
 
+import drill.tui.screens.drill_attempt
 import drill.tui.screens.mock_round
 import drill.tui.widgets.pitch_timer
 from drill.tui.app import DrillApp
@@ -35,7 +36,7 @@ class FrozenTime:
 
 @pytest.fixture(autouse=True)
 def frozen_clocks(monkeypatch) -> None:
-    for module in (drill.tui.widgets.pitch_timer, drill.tui.screens.mock_round):
+    for module in (drill.tui.widgets.pitch_timer, drill.tui.screens.mock_round, drill.tui.screens.drill_attempt):
         monkeypatch.setattr(module, "time", FrozenTime)
 
 
@@ -161,3 +162,21 @@ def test_help_and_the_date_dialog(snap_compare, small_paths, clock, size, keys) 
         await pilot.pause()
 
     assert snap_compare(DrillApp(small_paths, clock=clock), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("keys", [(), ("h", "h")], ids=["opened", "two-hints"])
+def test_a_coding_drill(snap_compare, drill_home, clock, size, keys, monkeypatch) -> None:
+    from drill.paths import Paths
+    from test_tui_drills import open_drill
+
+    monkeypatch.delenv("EDITOR", raising=False)
+
+    async def run_before(pilot) -> None:
+        screen = await open_drill(pilot, "quantize-per-channel")
+        # the workspace lives under this test's temporary DRILL_HOME: show a fixed path instead
+        screen.query_one("#drill-file").update("Your file: [b]~/.local/share/drill/workspaces/quantize-per-channel/solution.py[/b]")
+        await pilot.press(*keys)
+        await pilot.pause()
+
+    assert snap_compare(DrillApp(Paths(drill_home), clock=clock), terminal_size=size, run_before=run_before)
