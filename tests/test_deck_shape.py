@@ -26,7 +26,35 @@ def sentences(paragraph: str) -> int:
     return len(SENTENCE_END.findall(cleaned))
 
 
-@pytest.mark.parametrize("card", CARDS, ids=lambda card: card.id)
+# Cards issue 13 §3 has not reshaped yet: each fails its rule today and is expected to (strict), so
+# reshaping one makes its entry fail here until it is taken off the list. The lists only shrink.
+NOT_YET_SPLIT = {
+    "ch-00-question", "ch-02-question", "ch-05-question", "ch-06-question", "ch-07-question", "ch-08-question",
+    "ch-09-question", "ch-10-question", "ch-11-question", "design-01", "design-02", "design-03", "design-04",
+    "qa-decoder-block", "qa-lora-vs-moe", "qa-sft-dpo-ppo-grpo", "three-q-3",
+}
+NO_CHECKLIST_OR_ERRATA_YET = {
+    "ch-05-question", "three-q-3", "num-70b-weights-by-precision", "num-a100-bf16-flops", "num-a100-hbm-bandwidth",
+    "num-a100-ridge-point", "num-activation-memory-per-layer", "num-ad-latency-budget", "num-adam-state-bytes",
+    "num-attention-matrix-size", "num-b200-specs", "num-bf16-bytes-per-param", "num-decode-step-floor",
+    "num-fp8-formats", "num-gb-vs-gib", "num-h100-bf16-flops", "num-h100-hbm", "num-h100-ridge-point",
+    "num-h200-specs", "num-inference-memory-70b", "num-infiniband", "num-kernel-launch-overhead",
+    "num-kv-llama3-70b", "num-kv-per-token-llama2-7b", "num-kv-per-token-llama3-8b", "num-nvlink-a100",
+    "num-nvlink-h100", "num-pcie-bandwidth", "num-ring-allreduce-7b", "num-train-time-7b-1t",
+    "num-training-bytes-per-param", "num-training-flops-per-token", "num-v100-specs", "cheat-ddp",
+    "cheat-distillation", "cheat-flashattention", "cheat-fsdp", "cheat-fused-optimizer",
+    "cheat-gradient-checkpointing", "cheat-int4-weight-only", "cheat-int8-quantization", "cheat-mixed-precision",
+    "cheat-structured-pruning", "cheat-tensorrt", "cheat-torch-compile", "cheat-vllm",
+}
+
+
+def cases(pending: set[str]) -> list:
+    """Every card, the ones still pending marked as expected to fail (strictly)."""
+    mark = pytest.mark.xfail(strict=True, reason="issue 13 §3: not reshaped yet")
+    return [pytest.param(card, id=card.id, marks=[mark] if card.id in pending else []) for card in CARDS]
+
+
+@pytest.mark.parametrize("card", cases(NOT_YET_SPLIT))
 def test_a_card_answer_is_short_and_opens_with_its_core(card) -> None:
     assert len(card.answer.split()) <= MAX_WORDS, f"{card.id}: {len(card.answer.split())} words"
     core = core_paragraph(card.answer)
@@ -35,10 +63,15 @@ def test_a_card_answer_is_short_and_opens_with_its_core(card) -> None:
     assert 1 <= sentences(core) <= 3, f"{card.id}: core paragraph of {sentences(core)} sentences:\n{core}"
 
 
-@pytest.mark.parametrize("card", CARDS, ids=lambda card: card.id)
+@pytest.mark.parametrize("card", cases(NO_CHECKLIST_OR_ERRATA_YET))
 def test_corrections_of_the_notes_live_in_errata_and_every_card_has_a_checklist(card) -> None:
     assert not NOTES_SAY.search(card.answer), f"{card.id}: a correction of the notes inside the answer"
     assert card.points, f"{card.id} has no points checklist"
+
+
+def test_the_pending_lists_name_only_cards_that_exist() -> None:
+    ids = {card.id for card in CARDS}
+    assert NOT_YET_SPLIT <= ids and NO_CHECKLIST_OR_ERRATA_YET <= ids
 
 
 def test_the_rules_catch_what_they_are_for() -> None:
