@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, TextArea
 
+import drill.tui.review.card_view
+import drill.tui.review.estimate_card
+import drill.tui.review.flash_card
 import drill.tui.screens.drill_attempt
 import drill.tui.screens.mock_round
 import drill.tui.widgets.pitch_timer
@@ -36,7 +39,8 @@ class FrozenTime:
 
 @pytest.fixture(autouse=True)
 def frozen_clocks(monkeypatch) -> None:
-    for module in (drill.tui.widgets.pitch_timer, drill.tui.screens.mock_round, drill.tui.screens.drill_attempt):
+    for module in (drill.tui.widgets.pitch_timer, drill.tui.screens.mock_round, drill.tui.screens.drill_attempt,
+                   drill.tui.review.card_view, drill.tui.review.flash_card, drill.tui.review.estimate_card):
         monkeypatch.setattr(module, "time", FrozenTime)
 
 
