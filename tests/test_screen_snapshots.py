@@ -3,8 +3,6 @@ mock round from setup to history, help and the dialogs, at 80×24 and at 120×36
 seeded numbers only, and every clock on screen frozen, so a snapshot changes only with the screen."""
 
 import random
-import shutil
-from pathlib import Path
 
 import pytest
 from textual.widgets import Input, TextArea
@@ -22,11 +20,11 @@ from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.screens.mock_summary import MockSummaryScreen
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
+from test_tui_estimate_review import add_problems, estimates_only, open_review
 from test_tui_pitch import pitch_only
 from tui_helpers import wait_ready, wait_until
 
 SIZES = [(80, 24), (120, 36)]
-PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
 
 
 class FrozenTime:
@@ -44,19 +42,6 @@ def frozen_clocks(monkeypatch) -> None:
         monkeypatch.setattr(module, "time", FrozenTime)
 
 
-def with_problems(paths, *families: str) -> None:
-    for name in ("models.toml", "gpus.toml", *families):
-        shutil.copy(PROBLEMS / name, paths.problems / name)
-
-
-async def review(pilot, seed: int = 3) -> ReviewScreen:
-    await wait_ready(pilot)
-    pilot.app.study.rng = random.Random(seed)
-    await pilot.press("r")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
-    return pilot.app.screen
-
-
 def blink_off(screen) -> None:
     for box in screen.query(Input):
         box.cursor_blink = False
@@ -68,7 +53,7 @@ def blink_off(screen) -> None:
 @pytest.mark.parametrize("keys", [(), ("space",), ("space", "tab", "space")], ids=["prompt", "revealed", "ticked"])
 def test_a_flash_card(snap_compare, small_paths, clock, size, keys) -> None:
     async def run_before(pilot) -> None:
-        await review(pilot)
+        await open_review(pilot)
         await pilot.press(*keys)
         await pilot.pause()
 
@@ -81,7 +66,7 @@ def test_a_pitch(snap_compare, small_paths, clock, size, keys) -> None:
     pitch_only(small_paths)
 
     async def run_before(pilot) -> None:
-        screen = await review(pilot)
+        screen = await open_review(pilot)
         await pilot.press(*keys)
         blink_off(screen)
         await pilot.pause()
@@ -92,12 +77,10 @@ def test_a_pitch(snap_compare, small_paths, clock, size, keys) -> None:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("answer", ["", "1+", "right"], ids=["asked", "typo", "graded"])
 def test_an_estimate_card(snap_compare, small_paths, clock, size, answer) -> None:
-    for path in small_paths.decks.glob("*.toml"):
-        path.unlink()
-    with_problems(small_paths, "kv-cache.toml")
+    estimates_only(small_paths, "kv-cache.toml")
 
     async def run_before(pilot) -> None:
-        screen = await review(pilot)
+        screen = await open_review(pilot)
         blink_off(screen)
         if answer:
             await pilot.press(*(screen.view.problem.pretty if answer == "right" else answer), "enter")
@@ -109,7 +92,7 @@ def test_an_estimate_card(snap_compare, small_paths, clock, size, answer) -> Non
 @pytest.mark.parametrize("size", SIZES)
 def test_the_session_summary(snap_compare, small_paths, clock, size) -> None:
     async def run_before(pilot) -> None:
-        screen = await review(pilot)
+        screen = await open_review(pilot)
         while isinstance(pilot.app.screen, ReviewScreen):
             await pilot.press("space", "1" if len(screen.session.given) == 0 else "3")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SummaryScreen))
@@ -132,7 +115,7 @@ async def mock_round(pilot) -> MockRoundScreen:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("stage", ["setup", "round", "abandon", "summary", "history"])
 def test_a_mock_round(snap_compare, small_paths, clock, size, stage) -> None:
-    with_problems(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
+    add_problems(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
 
     async def run_before(pilot) -> None:
         if stage == "setup":

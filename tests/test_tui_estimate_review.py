@@ -14,12 +14,17 @@ from tui_helpers import db_rows, wait_ready, wait_until
 PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
 
 
+def add_problems(paths, *families: str) -> None:
+    """These shipped estimation families, and the catalogs they draw from."""
+    for name in ("models.toml", "gpus.toml", *families):
+        shutil.copy(PROBLEMS / name, paths.problems / name)
+
+
 def estimates_only(paths, *families: str) -> None:
     """Content of estimation problems only: the catalogs and these families, no deck."""
     for path in paths.decks.glob("*.toml"):
         path.unlink()
-    for name in ("models.toml", "gpus.toml", *families):
-        shutil.copy(PROBLEMS / name, paths.problems / name)
+    add_problems(paths, *families)
 
 
 async def open_review(pilot, seed: int = 3) -> ReviewScreen:
