@@ -183,13 +183,15 @@ class Study:
         today until then)."""
         return grading.due_day(state, self.config.scheduler)
 
-    def grade(self, card: Card, button: int, duration_ms: int) -> Grade:
-        """The grade for pressing `button` on `card` now (nothing is written yet)."""
+    def grade(self, card: Card, button: int, duration_ms: int, typed_answer: str | None = None,
+              ticked: tuple[int, ...] | None = None) -> Grade:
+        """The grade for pressing `button` on `card` now, with what was typed and ticked (nothing is
+        written yet)."""
         now = self.clock()
         today = study_day(now, self.config.rollover_hour)
         quality = BUTTON_QUALITY[button]
         return Grade(card.item_id, button, quality, duration_ms, now, today, card.state,
-                     self.next_state(card, quality, today))
+                     self.next_state(card, quality, today), typed_answer, ticked)
 
     def record(self, grade: Grade) -> int:
         return record_grade(self.engine, grade)

@@ -72,3 +72,13 @@ async def test_the_checklist_ticks_by_keyboard_and_suggests_a_grade(small_paths,
         assert view.ticked() == [0] and str(checklist.get_option_at_index(1).prompt).startswith("[ ] ")
         await pilot.press("3")  # the grade keys work from the checklist
     assert db_rows(app, "SELECT button FROM review") == [(3,)]
+
+
+async def test_the_typed_answer_and_the_ticks_are_stored_with_the_review(small_paths, clock) -> None:
+    pitch_only(small_paths)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_review(pilot)
+        await pilot.press("t", *"ZeRO shards", "escape")  # typed, then out of the box
+        await pilot.press("space", "tab", "down", "space", "3")  # reveal, tick the second point, Good
+    assert db_rows(app, "SELECT typed_answer, ticked FROM review") == [("ZeRO shards", "[1]")]

@@ -37,6 +37,8 @@ class Grade:
     study_day: date
     before: ItemState
     after: ItemState
+    typed_answer: str | None = None  # what the user typed before grading (a pitch's box)
+    ticked: tuple[int, ...] | None = None  # the checklist points ticked, by position (None: no checklist)
 
     @property
     def counted(self) -> bool:

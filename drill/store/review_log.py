@@ -67,7 +67,7 @@ def insert_reviews(connection: Connection, reviews: list[tuple[LoggedReview, dat
     placeholder = {
         "counted": False, "reps_before": 0, "interval_before": 0, "ease_before": 2.5, "due_before": None,
         "last_day_before": None, "reps_after": 0, "interval_after": 0, "ease_after": 2.5, "due_after": None,
-        "fsrs_stability_before": None, "fsrs_difficulty_before": None,
+        "fsrs_stability_before": None, "fsrs_difficulty_before": None, "typed_answer": None, "ticked": None,
     }
     connection.execute(
         RECORD,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 
 from sqlalchemy import Connection, Engine, text
@@ -12,10 +13,12 @@ from drill.store.transactions import writing
 
 INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before,
-        reps_after, interval_after, ease_after, due_after, fsrs_stability_before, fsrs_difficulty_before)
+        reps_after, interval_after, ease_after, due_after, fsrs_stability_before, fsrs_difficulty_before,
+        typed_answer, ticked)
     VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
         :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
-        :reps_after, :interval_after, :ease_after, :due_after, :fsrs_stability_before, :fsrs_difficulty_before)"""
+        :reps_after, :interval_after, :ease_after, :due_after, :fsrs_stability_before, :fsrs_difficulty_before,
+        :typed_answer, :ticked)"""
 RECORD = text(INSERT_REVIEW)  # many rows at once
 RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
 SET_STATE = text(
@@ -60,6 +63,8 @@ def insert_review(connection: Connection, grade: Grade) -> int:
             "quality": grade.quality,
             "duration_ms": grade.duration_ms,
             "counted": grade.counted,
+            "typed_answer": grade.typed_answer,
+            "ticked": None if grade.ticked is None else json.dumps(list(grade.ticked)),
             **transition_params(grade.before, grade.after),
         },
     ).scalar_one()

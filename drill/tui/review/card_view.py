@@ -28,9 +28,11 @@ class Graded(Message):
     `moves_on`: the screen shows the next card at once (else the view keeps the result until Enter)."""
 
     def __init__(self, card: "Card", seconds: float, button: int | None = None,
-                 attempt: "Attempt | None" = None, moves_on: bool = True) -> None:
+                 attempt: "Attempt | None" = None, moves_on: bool = True, typed_answer: str | None = None,
+                 ticked: tuple[int, ...] | None = None) -> None:
         super().__init__()
         self.card, self.seconds, self.button, self.attempt, self.moves_on = card, seconds, button, attempt, moves_on
+        self.typed_answer, self.ticked = typed_answer, ticked  # what was said, stored with the review
 
 
 class CardView(VerticalScroll):
@@ -52,11 +54,11 @@ class CardView(VerticalScroll):
         self.scroll_home(animate=False)
 
     def answer(self, seconds: float, button: int | None = None, attempt: "Attempt | None" = None,
-               moves_on: bool = True) -> None:
+               moves_on: bool = True, typed_answer: str | None = None, ticked: tuple[int, ...] | None = None) -> None:
         """Post this showing's one Graded."""
         if self.card is not None and not self.answered:
             self.answered = True
-            self.post_message(Graded(self.card, seconds, button, attempt, moves_on))
+            self.post_message(Graded(self.card, seconds, button, attempt, moves_on, typed_answer, ticked))
 
     def allows(self, action: str) -> bool:
         """Whether the screen's `action` applies to this view now (suspend does, until it is answered)."""

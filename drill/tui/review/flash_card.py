@@ -105,6 +105,11 @@ class FlashCardView(CardView):
     def seconds_taken(self) -> float:
         return time.monotonic() - self.shown_at
 
+    def typed_answer(self) -> str | None:
+        """What the user typed before grading (only a pitch has a box)."""
+        return None
+
     def grade(self, button: int) -> None:
-        if self.revealed:
-            self.answer(self.seconds_taken(), button=button)
+        if self.revealed and self.card is not None:
+            ticked = tuple(self.ticked()) if self.card.points else None
+            self.answer(self.seconds_taken(), button=button, typed_answer=self.typed_answer(), ticked=ticked)

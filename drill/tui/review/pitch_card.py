@@ -34,6 +34,7 @@ class PitchView(FlashCardView):
         typed = self.query_one("#typed", TextArea)
         typed.text = ""
         typed.display = False
+        typed.can_focus = True
 
     def allows(self, action: str) -> bool:
         if action == "type_answer":
@@ -57,6 +58,15 @@ class PitchView(FlashCardView):
         target = card.target_seconds or 0
         return (f"**Your time {clock_text(taken)}** against a target of {clock_text(target)}: "
                 f"{pitch_timing(taken, target)}.\n\n{card.answer}")
+
+    def reveal(self) -> None:
+        """The typed answer stays in view beside the model answer, but Tab no longer stops in it."""
+        self.query_one("#typed", TextArea).can_focus = False
+        super().reveal()
+
+    def typed_answer(self) -> str | None:
+        text = self.query_one("#typed", TextArea).text.strip()
+        return text or None
 
     def seconds_taken(self) -> float:
         return self.pitch_seconds if self.pitch_seconds is not None else super().seconds_taken()

@@ -146,7 +146,8 @@ class ReviewScreen(Screen[None]):
             grade = self.study.grade_attempt(card, message.attempt)
             saved = self.study.save_estimate(grade, message.attempt)
         else:
-            grade = self.study.grade(card, message.button, int(message.seconds * 1000))
+            grade = self.study.grade(card, message.button, int(message.seconds * 1000), message.typed_answer,
+                                     message.ticked)
             saved = self.study.save_grade(grade)
         self.session.answer(grade)
         self.keep(grade, saved)
