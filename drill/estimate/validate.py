@@ -29,6 +29,10 @@ def _check_template(family: Family, template: str, allowed: set[str], where: tup
     for name, spec in used:
         if name not in allowed:
             errors.append(ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: unknown field {{{name}}}"))
+        if spec.startswith(("of ", "noun ")) and spec.split(" ", 1)[1].strip():
+            continue
+        if spec in ("a", "A") or spec[:2] in ("a ", "A "):
+            spec = spec[2:]
         if spec and spec not in KINDS:
             try:
                 format(1.5, spec)
