@@ -69,3 +69,15 @@ def test_bad_parameter_and_unknown_family(capsys) -> None:
     assert "seq_len" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="no estimation problem 'nope'"):
         main(["grade", "nope", "--answer", "1"])
+
+
+def test_solve_help_says_where_ids_and_keys_come_from(capsys) -> None:
+    import pytest
+
+    from drill.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = capsys.readouterr().out
+    assert "drill problems" in text and "KEY=VALUE" in text and "model=llama-3-70b" in text
+    assert "problems/models.toml" in text

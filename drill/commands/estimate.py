@@ -6,17 +6,31 @@ import argparse
 import sys
 
 GRADE_KEYS = ("correct", "score", "truth", "parsed", "error")
+PARAMS_HELP = """\
+ID is an estimation family as `drill problems` lists it (its first column; the other columns are
+its block, its answer's unit and the parameters it needs).
+
+Each KEY=VALUE sets one parameter: a number (batch=16, bytes=14e9, bandwidth=50e9) in base units
+(bytes, seconds, FLOP). A family that draws from a catalog also takes the entry's name for the
+catalog's key (model=llama-3-70b, gpu=h100-sxm): the entry fills the parameters it defines, and
+any KEY=VALUE given alongside it wins. The entries are in problems/models.toml and gpus.toml.
+
+  drill solve kv-cache model=llama-3-70b batch=1 seq_len=4096 bytes_per_elem=2
+  drill solve allreduce-time bytes=14e9 gpus=8 bandwidth=50e9
+"""
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     problems = commands.add_parser("problems", help="list the estimation problem families")
     problems.add_argument("--json", action="store_true", help="print a JSON array")
     problems.set_defaults(handler=cmd_problems)
-    solve = commands.add_parser("solve", help="the true answer of a problem for given parameters")
+    solve = commands.add_parser("solve", help="the true answer of a problem for given parameters",
+                                epilog=PARAMS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     solve.add_argument("family", metavar="ID")
     solve.add_argument("params", nargs="*", metavar="KEY=VALUE")
     solve.set_defaults(handler=cmd_solve)
-    grade = commands.add_parser("grade", help="grade an answer to a problem for given parameters")
+    grade = commands.add_parser("grade", help="grade an answer to a problem for given parameters",
+                                epilog=PARAMS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     grade.add_argument("family", metavar="ID")
     grade.add_argument("params", nargs="*", metavar="KEY=VALUE")
     grade.add_argument("--answer", required=True, help="the answer, with units: '2.7 GB', '0.49 s', '18%%'")
