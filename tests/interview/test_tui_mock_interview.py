@@ -2,6 +2,7 @@
 database read back; a bad estimate kept; the countdown; Escape; the optional coding drill."""
 
 import random
+import re
 
 import pytest
 from textual.widgets import Input, Markdown, Select, Static, Switch
@@ -54,7 +55,8 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
         screen = await start(pilot)
         steps = screen.plan.steps
         assert [step.section for step in steps] == ["grill", "grill", "pitch", "estimate", "estimate"]
-        assert "Grill questions 1/2 · question 1 of 5 · 45:00 left" in status(screen)
+        # the 45-minute countdown has started (a loaded machine may already show 44:59)
+        assert re.search(r"^Grill questions 1/2 · question 1 of 5 · (45:00|44:5\d) left", status(screen))
         await pilot.press("3")  # no grade before the reveal
         assert screen.index == 0
         await pilot.press("space")
