@@ -329,6 +329,68 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("pitch-quantization-5m", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in group")),
     ("pitch-quantization-5m", lambda: 70.6e9 * BF16 / (70.6e9 * INT4_G128_BITS / 8),
      f("{:.1f}× fewer")),
+    # --- chapter, design, debugging, qa decks ---------------------------------
+    # Cross-node rings on rail-aligned DGX-A100 nodes (8 x HDR, one NIC per GPU) get ~192 GB/s
+    # measured bus bandwidth (200 GB/s nominal); 8 concurrent rings, one per rail, get one NIC
+    # each (25 GB/s HDR, 50 GB/s NDR). Inside one A100 node NCCL achieves ~230 GB/s, H100 ~370.
+    ("three-q-3", lambda: ring_allreduce_bytes(64, GRAD_7B) / 192e9, f("~{:.2f} s across")),
+    ("three-q-3-allreduce", lambda: ring_allreduce_bytes(64, GRAD_7B) / GB, f("{:.1f} GB per GPU")),
+    ("three-q-3-allreduce", lambda: RING_7B_8 / 230e9, f("≈ {:.2f} s.")),
+    ("three-q-3-allreduce", lambda: ring_allreduce_bytes(64, GRAD_7B) / 192e9, f("≈ {:.2f} s.")),
+    ("three-q-3-allreduce", lambda: ring_allreduce_bytes(64, GRAD_7B) / HDR_BYTES, f("~{:.1f} s.")),
+    ("three-q-3-allreduce", lambda: ring_allreduce_bytes(64, GRAD_7B) / (25e9 / 8), f("~{:.0f} s.")),
+    ("three-q-3-allreduce", lambda: 6 * 7e9 * 16384 / 140e12, f("≈ {:.1f} s at 140")),
+    ("three-q-3-allreduce", lambda: 4 * 7e9 * 16384 / 140e12, f("backward ≈ {:.1f} s")),
+    ("debug-03", lambda: ring_allreduce_bytes(64, GRAD_7B) / 192e9, f("takes ~{:.2f} s")),
+    ("debug-03", lambda: ring_allreduce_bytes(64, GRAD_7B) / 192e9, f("~{:.2f} s at ~192")),
+    ("debug-03", lambda: ring_allreduce_bytes(64, GRAD_7B) / HDR_BYTES, f("NIC per node ~{:.1f}")),
+    ("debug-03", lambda: ring_allreduce_bytes(64, GRAD_7B) / (25e9 / 8), f("~{:.0f} s.")),
+    ("debug-08", lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192), f("~{:.0f} of them")),
+    # 70B on 64 A100s: TP=8 all-reduces (4 per layer, 80 layers, 4096 x 8192 BF16) on NVLink;
+    # DP=8 over 8 nodes, one rail per DP group; plain FSDP over all 64 on rail-aligned HDR.
+    ("ch-05-question-comm", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / 230e9,
+     f("≈ {:.2f} s at ~230")),
+    ("ch-05-question-comm", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / HDR_BYTES,
+     f("~{:.1f} s, as long")),
+    ("ch-05-question-comm", lambda: 8 * ring_allreduce_bytes(8, 17.5e9) / (8 * HDR_BYTES),
+     f("≈ {:.1f} s per")),
+    ("ch-05-question-comm", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("≈ {:.0f} GB per GPU")),
+    ("ch-05-question-comm", lambda: 3 * 63 / 64 * 70e9 * BF16 / 192e9, f("≈ {:.1f} s, vs")),
+    ("ch-05-question-comm", lambda: 6 * 70e9 * 4096 / 140e12, f("≈ {:.1f} s at 140")),
+    ("ch-05-question-comm", lambda: 3 * 63 / 64 * 70e9 * BF16 / HDR_BYTES, f("≈ {:.1f} s.")),
+    ("ch-05-question-comm", lambda: 20 * 8192 * BF16 * 80 * 4096 / GB, f("~{:.0f} GB of")),
+    ("ch-05-question-memory", lambda: 20 * 8192 * BF16 * 80 / 1e6, f("= {:.1f} MB/token")),
+    ("ch-05-question-memory", lambda: 20 * 8192 * BF16 * 80 * 4096 / 8 / GB, f("≈ {:.1f} GB.")),
+    ("ch-06-question", lambda: ring_allreduce_bytes(8, 4e9) / 230e9 * 1e3, f("~{:.0f} ms at ~230")),
+    ("ch-06-question-checkpointing", lambda: 2 * 2048 * 8 * 2048 * 24 / GB, f("= {:.1f} GB instead")),
+    # 100B on 256 H100s: TP=8 × PP=4 (20 layers/stage) × DP=8, hidden 10,240, seq 4096, 40% MFU;
+    # DP rings run 8 at once per node, one per NDR rail.
+    ("design-01-bottlenecks", lambda: ring_allreduce_bytes(8, 80 * 4096 * 10240 * BF16) / 370e9 * 1e3,
+     f("≈ {:.0f} ms")),
+    ("design-01-bottlenecks", lambda: 6 * 1e11 * 4096 / 32 / (0.4 * H100_BF16) * 1e3,
+     f("~{:.0f} ms of compute")),
+    ("design-01-bottlenecks", lambda: 8 * ring_allreduce_bytes(8, 6.25e9) / (8 * NDR_BITS / 8),
+     f("= {:.2f} s.")),
+    ("design-01-bottlenecks", lambda: 1024 * 4096 * 6e11 / (256 * H100_BF16 * 0.4), f("≈ {:.0f} s,")),
+    # INT4 at 4.25 bits (FP16 scale + zero per 128); Llama-2-7B embeddings + lm_head kept in FP16.
+    ("ch-02-question-fixes", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("({:.1f} GB at 4.25")),
+    ("ch-07-question", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("→ {:.1f} GB for 7e9")),
+    ("ch-07-question", lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16)
+     / GB, f("≈ {:.1f} GB.")),
+    ("ch-07-question", lambda: 1008e9 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
+                                         + 2 * 32000 * 4096 * BF16), f("≈ {:.0f} tok/s.")),
+    ("ch-07-question", lambda: 7e9 * BF16 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
+                                             + 2 * 32000 * 4096 * BF16), f("~{:.1f}x")),
+    ("ch-09-question-reductions", lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
+                                           + 2 * 32000 * 4096 * BF16) / GB, f("(~{:.1f} GB)")),
+    ("design-04-fixes", lambda: 8.03e9 * INT4_G128_BITS / 8 / GB, f("≈ {:.1f} GB)")),
+    ("ch-11-question-stack", lambda: (50 / 1.8 / 1.4 - 3) / 1.3, f("to {:.1f} ms")),
+    ("ch-11-question-stack", lambda: 50 / ((50 / 1.8 / 1.4 - 3) / 1.3), f("{:.1f}x, with")),
+    # Llama-3-70B layer: Q, O 8192²; K, V 8192 x 1024; SwiGLU 3 x 8192 x 28672; BF16.
+    ("qa-communication-estimate", lambda: 7 / 8 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672)
+     * BF16 / 230e9 * 1e3, f("= {:.1f} ms;")),
+    ("qa-communication-estimate", lambda: 63 / 64 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672)
+     * BF16 / 192e9 * 1e3, f("= {:.1f} ms.")),
 ]
 
 
