@@ -20,7 +20,7 @@ from drill.errors import UserFacingError
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-HEAD = "0009"
+HEAD = "0010"
 SCHEMA_VERSION = int(HEAD)
 SCRIPTS = Path(__file__).with_name("revisions")  # Alembic's script directory: env.py and versions/
 ALEMBIC_TABLE = "alembic_version"
@@ -35,18 +35,23 @@ class NewerDatabaseError(UserFacingError):
 
 def schema_version(connection: "Connection") -> int:
     """The schema version of the database (0 when new); refuses one newer than this drill's."""
+    return _versions(connection)[0]
+
+
+def up_to_date(connection: "Connection") -> bool:
+    """Whether Alembic has the database at HEAD (what every open checks; no Alembic import)."""
+    return _versions(connection)[1] == SCHEMA_VERSION
+
+
+def _versions(connection: "Connection") -> tuple[int, int | None]:
+    """(the schema version, Alembic's stamp or None); refuses a database newer than this drill."""
     stamped = _stamped(connection)
     version = _legacy_version(connection) if stamped is None else stamped
     if version > SCHEMA_VERSION:
         raise NewerDatabaseError(
             f"the database has schema {version}, newer than this drill's {SCHEMA_VERSION}; upgrade drill"
         )
-    return version
-
-
-def up_to_date(connection: "Connection") -> bool:
-    """Whether Alembic has the database at HEAD (what every open checks; no Alembic import)."""
-    return schema_version(connection) == SCHEMA_VERSION and _stamped(connection) == SCHEMA_VERSION
+    return version, stamped
 
 
 def migrate(connection: "Connection") -> int:
@@ -59,11 +64,11 @@ def migrate(connection: "Connection") -> int:
         # view of the catalog, which may predate the migration another machine committed while
         # this transaction waited for the lock.
         connection.exec_driver_sql(CREATE_ALEMBIC_TABLE)
-    version = schema_version(connection)
+    version, stamped = _versions(connection)
     config = Config()
     config.set_main_option("script_location", str(SCRIPTS))
     config.attributes["connection"] = connection
-    if _stamped(connection) is None and version:
+    if stamped is None and version:
         command.stamp(config, f"{version:04d}")
     command.upgrade(config, "head")
     _keep_legacy_version(connection)
