@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from drill.errors import UserFacingError
 from drill.schedule import memory
+from drill.schedule.leech import ACTIONS
 from drill.schedule.queue import DEFAULT_NEW_MIX, KINDS
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ class Config:
     mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
     mock_interview_estimates: int = 3
     mock_interview_coding: bool = False
+    leech_threshold: int = 8  # lapses that make a card a leech (as Anki); flagged again every half threshold
+    leech_action: str = "suspend"  # what a new leech gets: "suspend" (as Anki) or "tag" (only flagged)
 
     @classmethod
     def load(cls, path: Path) -> "Config":
@@ -88,6 +91,10 @@ class Config:
                 raise ConfigError(f"{path}: {name} must be an integer from 0 to 600, not {value!r}")
         if self.mock_interview_pitch not in (0, 30, 120, 300) or isinstance(self.mock_interview_pitch, bool):
             raise ConfigError(f"{path}: mock_interview_pitch must be 0, 30, 120 or 300, not {self.mock_interview_pitch!r}")
+        if not isinstance(self.leech_threshold, int) or isinstance(self.leech_threshold, bool) or self.leech_threshold < 1:
+            raise ConfigError(f"{path}: leech_threshold must be a positive integer, not {self.leech_threshold!r}")
+        if self.leech_action not in ACTIONS:
+            raise ConfigError(f"{path}: leech_action must be \"suspend\" or \"tag\", not {self.leech_action!r}")
         if not isinstance(self.mock_interview_coding, bool):
             raise ConfigError(f"{path}: mock_interview_coding must be true or false, not {self.mock_interview_coding!r}")
 

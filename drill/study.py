@@ -7,7 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from drill.coding.items import drill_id
 from drill.config import Config
@@ -39,8 +39,11 @@ if TYPE_CHECKING:
     from drill.interview.plan import InterviewPlan
     from drill.interview.scorecard import InterviewAnswer, Scorecard
     from drill.interview.settings import InterviewSettings
+    from drill.schedule.leech import Flagged
     from drill.store.coding import DrillRecord
     from drill.store.estimates import RoundRow
+
+T = TypeVar("T")
 
 
 class Study:
@@ -55,6 +58,7 @@ class Study:
         self.rng = rng or random.Random()
         self.engine = open_store(paths)
         self._writer = Recorder()
+        self._on_leech: Callable[["Flagged"], None] = lambda _flagged: None
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
@@ -357,13 +361,36 @@ class Study:
         """Call `report` (from the writer's thread) with every write that fails from now on."""
         self._writer.on_failure = report
 
+    def on_leech(self, report: Callable[["Flagged"], None]) -> None:
+        """Call `report` (from the writer's thread) whenever a saved grade flags its item as a leech."""
+        self._on_leech = report
+
     def save_grade(self, grade: Grade) -> Future[int]:
         """Commit a grade; the future gives its review id."""
-        return self._writer.submit(f"the grade of {grade.item_id}", self.record, grade)
+        return self._writer.submit(f"the grade of {grade.item_id}", self.watching_leeches, grade.item_id,
+                                   self.record, grade)
 
     def save_estimate(self, grade: Grade, attempt: "Attempt") -> Future[int]:
         """Commit an answered estimate card: its review and its attempt."""
-        return self._writer.submit(f"the answer to {grade.item_id}", self.record_attempt, grade, attempt)
+        return self._writer.submit(f"the answer to {grade.item_id}", self.watching_leeches, grade.item_id,
+                                   self.record_attempt, grade, attempt)
+
+    def watching_leeches(self, item_id: str, write: Callable[..., T], *args: object) -> T:
+        """Run a grade's write; if it flags the item as a leech, apply leech_action and report it."""
+        from drill.schedule.leech import Flagged
+        from drill.store.leeches import standing
+
+        with self.engine.connect() as connection:
+            before = standing(connection, item_id)
+        written = write(*args)
+        with self.engine.connect() as connection:
+            after = standing(connection, item_id)
+        if after.flagged_after(before, self.config.leech_threshold):
+            suspend = self.config.leech_action == "suspend"
+            if suspend:
+                self.suspend(item_id)
+            self._on_leech(Flagged(after, suspend))
+        return written
 
     def save_undo(self, recorded: Future[int], grade: Grade) -> Future[None]:
         """Take back a grade once its own write (`recorded`) has committed."""
@@ -380,7 +407,8 @@ class Study:
         return self._writer.submit("the end of the mock round", self.finish_round, round_id, score, abandoned)
 
     def save_coding(self, attempt: "CodingAttempt", grade: Grade | None) -> Future[int | None]:
-        return self._writer.submit(f"the attempt at {attempt.item_id}", self.record_coding, attempt, grade)
+        return self._writer.submit(f"the attempt at {attempt.item_id}", self.watching_leeches, attempt.item_id,
+                                   self.record_coding, attempt, grade)
 
     def start_interview(self, plan: "InterviewPlan") -> Future[int]:
         """Store a mock interview as it starts; the future gives its id."""

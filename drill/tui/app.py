@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from drill.days import utc_now
 from drill.paths import Paths
-from drill.tui.messages import HomeRefreshed, QueueLoaded, StudyFailed, StudyOpened, WriteFailed
+from drill.tui.messages import HomeRefreshed, LeechFlagged, QueueLoaded, StudyFailed, StudyOpened, WriteFailed
 from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import ShowsWorkerFailures
 
@@ -53,6 +53,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         try:
             study = Study.open(self.paths, self.clock)
             study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
+            study.on_leech(lambda flagged: self.post_message(LeechFlagged(flagged)))
             self.post_message(StudyOpened(study, study.home()))
         except (UserFacingError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
@@ -87,6 +88,15 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def _write_failed(self, message: WriteFailed) -> None:
         """Every failed write is said, whatever screen handed it over; nothing is shown as saved."""
         self.notify(f"Not saved — {message.failure}", title="Could not save", severity="error", timeout=20)
+
+    @on(LeechFlagged)
+    def _leech_flagged(self, message: LeechFlagged) -> None:
+        """Say that an item became a leech, what was done, and how to deal with it."""
+        standing = message.flagged.standing
+        done = "suspended until you unsuspend it in the browser (b)" if message.flagged.suspended else "tagged"
+        self.notify(f"A leech: the {standing.kind} on “{standing.topic}” has {standing.describe()}; {done}. "
+                    "Rewriting it (e) usually helps more than drilling it.", title="Leech", severity="warning",
+                    timeout=12)
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:

@@ -8,6 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
+    from drill.schedule.leech import Flagged
     from drill.schedule.records import Card, Grade
     from drill.store.recorder import FailedWrite
     from drill.study import Study
@@ -58,3 +59,11 @@ class WriteFailed(Message):
     def __init__(self, failure: "FailedWrite") -> None:
         super().__init__()
         self.failure = failure
+
+
+class LeechFlagged(Message):
+    """A saved grade flagged its item as a leech (posted from the writer's thread)."""
+
+    def __init__(self, flagged: "Flagged") -> None:
+        super().__init__()
+        self.flagged = flagged
