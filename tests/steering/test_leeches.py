@@ -1,0 +1,110 @@
+"""Leeches: lapses counted from the stored reviews, the threshold and the action from config.toml,
+failed runs of estimation families and coding drills, and the notice the app gives."""
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+
+from drill.schedule.leech import FAILED_RUN, Standing
+from drill.store.leeches import leech_ids, standing
+from drill.study import Study
+
+
+def open_study(paths, clock, **settings) -> Study:
+    paths.config.parent.mkdir(parents=True, exist_ok=True)
+    paths.config.write_text("".join(f"{key} = {value}\n" for key, value in settings.items()))
+    return Study.open(paths, clock)
+
+
+def grade_on_a_new_day(study: Study, clock, item_id: str, button: int) -> None:
+    clock.now += timedelta(days=1)
+    card = study.cards([item_id])[0]
+    study.save_grade(study.grade(card, button, 1000))
+    study.drain()
+
+
+def lapse(study: Study, clock, item_id: str) -> None:
+    """Learn the item (Good), then fail it (Again) the next day: one lapse."""
+    grade_on_a_new_day(study, clock, item_id, 3)
+    grade_on_a_new_day(study, clock, item_id, 1)
+
+
+def suspended(study: Study, item_id: str) -> bool:
+    with study.engine.connect() as connection:
+        return bool(connection.execute(text("SELECT suspended FROM item WHERE id = :id"), {"id": item_id}).scalar_one())
+
+
+def test_reaching_the_threshold_suspends_the_item_and_says_so(small_paths, clock) -> None:
+    study = open_study(small_paths, clock, leech_threshold=3)
+    flagged = []
+    study.on_leech(flagged.append)
+    grade_on_a_new_day(study, clock, "m-1", 1)  # Again on a new item: not a lapse, nothing learned yet
+    lapse(study, clock, "m-1")
+    lapse(study, clock, "m-1")
+    assert flagged == [] and not suspended(study, "m-1")
+    lapse(study, clock, "m-1")
+    assert [(f.standing.item_id, f.standing.lapses, f.suspended) for f in flagged] == [("m-1", 3, True)]
+    assert suspended(study, "m-1")
+    with study.engine.connect() as connection:
+        assert leech_ids(connection, 3) == {"m-1"}
+    study.close()
+
+
+def test_tag_only_flags_and_warns_again_every_half_threshold(small_paths, clock) -> None:
+    study = open_study(small_paths, clock, leech_threshold=4, leech_action='"tag"')
+    flagged = []
+    study.on_leech(flagged.append)
+    for _ in range(8):
+        lapse(study, clock, "c-1")
+    assert [f.standing.lapses for f in flagged] == [4, 6, 8]
+    assert not any(f.suspended for f in flagged) and not suspended(study, "c-1")
+    study.close()
+
+
+def test_repeats_on_the_same_day_and_hard_are_not_lapses(small_paths, clock) -> None:
+    study = open_study(small_paths, clock, leech_threshold=2)
+    grade_on_a_new_day(study, clock, "i-1", 3)
+    grade_on_a_new_day(study, clock, "i-1", 2)  # Hard: passed, though it comes back today
+    card = study.cards(["i-1"])[0]
+    study.save_grade(study.grade(card, 1, 1000))  # a repeat today: not counted, so not a lapse
+    study.drain()
+    with study.engine.connect() as connection:
+        assert standing(connection, "i-1").lapses == 0
+    study.close()
+
+
+def test_a_failed_run_counts_reviews_since_the_last_pass(small_paths, clock) -> None:
+    study = open_study(small_paths, clock)
+    with study.engine.begin() as connection:  # i-2 as a coding drill, for the run rule
+        connection.execute(text("UPDATE item SET kind = 'coding' WHERE id = 'i-2'"))
+    flagged = []
+    study.on_leech(flagged.append)
+    grade_on_a_new_day(study, clock, "i-2", 1)
+    grade_on_a_new_day(study, clock, "i-2", 3)  # a pass resets the run
+    for _ in range(FAILED_RUN - 1):
+        grade_on_a_new_day(study, clock, "i-2", 1)
+    assert flagged == []
+    grade_on_a_new_day(study, clock, "i-2", 1)
+    assert [(f.standing.failed_run, f.standing.describe()) for f in flagged] == [(4, "failed 4 tries in a row")]
+    study.close()
+
+
+@pytest.mark.parametrize(("kind", "lapses", "run", "leech"), [
+    ("card", 7, 9, False), ("card", 8, 0, True), ("estimate", 0, 4, True), ("coding", 0, 3, False),
+])
+def test_what_makes_a_leech(kind, lapses, run, leech) -> None:
+    assert Standing("x", kind, "t", lapses, run).is_leech(8) is leech
+
+
+def test_the_app_names_the_leech_and_what_was_done(small_paths, clock) -> None:
+    from drill.schedule.leech import Flagged
+    from drill.tui.app import DrillApp
+    from drill.tui.messages import LeechFlagged
+
+    app = DrillApp(small_paths, clock=clock)
+    shown = []
+    app.notify = lambda message, **options: shown.append((message, options.get("title")))
+    app._leech_flagged(LeechFlagged(Flagged(Standing("m-1", "card", "Roofline", 8, 0), True)))
+    [(message, title)] = shown
+    assert title == "Leech" and "“Roofline”" in message and "lapsed 8 times" in message and "suspended" in message
