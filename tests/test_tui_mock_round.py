@@ -12,6 +12,7 @@ from drill.tui.screens.mock_history import MockHistoryScreen
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.screens.mock_summary import MockSummaryScreen
+from drill.tui.widgets.pitch_timer import clock_text
 from tui_helpers import db_rows, wait_ready, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,6 +79,11 @@ async def test_immediate_grading_shows_each_worked_solution(app) -> None:
         await pilot.press(*screen.problems[0].pretty, "enter")
         feedback = screen.query_one("#round-feedback", Markdown)
         assert feedback.display and "Correct" in feedback.source and "Worked solution" in feedback.source
+        screen.shown_at -= 30  # the clock ticks on while the worked solution is read
+        screen.tick()
+        status = str(screen.query_one("#round-status").render())
+        assert "problem 1/5" in status  # the header names the problem whose solution is shown
+        assert f"this one {clock_text(screen.attempts[0].seconds)}" in status  # its time, stopped at the answer
         await pilot.press("enter")
         assert not feedback.display and "problem 2/5" in str(screen.query_one("#round-status").render())
 

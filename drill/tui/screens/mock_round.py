@@ -68,10 +68,12 @@ class MockRoundScreen(Screen[None]):
         if self.remaining_s <= 0:
             self.time_up()
             return
-        index = len(self.attempts)
-        this = time.monotonic() - self.shown_at
+        if self.waiting_for_next:  # the feedback on screen is the last answer's: its number, its time
+            number, this = len(self.attempts), self.attempts[-1].seconds
+        else:
+            number, this = len(self.attempts) + 1, time.monotonic() - self.shown_at
         self.query_one("#round-status", Static).update(
-            f"problem {min(index + 1, len(self.problems))}/{len(self.problems)} · "
+            f"problem {min(number, len(self.problems))}/{len(self.problems)} · "
             f"{clock_text(self.remaining_s)} left · this one {clock_text(this)}"
         )
 
@@ -126,6 +128,7 @@ class MockRoundScreen(Screen[None]):
             feedback.update(attempt.report() + "\n\nPress **Enter** for the next problem.")
             feedback.display = True
             self.set_focus(None)
+            self.tick()
 
     def action_next(self) -> None:
         if self.waiting_for_next and not self.over:
