@@ -86,3 +86,18 @@ async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_ans
         await pilot.press("ctrl+z")
         assert screen.session.given == [] and screen.session.current.item_id == first
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
+
+
+async def test_the_status_counts_an_estimate_done_as_soon_as_it_is_graded(small_paths, clock) -> None:
+    estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_review(pilot)
+        status = screen.query_one("#status")
+        topic = screen.session.current.topic
+        assert str(status.render()).startswith("0 done · 2 to go")
+        await pilot.press(*screen.view.problem.pretty, "enter")
+        assert screen.view.showing_result
+        assert str(status.render()).startswith("1 done · 1 to go") and topic in str(status.render())
+        await pilot.press("enter")
+        assert str(status.render()).startswith("1 done · 1 to go") and topic not in str(status.render())

@@ -62,14 +62,16 @@ async def test_the_checklist_ticks_by_keyboard_and_suggests_a_grade(small_paths,
         checklist = view.query_one("#points", Checklist)
         assert app.focused is checklist and len(checklist.points) == 2
         suggestion = view.query_one("#suggestion")
-        assert str(suggestion.render()) == "0 of 2 ticked: suggests 1 Again"
+        assert not suggestion.display  # nothing ticked yet: no grade suggested
         await pilot.press("space")
+        assert suggestion.display
         assert view.ticked() == [0] and str(suggestion.render()) == "1 of 2 ticked: suggests 2 Hard"
         assert str(checklist.get_option_at_index(0).prompt).startswith("[x] ")
         await pilot.press("down", "enter")
         assert view.ticked() == [0, 1] and str(suggestion.render()) == "2 of 2 ticked: suggests 3 Good"
-        await pilot.press("space")  # untick
-        assert view.ticked() == [0] and str(checklist.get_option_at_index(1).prompt).startswith("[ ] ")
+        await pilot.press("space", "up", "space")  # untick both: once ticking has begun, none ticked suggests Again
+        assert view.ticked() == [] and str(checklist.get_option_at_index(1).prompt).startswith("[ ] ")
+        assert str(suggestion.render()) == "0 of 2 ticked: suggests 1 Again"
         await pilot.press("3")  # the grade keys work from the checklist
     assert db_rows(app, "SELECT button FROM review") == [(3,)]
 

@@ -29,13 +29,14 @@ def points_markdown(points: list[str]) -> str:
 
 
 def suggestion_text(ticked: int, points: int) -> str:
+    """The grade the ticks suggest (shown once a point has been ticked or unticked)."""
     rating = suggested_rating(ticked, points)
     return f"{ticked} of {points} ticked: suggests {int(rating)} {BUTTON_LABEL[rating]}"
 
 
 class FlashCardView(CardView):
     """Prompt, then answer, checklist and errata after the reveal. In the checklist (Tab) space
-    ticks a point said, and the ticks suggest a grade."""
+    ticks a point said, and from the first tick on the ticks suggest a grade."""
 
     REVEALED_PARTS = ("#divider", "#answer", "#points", "#suggestion", "#errata")
 
@@ -87,9 +88,8 @@ class FlashCardView(CardView):
         errata.update(errata_markdown(card.errata) if card.errata else "")
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True
-        checklist.display = self.query_one("#suggestion").display = bool(card.points)
+        checklist.display = bool(card.points)
         errata.display = bool(card.errata)
-        self.show_suggestion()
         self.focus()  # the keyboard scrolls what was just revealed (and leaves any text box); Tab: the checklist
         self.post_message(Revealed(card))
 
@@ -99,8 +99,11 @@ class FlashCardView(CardView):
 
     @on(Checklist.Changed, "#points")
     def show_suggestion(self) -> None:
+        """The grade the ticks suggest, from the first tick on (nothing is suggested before it)."""
         if self.card is not None and self.card.points:
-            self.query_one("#suggestion", Static).update(suggestion_text(len(self.ticked()), len(self.card.points)))
+            suggestion = self.query_one("#suggestion", Static)
+            suggestion.update(suggestion_text(len(self.ticked()), len(self.card.points)))
+            suggestion.display = True
 
     def seconds_taken(self) -> float:
         return time.monotonic() - self.shown_at

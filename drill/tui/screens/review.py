@@ -99,15 +99,15 @@ class ReviewScreen(Screen[None]):
             self.finish()
             return
         self.grade_labels = {}
-        self.refresh_status()
+        self.refresh_status(card)
         self.query_one(ContentSwitcher).current = f"{card.kind}-view"
         self.view.show(card)
         if card.kind != "estimate":
             self.view.focus()  # the keyboard scrolls the card (the estimate view focuses its answer box)
         self.refresh_bindings()
 
-    def refresh_status(self) -> None:
-        card = self.session.current
+    def refresh_status(self, card: "Card | None") -> None:
+        """The session's progress and the card on screen (`card`), kept while its result shows."""
         if card is not None:
             self.query_one("#status", Static).update(
                 f"{len(self.session.given)} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
@@ -155,6 +155,7 @@ class ReviewScreen(Screen[None]):
             self.show_current()
         else:
             self.view.show_result(message.attempt, self.verdict(grade))
+            self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 
     def verdict(self, grade: "Grade") -> str:
@@ -181,7 +182,7 @@ class ReviewScreen(Screen[None]):
         if self.session.current is not None and self.session.current.item_id == message.grade.item_id:
             self.show_current()
         else:
-            self.refresh_status()
+            self.refresh_status(self.view.card)
 
     # -- actions -------------------------------------------------------------------------
 
