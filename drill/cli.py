@@ -13,13 +13,13 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import backup, estimate, export, imports, kernel, mock, plan, queue, scheduler, stats
+    from drill.commands import backup, estimate, export, imports, kernel, mock, plan, queue, review, scheduler, stats
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(handler=cmd_tui)
-    commands.add_parser("review", help="open today's review directly").set_defaults(handler=cmd_tui)
+    review.register(commands)
     check = commands.add_parser("check", help="validate every content file (exit 0 only when all are valid)")
     check.add_argument("--json", action="store_true", help="print the errors as JSON")
     check.set_defaults(handler=cmd_check)
@@ -45,12 +45,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     from drill.library import check_all
     from drill.paths import Paths
 
-    errors = check_all(Paths.resolve())
+    from drill.words import counted
+
+    report = check_all(Paths.resolve())
+    errors = report.errors
     if args.json:
-        print_json({"ok": not errors, "errors": [error.as_json() for error in errors]})
+        print_json({"ok": not errors, "errors": [error.as_json() for error in errors],
+                    "overrides": [override.as_json() for override in report.overrides]})
     else:
         for error in errors:
             print(error)
+        if report.overrides:
+            print(f"{counted(len(report.overrides), 'override')}: {', '.join(map(str, report.overrides))}")
         print(f"{len(errors)} error(s)" if errors else "all content is valid", file=sys.stderr)
     return 1 if errors else 0
 
@@ -94,7 +100,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
     paths.ensure()
     from drill.tui.app import DrillApp
 
-    DrillApp(paths, start_review=args.command == "review").run()
+    DrillApp(paths).run()
     return 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from drill.content.decks import DeckLoad, load_decks
+from dataclasses import dataclass
+
+from drill.content.decks import DeckLoad, Override, load_decks
 from drill.content.errors import ContentError
 from drill.content.models import LoadedItem
 from drill.paths import Paths
@@ -25,10 +27,20 @@ def load_library(paths: Paths) -> DeckLoad:
     return load
 
 
-def check_all(paths: Paths) -> list[ContentError]:
+@dataclass(frozen=True)
+class ContentCheck:
+    """What `drill check` reports: every content error, and the shipped cards your overrides replace."""
+
+    errors: list[ContentError]
+    overrides: list[Override]
+
+
+def check_all(paths: Paths) -> ContentCheck:
     """`drill check`: every error in decks (shipped and the user's), estimation problems and
-    coding drills, as path:line."""
+    coding drills, as path:line; and the overrides."""
     from drill import estimate
     from drill.coding.drills import check as check_kernels
 
-    return load_decks(paths.deck_dirs()).errors + estimate.check(paths.problems) + check_kernels(paths.kernels)
+    decks = load_decks(paths.deck_dirs())
+    errors = decks.errors + estimate.check(paths.problems) + check_kernels(paths.kernels)
+    return ContentCheck(errors, decks.overrides)

@@ -2,7 +2,8 @@
 
 State lives under DRILL_HOME when it is set, else the platformdirs user data dir. Content
 (decks/, problems/, kernels/) comes from the installed wheel (drill/_content) or, in a source
-checkout, from the repository root.
+checkout, from the repository root; the user's own decks, problems and kernels under the state
+folder load after it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ def content_root() -> Path:
     """The folder holding decks/, problems/ and kernels/ (wheel first, then checkout)."""
     packaged = PACKAGE_DIR / "_content"
     return packaged if (packaged / "decks").is_dir() else PACKAGE_DIR.parent
+
+
+def content_is_installed() -> bool:
+    """Whether the shipped content is the installed package's (read-only: an edit of a shipped
+    card goes to the override deck) rather than a source checkout's, edited in place."""
+    return content_root() == PACKAGE_DIR / "_content"
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,19 @@ class Paths:
         return self.home / "decks"
 
     @property
+    def overrides(self) -> Path:
+        """The override deck: your edits of shipped cards (drill/content/overrides.py)."""
+        return self.user_decks / "overrides.toml"
+
+    @property
+    def user_problems(self) -> Path:
+        return self.home / "problems"
+
+    @property
+    def user_kernels(self) -> Path:
+        return self.home / "kernels"
+
+    @property
     def workspaces(self) -> Path:
         return self.home / "workspaces"
 
@@ -73,6 +93,14 @@ class Paths:
     def deck_dirs(self) -> list[Path]:
         """Shipped decks first, then the user's own."""
         return [self.decks, self.user_decks]
+
+    def problem_dirs(self) -> list[Path]:
+        """Shipped estimation problems first, then the user's own."""
+        return [self.problems, self.user_problems]
+
+    def kernel_dirs(self) -> list[Path]:
+        """Shipped coding drills first, then the user's own."""
+        return [self.kernels, self.user_kernels]
 
     @property
     def backups(self) -> Path:
@@ -95,6 +123,8 @@ class Paths:
             "database": str(self.database),
             "config": str(self.config),
             "user_decks": str(self.user_decks),
+            "user_problems": str(self.user_problems),
+            "user_kernels": str(self.user_kernels),
             "workspaces": str(self.workspaces),
             "backups": str(self.backups),
             "decks": str(self.decks),

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import date, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from drill.coding.items import drill_id
@@ -32,6 +33,7 @@ from drill.store.writes import record_grade, set_suspended, undo_grade
 if TYPE_CHECKING:
     from drill.coding.attempt import CodingAttempt
     from drill.coding.drills import Drill
+    from drill.content.decks import DeckLoad
     from drill.estimate.attempt import Attempt
     from drill.estimate.draw import Problem
     from drill.estimate.rounds import RoundSettings
@@ -89,12 +91,26 @@ class Study:
             return self.last_sync
         from drill.library import load_library
 
-        load = load_library(self.paths)
+        return self._sync_load(load_library(self.paths), fingerprint)
+
+    def _sync_load(self, load: "DeckLoad", fingerprint: str) -> SyncReport:
         self.content_errors = load.errors
         self.last_sync = sync_content(
             self.engine, load.items, load.broken_decks, self.clock(), None if load.errors else fingerprint
         )
         return self.last_sync
+
+    def sync_edit(self, edited: Path) -> list[ContentError]:
+        """Re-read the content after `edited` changed in an editor and sync it (edited text keeps
+        the item's id, history and schedule), unless `edited` now has errors: those are returned
+        and nothing is synced, so the old text stays."""
+        from drill.library import load_library
+
+        load = load_library(self.paths)
+        errors = [error for error in load.errors if Path(error.path).resolve() == edited.resolve()]
+        if not errors:
+            self._sync_load(load, content_fingerprint(self.paths))
+        return errors
 
     def reconcile_schedule(self) -> None:
         """Rebuild items graded without FSRS memory, and fill in the FSRS memory before each review
@@ -399,6 +415,10 @@ class Study:
     def save_suspended(self, item_id: str, suspended: bool = True) -> Future[None]:
         what = f"{'suspending' if suspended else 'unsuspending'} {item_id}"
         return self._writer.submit(what, self.suspend, item_id, suspended)
+
+    def save_edit(self, edited: Path) -> Future[list[ContentError]]:
+        """Sync a content file just edited (sync_edit); the future gives its errors."""
+        return self._writer.submit(f"the edit of {edited.name}", self.sync_edit, edited)
 
     def save_round_attempt(self, round_id: int, attempt: "Attempt") -> Future[None]:
         return self._writer.submit("a mock-round answer", self.record_round_attempt, round_id, attempt)

@@ -1,4 +1,10 @@
-"""Reading deck folders into validated items and path:line errors."""
+"""Reading deck folders into validated items and path:line errors.
+
+Ids are unique across every deck, with one exception: a deck file named `overrides.toml` (the
+override deck, DRILL_HOME/decks/overrides.toml, where an edit of a shipped card goes) is read
+after all the others, and an item of it whose id another deck already gave replaces that item
+in its place; the DeckLoad lists each such override.
+"""
 
 from __future__ import annotations
 
@@ -13,20 +19,62 @@ from drill.content.models import DeckItem, LoadedItem
 from drill.content.toml_file import read_toml, validation_errors
 
 
+OVERRIDES = "overrides.toml"
+
+
+@dataclass(frozen=True)
+class Override:
+    """An item of an override deck that replaces a deck's item with the same id."""
+
+    id: str
+    path: Path
+    line: int
+    replaces: str  # where the replaced item is, as path:line
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.path}:{self.line})"
+
+    def as_json(self) -> dict[str, object]:
+        return {"id": self.id, "path": str(self.path), "line": self.line, "replaces": self.replaces}
+
+
 @dataclass
 class DeckLoad:
-    """Everything read from the deck folders: the valid items and every error."""
+    """Everything read from the deck folders: the valid items, every error and the overrides."""
 
     items: list[LoadedItem] = field(default_factory=list)
     errors: list[ContentError] = field(default_factory=list)
+    overrides: list[Override] = field(default_factory=list)
 
     @property
     def broken_decks(self) -> set[str]:
         return {str(error.path) for error in self.errors}
 
 
+def is_override_deck(path: Path) -> bool:
+    return path.name == OVERRIDES
+
+
 def deck_files(folders: list[Path]) -> list[Path]:
-    return [path for folder in folders if folder.is_dir() for path in sorted(folder.glob("*.toml"))]
+    """Every deck file in `folders`, in folder then name order, the override decks last."""
+    files = [path for folder in folders if folder.is_dir() for path in sorted(folder.glob("*.toml"))]
+    return sorted(files, key=is_override_deck)
+
+
+def _place(path: Path, line: int, item: DeckItem, load: DeckLoad, first_seen: dict[str, str]) -> None:
+    """Add `item`, or let it replace the item with its id when it comes from an override deck."""
+    if item.id not in first_seen:
+        first_seen[item.id] = f"{path}:{line}"
+        load.items.append(LoadedItem(item=item, deck=str(path), position=len(load.items)))
+        return
+    replaced = next(index for index, loaded in enumerate(load.items) if loaded.item.id == item.id)
+    original = load.items[replaced]
+    if not is_override_deck(path) or is_override_deck(Path(original.deck)):
+        load.errors.append(ContentError(path, line, f"duplicate id `{item.id}` (first at {first_seen[item.id]})"))
+        return
+    load.items[replaced] = LoadedItem(item=item, deck=str(path), position=original.position)
+    load.overrides.append(Override(item.id, path, line, first_seen[item.id]))
+    first_seen[item.id] = f"{path}:{line}"
 
 
 def _read_file(path: Path, load: DeckLoad, first_seen: dict[str, str]) -> None:
@@ -49,12 +97,7 @@ def _read_file(path: Path, load: DeckLoad, first_seen: dict[str, str]) -> None:
         except ValidationError as error:
             load.errors += validation_errors(path, error, lambda loc, _message: lines.key(index, str(loc[0]) if loc else ""))
             continue
-        line = lines.key(index, "id")
-        if item.id in first_seen:
-            load.errors.append(ContentError(path, line, f"duplicate id `{item.id}` (first at {first_seen[item.id]})"))
-            continue
-        first_seen[item.id] = f"{path}:{line}"
-        load.items.append(LoadedItem(item=item, deck=str(path), position=len(load.items)))
+        _place(path, lines.key(index, "id"), item, load, first_seen)
 
 
 def load_decks(folders: list[Path]) -> DeckLoad:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import ActiveBinding, Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static, TextArea
 
@@ -26,12 +28,15 @@ from drill.tui.review.flash_card import FlashCardView
 from drill.tui.review.pitch_card import PitchView
 
 if TYPE_CHECKING:
+    from drill.content.errors import ContentError
+    from drill.content.overrides import EditTarget
     from drill.schedule.records import Card, Grade
     from drill.study import Study
 
 VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "estimate": EstimateView,
                                     "coding": CodingView}
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later", "suspend")
+EDITABLE_KINDS = ("card", "pitch")  # deck items; problems and drills are edited in their own files
 
 
 def grade_outcome(state: ItemState, scheduled: date | None, button: int, today: date) -> str:
@@ -48,6 +53,15 @@ def card_name(card: "Card") -> str:
     return f"the {card.kind} on “{card.topic}”"
 
 
+class CardEdited(Message):
+    """The edit of `item_id` in `target` was re-read: synced, or refused for its `errors`.
+    `revealed`: the answer was on screen when the editor opened."""
+
+    def __init__(self, item_id: str, target: "EditTarget", errors: list["ContentError"], revealed: bool) -> None:
+        super().__init__()
+        self.item_id, self.target, self.errors, self.revealed = item_id, target, errors, revealed
+
+
 class ReviewScreen(Screen[None]):
     """Shows one card at a time until today's queue is empty."""
 
@@ -61,6 +75,7 @@ class ReviewScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("ctrl+z", "undo_in_box", "Undo last grade"),
         Binding("s", "suspend", "Suspend"),
+        Binding("e", "edit", "Edit card", show=False),
         Binding("enter", "next", "Next"),
         Binding("enter", "start_drill", "Start drill"),
         Binding("l", "later", "Later today"),
@@ -194,6 +209,9 @@ class ReviewScreen(Screen[None]):
             return bool(self.session.given) and not typing  # in a box, u is a letter
         if action == "undo_in_box":
             return bool(self.session.given) and typing
+        if action == "edit":
+            card = self.session.current
+            return card is not None and card.kind in EDITABLE_KINDS and not typing
         return True
 
     def action_reveal(self) -> None:
@@ -254,6 +272,49 @@ class ReviewScreen(Screen[None]):
         self.notify(f"Suspended {card_name(card)}; it will not be shown until unsuspended.", timeout=3)
         self.show_current()
 
+    def action_edit(self) -> None:
+        """Open the card in $VISUAL / $EDITOR at its line (a shipped card of an installed drill: its
+        copy in the override deck); back from the editor, the file is re-read and synced, and the
+        card shown again, history kept."""
+        from drill.content.overrides import edit_target
+        from drill.tui.editor import run_editor
+
+        card = self.session.current
+        if card is None or card.kind not in EDITABLE_KINDS:
+            return
+        target = edit_target(self.study.paths, card.item_id)
+        if target is None:
+            self.notify(f"No deck holds {card_name(card)} any more.", severity="warning")
+            return
+        revealed = not self.view.allows("reveal")
+        problem = run_editor(self.app, target.path, target.line)
+        if problem is not None:
+            self.notify(problem, title="No editor", severity="warning", timeout=12)
+            return
+        edited = self.study.save_edit(target.path)
+        edited.add_done_callback(lambda done: done.exception() is None and self.post_message(
+            CardEdited(card.item_id, target, done.result(), revealed)))
+
+    @on(CardEdited)
+    def _card_edited(self, message: CardEdited) -> None:
+        """Show the edited card with its new text, in the state it had (or say why the edit was refused)."""
+        if message.errors:
+            self.notify("\n".join(str(error) for error in message.errors[:3]), severity="error", timeout=20,
+                        title=f"{Path(message.target.path).name} has an error: the card keeps its old text")
+            return
+        old = self.session.cards.get(message.item_id)
+        found = self.study.cards([message.item_id])
+        if old is None or not found:
+            return
+        card = replace(found[0], state=old.state)
+        self.session.cards[card.item_id] = card
+        where = f" (your copy in {message.target.path})" if message.target.copied else ""
+        self.notify(f"Saved your edit of {card_name(card)}{where}.", timeout=4)
+        if self.session.current is not None and self.session.current.item_id == card.item_id:
+            self.show_current()
+            if message.revealed:
+                self.view.reveal()
+
     def finish(self) -> None:
         from drill.tui.screens.summary import SummaryScreen
 
@@ -262,3 +323,4 @@ class ReviewScreen(Screen[None]):
     def screen_commands(self):
         yield SystemCommand("Undo last grade", "Take back the last grade and its database write", self.action_undo)
         yield SystemCommand("Suspend card", "Stop showing the current card", self.action_suspend)
+        yield SystemCommand("Edit card", "Open the current card in $VISUAL or $EDITOR", self.action_edit)
