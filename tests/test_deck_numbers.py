@@ -17,6 +17,8 @@ from typing import Callable
 
 import pytest
 
+from drill.content.decks import load_decks
+
 DECKS = Path(__file__).parents[1] / "decks"
 DECK_FILES = tuple(sorted(path.name for path in DECKS.glob("*.toml")))
 
@@ -44,8 +46,7 @@ H100_BF16 = 989.4e12
 H100_HBM = 3.35e12
 H100_NVLINK_LINKS = 18
 
-# H200: 6016-bit HBM3e bus at 3.201 GHz DDR (nvidia-smi), 143771 MiB
-H200_BUS_BITS, H200_MEM_CLK = 6016, 3.201e9
+# H200: 143771 MiB (nvidia-smi); its bus and pin rate are in the numbers/cheat-sheet section
 H200_MIB = 143771
 H200_HBM = 4.8e12
 
@@ -126,8 +127,6 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-h100-hbm", lambda: 7e9 * BF16 / H100_HBM * 1e3, f("{:.1f} ms")),
     ("num-h100-hbm", lambda: H100_HBM / (7e9 * BF16), f("{:.0f} tokens/s")),
     ("num-h200-specs", lambda: H100_BF16 / H200_HBM, f("{:.0f} FLOP/B")),
-    ("num-h200-specs",
-     lambda: H200_BUS_BITS / 8 * H200_MEM_CLK * 2 / TB, f("{:.2f} TB/s")),
     ("num-h200-specs", lambda: H200_MIB * MiB / GiB, f("{:.1f} GiB")),
     ("num-h200-specs", lambda: H200_MIB * MiB / 1e9, f("{:.1f}e9 bytes")),
     ("num-v100-specs", lambda: V100_FP16 / V100_HBM, f("{:.0f} FLOP/byte")),
@@ -145,7 +144,6 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-infiniband", lambda: HDR_BITS / 8 / GB, f("{:.0f} GB/s")),
     ("num-infiniband", lambda: NDR_BITS / 8 / GB, f("{:.0f} GB/s")),
     ("num-infiniband", lambda: A100_NVLINK_ONE_WAY / HDR_BYTES, f("{:.0f}x")),
-    ("num-infiniband", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
     ("num-pcie-bandwidth",
      lambda: PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8 / GB, f("{:.1f} GB/s")),
     ("num-pcie-bandwidth",
@@ -205,9 +203,6 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-train-time-7b-1t", lambda: 6 * 7e9 * 4e6, sci3(" FLOPs")),
     ("num-train-time-7b-1t",
      lambda: TRAIN_FLOPS_7B_1T / (64 * A100_BF16 * 0.55) / 86400, f("{:.0f} days")),
-    ("num-inference-memory-70b",
-     lambda: (70e9 * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
-     f("About {:.0f} GB")),
     ("num-inference-memory-70b",
      lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
@@ -440,4 +435,138 @@ def test_wrong_seed_values_are_not_stated_as_facts() -> None:
     nvlink = ANSWERS["num-nvlink-a100"]
     assert nvlink.startswith("600 GB/s")
     kv = ANSWERS["num-kv-per-token-llama2-7b"]
-    assert kv.index("512 KiB") < kv.index("16 KB")  # right value first
+    assert "512 KiB" in kv and "16 KB" not in kv  # the seed's figure is named in the errata only
+    assert "16 KB" in ERRATA["num-kv-per-token-llama2-7b"]
+
+
+# ===========================================================================
+# Numbers and cheat-sheet decks (40, 41), issue 13: figures added or corrected
+# by the network audit, the INT4 and H200 conventions, and the errata split.
+# Topologies: inside one node a ring runs on NVLink one way (NCCL ~230 GB/s on
+# A100); across rail-aligned DGX A100 nodes (one HDR NIC per GPU, one NCCL ring
+# per NIC) a ring gets ~192 GB/s; "one NIC per node" is said where it is meant.
+# ===========================================================================
+ERRATA = {loaded.item.id: loaded.item.errata for loaded in load_decks([DECKS]).items if loaded.item.errata}
+
+HBM_STACK_BITS = 1024
+H100_STACKS, H200_STACKS = 5, 6
+H200_PIN_RATE = 6.25e9              # bits/s per pin: 6144 bits x 6.25 Gb/s / 8 = 4.8 TB/s
+H200_BYTES = H200_MIB * MiB
+LLAMA3_70B_PARAMS = 70.6e9
+A100_NODE_BUSBW = 230e9             # NCCL all-reduce bus bandwidth inside one DGX A100
+DGX_A100_BUSBW = 192e9              # measured across rail-aligned DGX A100 nodes (8 x HDR)
+RING_7B_64 = ring_allreduce_bytes(64, GRAD_7B)
+
+NUMBERS_AND_CHEAT_SHEET_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
+    ("num-h200-specs", lambda: H200_STACKS * HBM_STACK_BITS, f("{:.0f}-bit bus")),
+    ("num-h200-specs", lambda: H200_STACKS * HBM_STACK_BITS * H200_PIN_RATE / 8 / TB,
+     f("= {:.2f} TB/s")),
+    ("num-h200-specs", lambda: H100_HBM * 8 / (H100_STACKS * HBM_STACK_BITS) / 1e9,
+     f("{:.2f} Gb/s per pin")),
+    ("num-h200-specs", lambda: LLAMA3_70B_PARAMS / GB, f("({:.1f} GB)")),
+    ("num-h200-specs", lambda: (H200_BYTES - LLAMA3_70B_PARAMS) / GB, f("about {:.0f} GB left")),
+    ("num-h200-specs", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("= {:.1f} GB")),
+    ("num-h200-specs", lambda: (H200_BYTES - LLAMA3_70B_PARAMS * BF16) / GB, f("~{:.1f} GB")),
+    ("num-v100-specs", lambda: 6 * NVLINK_PER_LINK / 2 / GB, f("{:.0f} GB/s each way")),
+    ("num-b200-specs", lambda: 1.8e12 / 2 / GB, f("{:.0f} GB/s each way")),
+    ("num-nvlink-a100", lambda: A100_NVLINK_ONE_WAY / HDR_BYTES, f("= {:.0f}x the GPU's")),
+    ("num-nvlink-h100", lambda: A100_NVLINK_ONE_WAY / GB, f("({:.0f} each way)")),
+    ("num-infiniband", lambda: 8 * HDR_BYTES / GB, f("= {:.0f} GB/s (DGX A100")),
+    ("num-infiniband", lambda: 8 * NDR_BITS / 8 / GB, f("= {:.0f} GB/s (DGX H100")),
+    ("num-infiniband", lambda: RING_7B_64 / GB, f("= {:.1f} GB")),
+    ("num-infiniband", lambda: RING_7B_64 / DGX_A100_BUSBW, f("{:.2f} s at ~192")),
+    ("num-infiniband", lambda: RING_7B_64 / HDR_BYTES, f("{:.2f} s.")),
+    ("num-bf16-bytes-per-param", lambda: INT4_G128_BITS / 8, f("INT4 {:.2f} B")),
+    ("num-bf16-bytes-per-param", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("({:.1f} GB)")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("INT4 {:.1f} GB:")),
+    ("num-70b-weights-by-precision", lambda: INT4_G128_BITS, f("= {:.2f} bits")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * (INT4_G128_BITS - 4) / 8 / GB,
+     f("add {:.1f} GB")),
+    ("num-70b-weights-by-precision", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("{:.1f} GB in BF16")),
+    ("num-70b-weights-by-precision", lambda: LLAMA3_70B_PARAMS * INT4_G128_BITS / 8 / GB,
+     f("{:.1f} GB in INT4")),
+    ("num-decode-step-floor", lambda: 16 / INT4_G128_BITS, f("= {:.1f}x")),
+    ("num-inference-memory-70b",
+     lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
+     f("About {:.1f} GB")),
+    ("num-inference-memory-70b", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("= {:.1f} GB plus")),
+    ("num-inference-memory-70b", lambda: H200_BYTES / 1e9, f("{:.1f}e9 bytes")),
+    ("num-inference-memory-70b", lambda: (H200_BYTES - LLAMA3_70B_PARAMS * BF16) / GB,
+     f("~{:.1f} GB for")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NODE_BUSBW, f("({:.2f} s at")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_64 / GB, f("= {:.1f} GB per rank")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_64 / DGX_A100_BUSBW, f("= {:.2f} s.")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / HDR_BYTES, f("take {:.2f} s")),
+]
+
+# Figures in the errata: the seed's own arithmetic quoted right, and the correction recomputed.
+ERRATA_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
+    ("num-a100-ridge-point", lambda: A100_BF16 / 2.0e12, f("give {:.0f} FLOP/byte")),
+    ("num-a100-ridge-point", lambda: A100_BF16 / A100_HBM, f("= {:.0f}.")),
+    ("num-h100-ridge-point", lambda: 990 / 3.4, f("give {:.0f} FLOP/byte")),
+    ("num-h100-ridge-point", lambda: H100_BF16 / H100_HBM, f("= {:.0f}.")),
+    ("num-nvlink-a100", lambda: H100_NVLINK_LINKS * NVLINK_PER_LINK / GB, f("{:.0f} GB/s is the H100")),
+    ("num-nvlink-a100", lambda: A100_NVLINK_LINKS * NVLINK_PER_LINK / GB, f("= {:.0f} GB/s total")),
+    ("num-training-bytes-per-param", lambda: (140 + 140 + 3 * 560) / 1e3, f("= {:.2f} TB,")),
+    ("num-training-bytes-per-param", lambda: 70e9 * 4 / GB, f("= {:.0f} GB, so")),
+    ("num-training-bytes-per-param", lambda: (140 + 140 + 3 * 280) / 1e3, f("= {:.2f} TB.")),
+    ("num-attention-matrix-size", lambda: 8192 * 4 / KiB, f("= {:.0f} KiB")),
+    ("num-attention-matrix-size", lambda: 8192 * 128 * BF16 / KiB, f("= {:.0f} KiB = 2 MiB")),
+    ("num-kv-per-token-llama2-7b", lambda: 2 * 4096 * BF16 / KiB, f("{:.0f} KiB\n(2·4096·2)")),
+    ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) / KiB, f("{:.0f} KiB per token")),
+    ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-kv-llama3-70b", lambda: 2 * 80 * 64 * 128 * 4096 * BF16 / GB, f("= {:.1f} GB at 4K")),
+    ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB, 8x")),
+    ("num-inference-memory-70b", lambda: 2 * 80 * 64 * 128 * 4096 * BF16 / GB, f("heads, {:.1f} GB")),
+    ("num-inference-memory-70b", lambda: (70e9 * BF16 + 2 * 80 * 64 * 128 * 4096 * BF16) / GB,
+     f("{:.0f} GB total")),
+    ("num-inference-memory-70b",
+     lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
+     f("about {:.1f} GB")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 400, f("= {:.2f} s")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 100, f("{:.2f} s.")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("({:.0f} ms)")),
+]
+
+# The seed's wrong figures: named in the card's errata, never stated in its answer.
+SEED_MISTAKES = [
+    ("num-a100-ridge-point", "156"),
+    ("num-h100-ridge-point", "291"),
+    ("num-nvlink-a100", "900 GB/s (A100)"),
+    ("num-training-bytes-per-param", "1.96 TB"),
+    ("num-attention-matrix-size", "~1MB/head"),
+    ("num-kv-per-token-llama2-7b", "131 MB"),
+    ("num-kv-llama3-70b", "10.7 GB"),
+    ("num-inference-memory-70b", "10.7 GB"),
+    ("num-ring-allreduce-7b", "0.49 s"),
+    ("num-ring-allreduce-7b", "1.96 s"),
+    ("num-fp8-formats", "e1m4"),
+]
+
+
+def _row_id(row: tuple[str, Callable[[], float], Fmt]) -> str:
+    return f"{row[0]}={row[2](row[1]())!r}"
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", NUMBERS_AND_CHEAT_SHEET_CHECKS,
+                         ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS])
+def test_numbers_and_cheat_sheet_answers_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
+    test_answer_states_recomputed_value(item_id, compute, fmt)
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", ERRATA_CHECKS, ids=[_row_id(r) for r in ERRATA_CHECKS])
+def test_numbers_and_cheat_sheet_errata_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
+    expected = fmt(compute())
+    assert expected in ERRATA.get(item_id, ""), f"{item_id}: {expected!r} not in errata:\n{ERRATA.get(item_id)}"
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS,
+                         ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS])
+def test_numbers_and_cheat_sheet_checks_catch_a_ten_percent_error(item_id: str, compute, fmt) -> None:
+    test_check_would_catch_a_ten_percent_error(item_id, compute, fmt)
+
+
+@pytest.mark.parametrize("item_id,wrong", SEED_MISTAKES, ids=[f"{i}:{w}" for i, w in SEED_MISTAKES])
+def test_a_seed_mistake_is_named_in_errata_not_stated_in_the_answer(item_id: str, wrong: str) -> None:
+    assert wrong not in ANSWERS[item_id], f"{item_id} states the seed's {wrong!r} as a fact"
+    assert wrong in ERRATA.get(item_id, ""), f"{item_id}: its errata do not name the seed's {wrong!r}"
