@@ -95,11 +95,13 @@ def draw_params(family: Family, rng: random.Random) -> dict[str, Any]:
 
 
 def template_values(family: Family, params: dict[str, Any]) -> dict[str, Any]:
-    """Names a template may use: params, derived values, draws by display name."""
+    """Names a template may use: params, derived values, draws by display name and text fields."""
     values: dict[str, Any] = dict(params)
     for dname, dspec in family.draws.items():
         if dname in params:
-            values[dname] = family.catalogs[dspec.catalog].display_name(params[dname])
+            values.update(family.draw_texts(dname, params[dname]))
+        elif dspec.unnamed:  # its texts may quote the values given: "each sending at {bandwidth:byte/s}"
+            values.update({k: render(v, params) for k, v in family.draw_texts(dname, None).items()})
     values.update(formula.evaluate_derived(family, params))
     return values
 

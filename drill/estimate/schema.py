@@ -92,12 +92,25 @@ class ParamSpec(_Strict):
 
 
 class DrawSpec(_Strict):
-    """A draw of one catalog entry; parameters bind its fields with `from = "<draw>.<field>"`."""
+    """A draw of one catalog entry; parameters bind its fields with `from = "<draw>.<field>"`.
+
+    Templates show the entry as `{<draw>}` (its display name) and each of its other text
+    fields as `{<draw>_<field>}`. `unnamed` gives those texts (`name` for `{<draw>}`) for
+    parameters that give values instead of naming an entry (`bandwidth=50e9`, no network);
+    they are templates over the parameters.
+    """
 
     catalog: str
     pick: list[str] | None = None
     exclude: list[str] = []
     reason: str = ""  # why `exclude` entries are left out, shown if a user names one
+    unnamed: dict[str, str] = {}
+
+    @model_validator(mode="after")
+    def _unnamed_has_a_name(self) -> DrawSpec:
+        if self.unnamed and "name" not in self.unnamed:
+            raise ValueError("unnamed needs a name (what {<draw>} says when no entry is named)")
+        return self
 
 
 class SlipSpec(_Strict):
@@ -235,6 +248,29 @@ class Family(_Strict):
             return []
         ids = spec.pick if spec.pick is not None else list(catalog.entries)
         return [i for i in ids if i in catalog.entries and i not in spec.exclude]
+
+    def draw_texts(self, draw: str, entry: str | None) -> dict[str, str]:
+        """What templates see of a draw: `{draw}` and `{draw_field}` for its text fields.
+
+        `entry` None means the parameters name no entry: the draw's `unnamed` texts.
+        """
+        spec = self.draws[draw]
+        if entry is None:
+            texts = dict(spec.unnamed)
+        else:
+            catalog = self._catalogs[spec.catalog]
+            fields = catalog.entries[entry]
+            texts = {k: v for k, v in fields.items() if isinstance(v, str)}
+            texts["name"] = catalog.display_name(entry)
+        return {(draw if k == "name" else f"{draw}_{k}"): v for k, v in texts.items()}
+
+    def draw_text_names(self, draw: str) -> set[str]:
+        """The template names a draw always fills: texts every entry it can take has."""
+        entries = self.draw_entries(draw)
+        shared = set.intersection(*(set(self.draw_texts(draw, e)) for e in entries)) if entries else {draw}
+        if self.draws[draw].unnamed:
+            shared &= set(self.draw_texts(draw, None))
+        return shared
 
     def describe(self) -> dict[str, Any]:
         """The JSON shape for `drill problems --json`."""

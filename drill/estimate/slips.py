@@ -81,7 +81,10 @@ def _param_candidates(family: Family, params: dict[str, Any], truth: float) -> l
             continue
         bumped = dict(params)
         bumped[name] = v * 1.01
-        grows = formula.evaluate(family, bumped) > truth
+        moved = formula.evaluate(family, bumped)
+        if moved == truth:  # a parameter the answer does not depend on explains nothing
+            continue
+        grows = moved > truth
         shown = f"{name} = {v:g}"
         if grows:
             out.append((1 / v, f"did you leave out {shown}?"))

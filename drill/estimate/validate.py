@@ -50,10 +50,15 @@ def check_family(family: Family) -> list[ContentError]:
         where = tuple(p for p in exc.where)
         return [ContentError(path, family.line_of(*where), f"{'.'.join(str(p) for p in where)}: {exc}")]
 
-    names = set(family.params) | set(family.draws) | set(family.derived)
+    names = set(family.params) | set(family.derived)
+    for draw in family.draws:
+        names |= family.draw_text_names(draw)
     errors += _check_template(family, family.prompt, names, ("prompt",))
     for step in family.steps:
         errors += _check_template(family, step, names | {"answer", "answer_value"}, ("steps",))
+    for draw, spec in family.draws.items():
+        for text in spec.unnamed.values():
+            errors += _check_template(family, text, set(family.params), ("draws", draw, "unnamed"))
     for i, slip in enumerate(family.slips):
         errors += _check_template(family, slip.message, names, ("slips", i, "message"))
     if errors:
@@ -87,6 +92,11 @@ def check_family(family: Family) -> list[ContentError]:
         got = formula.evaluate(family, params)
         if not (math.isfinite(got) and abs(got - example.answer) <= example.rel * abs(example.answer)):
             errors.append(ContentError(path, line, f"examples[{i}]: formula gives {got:.6g}, example says {example.answer:.6g}"))
+            continue
+        try:
+            worked_solution(family, params, got)
+        except (TemplateError, ValueError, KeyError) as exc:
+            errors.append(ContentError(path, line, f"examples[{i}]: worked steps: {exc}"))
     return errors
 
 

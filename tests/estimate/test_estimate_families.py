@@ -19,7 +19,7 @@ REQUIRED = {
     "kv-cache": ["layers", "kv_heads", "head_dim", "seq_len", "batch", "bytes_per_elem"],
     "train-memory": ["params", "zero_stage", "dp"],
     "activation-memory": ["batch", "seq_len", "hidden", "layers", "bytes_per_elem"],
-    "allreduce-time": ["bytes", "gpus", "bandwidth"],
+    "allreduce-time": ["bytes", "gpus", "bandwidth", "min_gpus", "max_gpus"],  # the last two keep gpus in the topology
     "pipeline-bubble": ["stages", "microbatches"],
     "spec-decode-speedup": ["alpha", "k", "draft_ms", "target_ms"],
     "matmul-intensity": ["m", "n", "k", "bytes_per_elem"],
