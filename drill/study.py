@@ -162,7 +162,7 @@ class Study:
             new_mix=self.config.new_mix,
             new_done_by_kind=progress.new_done_by_kind,
         )
-        return queue.build(due, new, limits)
+        return queue.build(due, new, limits, queries.reviewed_today(self.engine, today))
 
     def cards(self, ids: list[str]) -> list[Card]:
         return queries.cards(self.engine, ids)

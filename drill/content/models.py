@@ -42,11 +42,13 @@ class ContentItem(BaseModel):
     points: list[Text] = []
     target_seconds: int | None = None
     errata: Text | None = None
+    siblings: Text | None = None  # items sharing this key are not shown the same day (drill.schedule.siblings)
 
     def content_hash(self) -> str:
         """A fingerprint of everything the user reads, to notice edits (an item without errata
-        keeps the fingerprint it had before errata existed)."""
-        fields = self.model_dump(exclude={"id"} if self.errata else {"id", "errata"})
+        keeps the fingerprint it had before errata existed; the sibling group is not read, and
+        sync compares it on its own)."""
+        fields = self.model_dump(exclude={"id", "siblings"} if self.errata else {"id", "errata", "siblings"})
         text = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -1,13 +1,16 @@
 """Today's queue: due items (most overdue first, blocks interleaved), then new items chosen by
-the daily mix of kinds, the whole queue spread so that every kind recurs through the session."""
+the daily mix of kinds, the whole queue spread so that every kind recurs through the session;
+siblings of an item earlier in it or reviewed today wait for another day (drill.schedule.siblings)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import groupby
+
+from drill.schedule.siblings import bury
 
 KINDS = ("card", "pitch", "estimate", "coding")
 # New items a day per kind: at least one estimation problem and one coding drill from day one.
@@ -23,6 +26,7 @@ class Candidate:
     block: str
     due_day: date | None = None  # None for an item never reviewed
     kind: str = "card"
+    siblings: str | None = None  # its sibling group (drill.schedule.siblings.group)
 
 
 @dataclass(frozen=True)
@@ -101,14 +105,20 @@ def interleave_blocks(items: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def build(due: list[Candidate], new: list[Candidate], limits: Limits) -> list[str]:
+def build(
+    due: list[Candidate], new: list[Candidate], limits: Limits, reviewed_today: Iterable[Candidate] = ()
+) -> list[str]:
     """The ids to review today, in order, within the daily limits.
 
     `due` holds items whose due day has come; `new` holds unseen items in content order. Due
-    items are chosen first, then new ones by the mix; the chosen are spread by kind.
+    items are chosen first, then new ones by the mix; the chosen are spread by kind. A sibling
+    of an item reviewed today (`reviewed_today`) or of one earlier in the queue is left out.
     """
     ordered_due: list[Candidate] = []
     for _, same_day in groupby(sorted(due, key=lambda c: c.due_day or date.min), key=lambda c: c.due_day):
         ordered_due.extend(interleave_blocks(list(same_day)))
+    shown = list(reviewed_today)
+    ordered_due = bury(ordered_due, shown)
+    new = bury(new, shown + ordered_due)
     room = max(0, limits.max_reviews_per_day - limits.reviews_done_today)
     return [c.item_id for c in spread_kinds((ordered_due + choose_new(new, limits))[:room])]

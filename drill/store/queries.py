@@ -12,6 +12,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
+from drill.schedule.siblings import group
 from drill.store.dialect import Dialect, as_date, dialect
 
 ACTIVE = "retired = FALSE AND suspended = FALSE"
@@ -47,11 +48,11 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     """
     with engine.connect() as connection:
         due = [
-            Candidate(row[0], row[1], as_date(row[2]), row[3])
+            Candidate(row.id, row.block, as_date(row.due_day), row.kind, group(row.kind, row.topic, row.siblings))
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block, due_day, kind FROM (
-                        SELECT id, block, due_day, kind, position, ROW_NUMBER() OVER (
+                    f"""SELECT id, block, due_day, kind, topic, siblings FROM (
+                        SELECT id, block, due_day, kind, topic, siblings, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY due_day, position) AS lane
                         FROM item WHERE {ACTIVE} AND due_day <= :today) AS lanes
                     WHERE lane <= :per_block ORDER BY due_day, position"""
@@ -60,11 +61,11 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
             )
         ]
         new = [
-            Candidate(row[0], row[1], None, row[2])
+            Candidate(row.id, row.block, None, row.kind, group(row.kind, row.topic, row.siblings))
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block, kind FROM (
-                        SELECT id, block, kind, position, ROW_NUMBER() OVER (
+                    f"""SELECT id, block, kind, topic, siblings FROM (
+                        SELECT id, block, kind, topic, siblings, position, ROW_NUMBER() OVER (
                             PARTITION BY kind, block ORDER BY position) AS lane
                         FROM item WHERE {ACTIVE} AND last_review_day IS NULL) AS lanes
                     WHERE lane <= :per_block ORDER BY position"""
@@ -73,6 +74,20 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
             )
         ]
     return due, new
+
+
+def reviewed_today(engine: Engine, today: date) -> list[Candidate]:
+    """The items with a sibling group graded today (their siblings wait for another day)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                """SELECT DISTINCT item.id, item.block, item.kind, item.topic, item.siblings
+                FROM review JOIN item ON item.id = review.item_id WHERE review.study_day = :today"""
+            ),
+            {"today": today},
+        ).all()
+    candidates = [Candidate(row.id, row.block, None, row.kind, group(row.kind, row.topic, row.siblings)) for row in rows]
+    return [candidate for candidate in candidates if candidate.siblings is not None]
 
 
 def day_progress(engine: Engine, today: date) -> DayProgress:
@@ -212,10 +227,13 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
         return []
     with engine.connect() as connection:
         rows = connection.execute(
-            text(f"SELECT id, block, kind FROM item WHERE {_pending(dialect(engine))} ORDER BY due_day, position LIMIT :limit"),
+            text(
+                f"""SELECT id, block, kind, topic, siblings FROM item WHERE {_pending(dialect(engine))}
+                ORDER BY due_day, position LIMIT :limit"""
+            ),
             {"interview": interview, "window_start": window_start, "limit": limit},
         ).all()
-    return [Candidate(row[0], row[1], today, row[2]) for row in rows]
+    return [Candidate(row.id, row.block, today, row.kind, group(row.kind, row.topic, row.siblings)) for row in rows]
 
 
 def brought_forward_blocks(engine: Engine, interview: date, window_start: date, limit: int) -> dict[str, int]:

@@ -1,7 +1,8 @@
 """Bringing the store in line with the content files.
 
 New ids become items, edited text keeps the old version in item_revision, removed ids are
-retired (their history stays), and ids that come back are un-retired. Items of a deck file
+retired (their history stays), and ids that come back are un-retired. An item's `siblings` key
+is written as the content gives it (a change of it alone is no edit of the text). Items of a deck file
 that failed to load are left alone, so a typo never retires a whole deck.
 """
 
@@ -45,6 +46,7 @@ def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
         "points": json.dumps(item.points),
         "target_seconds": item.target_seconds,
         "errata": item.errata,
+        "siblings": item.siblings,
         "content_hash": item.content_hash(),
         "now": now,
     }
@@ -52,9 +54,9 @@ def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
 
 INSERT = text(
     """INSERT INTO item (id, kind, block, topic, deck, position, prompt, answer, source, points,
-        target_seconds, errata, content_hash, created_at, updated_at)
+        target_seconds, errata, siblings, content_hash, created_at, updated_at)
     VALUES (:id, :kind, :block, :topic, :deck, :position, :prompt, :answer, :source, :points,
-        :target_seconds, :errata, :content_hash, :now, :now)"""
+        :target_seconds, :errata, :siblings, :content_hash, :now, :now)"""
 )
 KEEP_OLD_TEXT = text(
     """INSERT INTO item_revision (item_id, content_hash, prompt, answer, replaced_at)
@@ -63,10 +65,11 @@ KEEP_OLD_TEXT = text(
 UPDATE = text(
     """UPDATE item SET kind=:kind, block=:block, topic=:topic, deck=:deck, position=:position,
         prompt=:prompt, answer=:answer, source=:source, points=:points,
-        target_seconds=:target_seconds, errata=:errata, content_hash=:content_hash, retired=FALSE, updated_at=:now
+        target_seconds=:target_seconds, errata=:errata, siblings=:siblings, content_hash=:content_hash, retired=FALSE,
+        updated_at=:now
     WHERE id = :id"""
 )
-MOVE = text("UPDATE item SET deck=:deck, position=:position, retired=FALSE WHERE id=:id")
+MOVE = text("UPDATE item SET deck=:deck, position=:position, siblings=:siblings, retired=FALSE WHERE id=:id")
 RETIRE = text("UPDATE item SET retired=TRUE, updated_at=:now WHERE id=:id")
 
 
@@ -79,7 +82,7 @@ def sync_content(
         write_fact(connection, facts.CONTENT, fingerprint)
         known = {
             row.id: row
-            for row in connection.execute(text("SELECT id, content_hash, deck, position, retired FROM item"))
+            for row in connection.execute(text("SELECT id, content_hash, deck, position, retired, siblings FROM item"))
         }
         rows = [_row(loaded, now) for loaded in items]
         new = [row for row in rows if row["id"] not in known]
@@ -89,7 +92,7 @@ def sync_content(
             for row in rows
             if row["id"] in known
             and row["content_hash"] == known[row["id"]].content_hash
-            and (row["deck"], row["position"], 0) != tuple(known[row["id"]][2:])
+            and (row["deck"], row["position"], 0, row["siblings"]) != tuple(known[row["id"]][2:])
         ]
         present = {row["id"] for row in rows}
         gone = [
