@@ -11,7 +11,8 @@ from drill.tui.app import DrillApp
 from drill.tui.screens.mock_history import MockHistoryScreen
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_setup import MockSetupScreen
-from drill.tui.screens.mock_summary import MockSummaryScreen
+from drill.tui.plain_text import plain_text
+from drill.tui.screens.mock_summary import MockSummaryScreen, top
 from drill.tui.widgets.pitch_timer import clock_text
 from tui_helpers import db_rows, wait_ready, wait_until
 
@@ -61,14 +62,36 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
         summary = app.screen.summary
         assert summary.answered == 5 and summary.score == pytest.approx(0.8)
         assert [attempt.problem.family_id for attempt in summary.worst()] == [screen.problems[2].family_id]
-        text = app.screen.query_one(Markdown).source
-        assert "score 80%" in text and "Worst slips" in text and "Worked solution" in text
+        text = app.screen.text()
+        assert "Round complete: score 80%" in text and "Worst slips" in text and "Worked solution" in text
         await pilot.press("h")
         await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
         assert app.screen.rounds[0].answered == 5
     assert db_rows(app, "SELECT problems, score, abandoned, finished_at IS NOT NULL FROM mock_round") == [(5, 0.8, 0, 1)]
     assert db_rows(app, "SELECT COUNT(*), SUM(score) FROM estimate_attempt WHERE mock_round_id = 1") == [(5, 4.0)]
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]  # rounds are practice, not SM-2 reviews
+
+
+async def test_the_summary_names_problems_by_title_and_keeps_each_value_on_one_line_at_80_columns(app) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await open_setup(pilot, 10)
+        for checkbox in setup.query(Checkbox):
+            checkbox.value = checkbox.id == "block-memory"  # bytes: values like 328 KB (320 KiB)
+        screen = await start_round(pilot)
+        for problem in screen.problems:
+            await pilot.press(*problem.pretty, "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        table = app.screen.query_one("#mock-summary-top")
+        shown = plain_text(top(app.screen.summary), width=table.content_size.width)
+        attempts = app.screen.summary.attempts
+        assert any(" (" in attempt.result.truth_pretty for attempt in attempts)  # a value like 328 KB (320 KiB)
+        lines = shown.splitlines()
+        for attempt in attempts:
+            for value in (attempt.result.parsed_pretty, attempt.result.truth_pretty):
+                assert any(value in line for line in lines), value  # never wrapped
+            problem = attempt.problem
+            assert problem.topic and problem.topic.split()[0] in shown  # the family's title, not its id
+            assert f" {problem.family_id} " not in shown
 
 
 async def test_immediate_grading_shows_each_worked_solution(app) -> None:
@@ -124,8 +147,9 @@ async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds
         assert [attempt.answer for attempt in summary.attempts] == [screen.problems[0].pretty, "2.7 gigs"]
         assert summary.attempts[1].score == 0.0
         assert summary.seconds == screen.settings.seconds  # the round ran its whole clock
-        text = app.screen.query_one(Markdown).source
-        assert f"2 of 5 answered in {screen.settings.minutes}:00" in text
+        text = app.screen.text()
+        assert "Time ran out: score" in text and "Round complete" not in text
+        assert f"2 of 5 answered before the {screen.settings.minutes}:00 ran out" in text
         await pilot.press("h")
         await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
         first = app.screen.query_one("#history").get_row_at(0)

@@ -36,6 +36,7 @@ class Problem:
     pretty: str = ""
     tolerance: float = 0.05
     extra: dict[str, Any] = field(default_factory=dict)
+    topic: str = ""  # the family's title, for lists ("KV cache size")
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -118,14 +119,22 @@ def generate(family: Family, rng: random.Random) -> Problem:
         break
     else:
         raise GenerationError(f"{family.id}: no parameters met the constraints in {MAX_ATTEMPTS} draws")
-    prompt = render(family.prompt, template_values(family, params))
+    return instance(family, params, truth)
+
+
+def instance(family: Family, params: dict[str, Any], truth: float | None = None) -> Problem:
+    """The problem these parameters make (a stored answer's problem, read back); its truth is
+    evaluated unless given."""
+    if truth is None:
+        truth = formula.evaluate(family, params)
     return Problem(
         family_id=family.id,
         block=family.block,
         params=params,
-        prompt=prompt,
+        prompt=render(family.prompt, template_values(family, params)),
         truth=truth,
         unit=family.unit,
         pretty=pretty(truth, family.display_kind),
         tolerance=family.tolerance,
+        topic=family.topic,
     )

@@ -43,6 +43,19 @@ def draw_round(families: list["Family"], settings: RoundSettings, rng: random.Ra
     return [generate(family, rng) for family in order[: settings.problems]]
 
 
+# How a round ended: every problem answered / the clock ran out / Escape / drill closed during it
+ENDINGS = ("done", "time", "abandoned", "unfinished")
+
+
+def ending(problems: int, answered: int, abandoned: bool, finished: bool) -> str:
+    """How a stored round ended (one of ENDINGS): a finished round short of answers ran out of time."""
+    if abandoned:
+        return "abandoned"
+    if not finished:
+        return "unfinished"
+    return "done" if answered >= problems else "time"
+
+
 @dataclass(frozen=True)
 class RoundSummary:
     """The score (unanswered problems count as zero), time per problem and the worst answers."""
@@ -50,6 +63,11 @@ class RoundSummary:
     problems: int
     attempts: list[Attempt]
     seconds_used: float | None = None  # the round's clock, start to end (None: the answers' own time)
+    ended: str = "done"  # one of ENDINGS
+
+    @property
+    def abandoned(self) -> bool:
+        return self.ended == "abandoned"
 
     @property
     def answered(self) -> int:

@@ -118,7 +118,7 @@ class MockRoundScreen(Screen[None]):
         self.show_error(None)
         attempt = self.record(problem, event.value)
         if len(self.attempts) == len(self.problems):
-            self.end(abandoned=False)
+            self.end("done")
         elif self.settings.grade_at_end:
             self.show_problem()
         else:
@@ -141,22 +141,23 @@ class MockRoundScreen(Screen[None]):
             text = self.query_one("#round-answer", Input).value
             if text.strip():
                 self.record(self.problems[len(self.attempts)], text)
-        self.end(abandoned=False)
+        self.end("done" if len(self.attempts) == len(self.problems) else "time")
 
     def action_abandon(self) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
-                self.end(abandoned=True)
+                self.end("abandoned")
 
         self.app.push_screen(Confirm("Abandon this round? Answers given so far are kept."), answered)
 
-    def end(self, abandoned: bool) -> None:
+    def end(self, ended: str) -> None:
+        """Close the round (`ended`: done, time or abandoned), store its end and show the summary."""
         from drill.tui.screens.mock_summary import MockSummaryScreen
 
         if self.over:
             return
         self.over = True
         used = min(float(self.settings.seconds), time.monotonic() - self.started)
-        summary = RoundSummary(len(self.problems), list(self.attempts), used)
-        self.study.save_round_end(self.round_id, summary.score, abandoned)
-        self.app.switch_screen(MockSummaryScreen(summary, abandoned))
+        summary = RoundSummary(len(self.problems), list(self.attempts), used, ended)
+        self.study.save_round_end(self.round_id, summary.score, summary.abandoned)
+        self.app.switch_screen(MockSummaryScreen(summary))
