@@ -34,6 +34,9 @@ from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
     from drill.study import Study
 
@@ -158,27 +161,41 @@ def retention_view(report: "StatsReport") -> Table:
     return table
 
 
-def estimation_view(report: "StatsReport") -> Group | Text:
+def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text:
+    """Per family: attempts, mean score, median |log10 error|, trend and the commonest slip. `narrow`
+    (under WIDE columns): the slips go under the table, one line each, so no column is squeezed."""
     est = report.estimation
     if not est.attempts:
         return Text("No estimation attempts in this period.", style="dim")
     head = Text()
     head.append(f"{est.attempts} attempts", style="bold")
     head.append(f" · mean score {score(est.mean_score)} · median |log10 error| {score(est.median_log_error)}")
-    table = _table(("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"),
-                   ("trend", "right"), ("commonest slip", "left"))
-    for family in est.families[:FAMILIES_SHOWN]:
+    columns = [("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"), ("trend", "right")]
+    table = _table(*columns)
+    if not narrow:
+        table.add_column("commonest slip", overflow="fold")  # the one column that wraps rather than squeeze the rest
+    shown = est.families[:FAMILIES_SHOWN]
+    for family in shown:
         trend = Text("")
         if family.trend is not None:
             trend = Text(f"{'▲' if family.trend >= 0 else '▼'}{abs(family.trend):.2f}",
                          style="green" if family.trend >= 0 else "red")
-        slip = f"{family.slips[0].slip} ×{family.slips[0].count}" if family.slips else ""
-        table.add_row(family.family, str(family.attempts), score(family.mean_score),
-                      score(family.median_log_error), trend, slip)
+        cells = [family.family, str(family.attempts), score(family.mean_score), score(family.median_log_error), trend]
+        if not narrow:
+            cells.append(_slip(family))
+        table.add_row(*cells)
     parts: list = [head, table]
+    if narrow and any(family.slips for family in shown):
+        parts.append(Text("commonest slips", style="bold"))
+        parts += [Text(f"{family.family}: {_slip(family)}") for family in shown if family.slips]
     if len(est.families) > FAMILIES_SHOWN:
         parts.append(Text(f"+{len(est.families) - FAMILIES_SHOWN} more families (weakest shown)", style="dim"))
     return Group(*parts)
+
+
+def _slip(family: "FamilyStats") -> str:
+    """A family's commonest slip and how often it was made ('' when none was)."""
+    return f"{family.slips[0].slip} ×{family.slips[0].count}" if family.slips else ""
 
 
 def mock_view(report: "StatsReport") -> Group | Text:
@@ -233,6 +250,39 @@ def pitch_view(report: "StatsReport") -> Table:
         table.add_row(clock(rung.target_s), str(rung.items), str(rung.reviews), clock(rung.median_s),
                       percent(rung.within_rate), last)
     return table
+
+def spaced_ticks(length: int, count: int = 5) -> list[int]:
+    """About `count` evenly spaced positions from 0 to the last of `length`, the last always shown and
+    never squeezed next to the one before it (plotext keeps one of two colliding labels by set order,
+    which PYTHONHASHSEED changes)."""
+    if length <= 1:
+        return [0]
+    step = -(-(length - 1) // (count - 1))
+    ticks = list(range(0, length, step))
+    if ticks[-1] != length - 1:
+        if length - 1 - ticks[-1] < step / 2:
+            ticks.pop()
+        ticks.append(length - 1)
+    return ticks
+
+
+def plot_estimation(plt, trend: "Sequence[TrendPoint]") -> bool:
+    """The estimation scores over the period on `plt`: mean score and median |log10 error| per bucket.
+    False (nothing drawn) when no bucket has an attempt."""
+    plt.clear_figure()
+    points = [(n, p) for n, p in enumerate(trend) if p.attempts]
+    if not points:
+        return False
+    plt.plot([n for n, _ in points], [p.mean_score for _, p in points], label="mean score", marker="braille")
+    errors = [(n, p.median_log_error) for n, p in points if p.median_log_error is not None]
+    if errors:
+        plt.plot([n for n, _ in errors], [e for _, e in errors], label="median |log10 err|", marker="braille")
+    ticks = spaced_ticks(len(trend))
+    plt.xticks(ticks, [day_label(trend[n].start) for n in ticks])
+    plt.xlim(0, max(1, len(trend) - 1))
+    plt.ylim(0, max(1.0, max((e for _, e in errors), default=0)))
+    return True
+
 
 
 class StatsScreen(ShowsWorkerFailures, Screen[None]):
@@ -305,6 +355,12 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
 
     def on_resize(self) -> None:
         self.query_one("#stats-body").set_class(self.size.width >= WIDE, "wide")
+        if self.report is not None:
+            self.show_estimation(self.report)
+
+    def show_estimation(self, report: "StatsReport") -> None:
+        """The estimation table, its slips beside it from WIDE columns and under it below that."""
+        self.query_one("#estimation", Static).update(estimation_view(report, narrow=self.size.width < WIDE))
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -353,7 +409,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         self.query_one("#activity", Static).update(activity_view(report))
         self.query_one("#retention", Static).update(retention_view(report))
         self.query_one("#pitch", Static).update(pitch_view(report))
-        self.query_one("#estimation", Static).update(estimation_view(report))
+        self.show_estimation(report)
         self.query_one("#mock", Static).update(mock_view(report))
         self.query_one("#interviews", Static).update(interview_view(report))
         self.query_one("#coding", Static).update(coding_view(report))
@@ -393,28 +449,13 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         step = 1 if len(minutes) <= TIME_BARS else 7  # weeks beyond two months, so bars stay legible
         bins = [sum(minutes[n: n + step]) for n in range(0, len(minutes), step)]
         plt.bar(list(range(len(bins))), bins, marker="sd", width=0.6)
-        ticks = list(range(0, len(bins), max(1, len(bins) // 4)))
+        ticks = spaced_ticks(len(bins))
         plt.xticks(ticks, [day_label(series.start + timedelta(days=n * step)) for n in ticks])
         widget.refresh()
 
     def _plot_estimation(self, report: "StatsReport") -> None:
         widget = self.query_one("#estimate-plot", PlotextPlot)
-        plt = widget.plt
-        plt.clear_figure()
-        points = [(n, p) for n, p in enumerate(report.estimation.trend) if p.attempts]
-        widget.display = bool(points)
-        if not points:
-            return
-        xs = [n for n, _ in points]
-        plt.plot(xs, [p.mean_score for _, p in points], label="mean score", marker="braille")
-        errors = [(n, p.median_log_error) for n, p in points if p.median_log_error is not None]
-        if errors:
-            plt.plot([n for n, _ in errors], [e for _, e in errors], label="median |log10 err|", marker="braille")
-        trend = report.estimation.trend
-        ticks = sorted({0, len(trend) - 1, *range(0, len(trend), max(1, len(trend) // 4))})
-        plt.xticks(ticks, [day_label(trend[n].start) for n in ticks])
-        plt.xlim(0, max(1, len(trend) - 1))
-        plt.ylim(0, max(1.0, max((e for _, e in errors), default=0)))
+        widget.display = plot_estimation(widget.plt, report.estimation.trend)
         widget.refresh()
 
     # -- actions ---------------------------------------------------------------------------------
