@@ -13,7 +13,9 @@ from collections.abc import Sequence
 
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
-    from drill.commands import backup, estimate, export, imports, kernel, mock, plan, queue, review, scheduler, stats
+    from drill.commands import (
+        backup, estimate, export, imports, items, kernel, mock, plan, queue, review, scheduler, stats,
+    )
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
@@ -23,9 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="validate every content file (exit 0 only when all are valid)")
     check.add_argument("--json", action="store_true", help="print the errors as JSON")
     check.set_defaults(handler=cmd_check)
-    listing = commands.add_parser("list", help="list every content item")
-    listing.add_argument("--json", action="store_true", help="print a JSON array")
-    listing.set_defaults(handler=cmd_list)
+    items.register(commands)
     stats.register(commands)
     queue.register(commands)
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
@@ -59,26 +59,6 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{counted(len(report.overrides), 'override')}: {', '.join(map(str, report.overrides))}")
         print(f"{len(errors)} error(s)" if errors else "all content is valid", file=sys.stderr)
     return 1 if errors else 0
-
-
-def cmd_list(args: argparse.Namespace) -> int:
-    from drill.commands.output import print_json
-    from drill.content.decks import load_decks
-    from drill.paths import Paths
-
-    load = load_decks(Paths.resolve().deck_dirs())
-    rows = [
-        {key: getattr(loaded.item, key) for key in ("id", "kind", "block", "topic", "prompt", "answer", "source")}
-        for loaded in load.items
-    ]
-    if args.json:
-        print_json(rows)
-    else:
-        for row in rows:
-            print(f"{row['id']:<32} {row['kind']:<5} {row['block']:<13} {row['prompt'][:60]}")
-    for error in load.errors:
-        print(error, file=sys.stderr)
-    return 0
 
 
 def cmd_locate(_args: argparse.Namespace) -> int:

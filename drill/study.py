@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
+from functools import partial
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -17,9 +18,10 @@ from drill.content.fingerprint import content_fingerprint
 from drill.days import study_day, utc_now
 from drill.home import HomeSummary
 from drill.paths import Paths
-from drill.schedule import grading, queue
+from drill.schedule import grading, memory, queue
 from drill.schedule import plan as planning
 from drill.schedule.grading import ItemState
+from drill.schedule.load_balance import Balance
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import facts, queries, reschedule
@@ -28,7 +30,7 @@ from drill.store.engine import open_store
 from drill.store.facts import read_fact
 from drill.store.recorder import FailedWrite, Recorder
 from drill.store.sync import SyncReport, sync_content
-from drill.store.writes import record_grade, set_suspended, undo_grade
+from drill.store.writes import forget_item, record_grade, set_suspended, undo_grade
 
 if TYPE_CHECKING:
     from drill.coding.attempt import CodingAttempt
@@ -41,7 +43,9 @@ if TYPE_CHECKING:
     from drill.interview.plan import InterviewPlan
     from drill.interview.scorecard import InterviewAnswer, Scorecard
     from drill.interview.settings import InterviewSettings
+    from drill.schedule.custom import CustomSession
     from drill.schedule.leech import Flagged
+    from drill.store.browse import ItemInfo, ItemRow
     from drill.store.coding import DrillRecord
     from drill.store.estimates import RoundRow
 
@@ -167,6 +171,21 @@ class Study:
     def cards(self, ids: list[str]) -> list[Card]:
         return queries.cards(self.engine, ids)
 
+    def custom_cards(self, spec: "CustomSession") -> list[Card]:
+        """A custom session's cards: today's queue narrowed by the spec, or, for a session that shows
+        items early (cram, review ahead, weakest), its pool from every active item."""
+        from drill.schedule import custom
+        from drill.store.leeches import lapse_counts
+
+        if not spec.early:
+            return [card for card in self.cards(self.queue()) if spec.matches(card)]
+        today, model = self.today, memory.get(self.config.scheduler)
+        pool = queries.session_pool(self.engine)
+        recall = {card.item_id: value for card in pool if (value := model.recall(card.state, today)) is not None}
+        with self.engine.connect() as connection:
+            lapses = lapse_counts(connection)
+        return custom.choose(spec, pool, today, recall, lapses, queries.mean_estimate_scores(self.engine))
+
     def home(self) -> HomeSummary:
         today = self.today
         by_block = queries.block_counts(self.engine, today)
@@ -195,12 +214,16 @@ class Study:
         )
 
     def next_state(self, card: Card, quality: int, today: date) -> ItemState:
-        """The item's state after a review of `quality` today; its due day from the configured scheduler."""
-        return grading.advance(card.state, quality, today, self.config.scheduler)
+        """The item's state after a review of `quality` today; its due day from the configured
+        scheduler, spread over the least loaded nearby days unless config.toml says `fuzz = false`."""
+        balance = Balance(card.item_id, partial(queries.due_load, self.engine, card.item_id)) if self.config.fuzz else None
+        return grading.advance(card.state, quality, today, self.config.scheduler, balance)
 
     def scheduled_day(self, state: ItemState) -> date | None:
-        """The day the configured scheduler gives `state` once it is passed (a failed item is due
-        today until then)."""
+        """The day the item is due once passed: a passed state's own due day, else the day the
+        configured scheduler gives it (a failed item is due today until a repeat passes it)."""
+        if state.due_day is not None and not state.relearning:
+            return state.due_day
         return grading.due_day(state, self.config.scheduler)
 
     def grade(self, card: Card, button: int, duration_ms: int, typed_answer: str | None = None,
@@ -222,12 +245,15 @@ class Study:
     def suspend(self, item_id: str, suspended: bool = True) -> None:
         set_suspended(self.engine, item_id, suspended)
 
+    def forget(self, item_id: str) -> None:
+        forget_item(self.engine, item_id)
+
     # -- estimation --------------------------------------------------------------------
 
     def families(self) -> list["Family"]:
         from drill import estimate
 
-        return estimate.families(self.paths.problems)
+        return estimate.families(self.paths.problem_dirs())
 
     def warm_up_estimation(self) -> None:
         """Pay sympy's import and compile the formulas now (call from a worker thread)."""
@@ -241,14 +267,14 @@ class Study:
         from drill import estimate
         from drill.estimate.items import family_id
 
-        return estimate.generate(estimate.family(self.paths.problems, family_id(item_id)), self.rng)
+        return estimate.generate(estimate.family(self.paths.problem_dirs(), family_id(item_id)), self.rng)
 
     def answer_problem(self, problem: "Problem", answer: str, seconds: float) -> "Attempt":
         """Grade `answer` (never raises for any text) into an attempt."""
         from drill import estimate
         from drill.estimate.attempt import Attempt
 
-        family = estimate.family(self.paths.problems, problem.family_id)
+        family = estimate.family(self.paths.problem_dirs(), problem.family_id)
         result = estimate.grade(family, problem.params, answer)
         return Attempt(problem, answer, result, seconds, self.clock())
 
@@ -296,12 +322,22 @@ class Study:
 
         return round_history(self.engine)
 
+    def round_attempts(self, round_id: int) -> list["Attempt"]:
+        """A past mock round's answers, in order, with their problems and worked solutions."""
+        from drill.estimate.items import family_id
+        from drill.estimate.rounds import stored_attempt
+        from drill.store.estimates import round_attempts
+
+        families = {family.id: family for family in self.families()}
+        return [stored_attempt(row, families.get(family_id(row["item_id"])))
+                for row in round_attempts(self.engine, round_id)]
+
     # -- coding drills -------------------------------------------------------------------
 
     def drills(self) -> list["Drill"]:
         from drill.coding.drills import load_drills
 
-        return load_drills(self.paths.kernels)
+        return load_drills(self.paths.kernel_dirs())
 
     def drill_records(self) -> dict[str, "DrillRecord"]:
         from drill.store.coding import drill_records
@@ -371,6 +407,38 @@ class Study:
 
         return interview_history(self.engine, limit)
 
+    # -- the card browser ---------------------------------------------------------------------
+
+    def browse(self) -> list["ItemRow"]:
+        """Every item (retired ones aside) with its schedule, reviews, lapses and flags, in content order."""
+        from drill.store.browse import item_rows
+
+        return item_rows(self.engine, self.config.leech_threshold)
+
+    def browse_item(self, item_id: str) -> "ItemRow | None":
+        """One item's browser row as stored now (None: no such item)."""
+        from drill.store.browse import item_row
+
+        return item_row(self.engine, item_id, self.config.leech_threshold)
+
+    def item_info(self, item_id: str) -> "ItemInfo | None":
+        """One item's row, checklist and every review, estimation attempt and drill attempt."""
+        from drill.store.browse import item_info
+
+        return item_info(self.engine, item_id, self.config.leech_threshold)
+
+    def unknown_ids(self, ids: list[str]) -> list[str]:
+        """Those of `ids` that name no item, in the order given."""
+        from drill.store.browse import unknown_ids
+
+        return unknown_ids(self.engine, ids)
+
+    def measures_stability(self) -> bool:
+        """Whether the scheduler in use keeps memory as FSRS's stability (else as SM-2's ease and interval)."""
+        from drill.schedule import memory
+
+        return memory.get(self.config.scheduler).curve().memory == "stability"
+
     # -- the one write path: screens hand intentions here; each commits in the background ---
 
     def on_write_failed(self, report: Callable[[FailedWrite], None]) -> None:
@@ -415,6 +483,10 @@ class Study:
     def save_suspended(self, item_id: str, suspended: bool = True) -> Future[None]:
         what = f"{'suspending' if suspended else 'unsuspending'} {item_id}"
         return self._writer.submit(what, self.suspend, item_id, suspended)
+
+    def save_forget(self, item_id: str) -> Future[None]:
+        """Put an item back to new; its history stays."""
+        return self._writer.submit(f"forgetting {item_id}", self.forget, item_id)
 
     def save_edit(self, edited: Path) -> Future[list[ContentError]]:
         """Sync a content file just edited (sync_edit); the future gives its errors."""

@@ -10,6 +10,9 @@ grades and same-day repeats alike), oldest first:
 - review_rating: the button, 1 Again, 2 Hard, 3 Good, 4 Easy (a graded estimate or coding
   drill carries the button its quality maps to; imported, it gets that button's quality).
 - review_duration: milliseconds spent on the review.
+- cram (drill's own, optional on import): 1 for a grade given in a cram, review-ahead or weakest
+  session that kept the item's schedule; imported, it is stored as such and never replayed into a
+  schedule. A cram grade that rescheduled is written as an ordinary review (0).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class HistoryTarget(Protocol):
     def clock(self) -> datetime: ...
 
 COLUMNS = ("card_id", "review_time", "review_rating", "review_duration")
+CRAM = "cram"  # drill's extra column, written always, read when present
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 MILLISECOND = timedelta(milliseconds=1)
@@ -72,9 +76,10 @@ def export_history(engine: "Engine", target: Path) -> int:
     rows = 0
     with replacing(target) as temporary, temporary.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        writer.writerow((*COLUMNS, CRAM))
         for review in review_log.stream_reviews(engine):
-            writer.writerow((card_id(review.item_id), to_ms(review.reviewed_at), review.button, review.duration_ms))
+            writer.writerow((card_id(review.item_id), to_ms(review.reviewed_at), review.button, review.duration_ms,
+                             int(review.cram)))
             rows += 1
     return rows
 
@@ -134,6 +139,7 @@ def _read_row(line: int, values: dict[str, str], items: dict[int, str], now: dat
     count = len(problems.found)
     card, milliseconds, rating = (_integer(values[name]) for name in COLUMNS[:3])
     duration = _integer(values["review_duration"].strip() or "0")  # an empty duration is 0
+    cram = values.get(CRAM, "0").strip() or "0"
     if card is None:
         problems.add(line, f"card_id must be an integer, not {values['card_id']!r}")
     elif card not in items:
@@ -147,9 +153,11 @@ def _read_row(line: int, values: dict[str, str], items: dict[int, str], now: dat
         problems.add(line, f"review_rating must be 1, 2, 3 or 4, not {values['review_rating']!r}")
     if duration is None or duration < 0:
         problems.add(line, f"review_duration must be whole milliseconds, 0 or more, not {values['review_duration']!r}")
+    if cram not in ("0", "1"):
+        problems.add(line, f"cram must be 0 or 1, not {values[CRAM]!r}")
     if len(problems.found) > count:
         return None
-    return review_log.LoggedReview(items[card], from_ms(milliseconds), rating, duration)
+    return review_log.LoggedReview(items[card], from_ms(milliseconds), rating, duration, cram == "1")
 
 
 def _parse(path: Path, items: dict[int, str], now: datetime) -> list[review_log.LoggedReview]:
@@ -173,7 +181,8 @@ def _parse(path: Path, items: dict[int, str], now: datetime) -> list[review_log.
         if len(values) <= max(position[name] for name in COLUMNS):
             problems.add(line, f"{len(values)} column(s), but the header names {len(header)}")
             continue
-        row = _read_row(line, {name: values[position[name]] for name in COLUMNS}, items, now, problems)
+        named = (*COLUMNS, CRAM) if CRAM in position and len(values) > position[CRAM] else COLUMNS
+        row = _read_row(line, {name: values[position[name]] for name in named}, items, now, problems)
         if row is not None:
             rows.append(row)
     problems.raise_any()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from drill.schedule.grading import ItemState, counts_today
@@ -39,8 +39,14 @@ class Grade:
     after: ItemState
     typed_answer: str | None = None  # what the user typed before grading (a pitch's box)
     ticked: tuple[int, ...] | None = None  # the checklist points ticked, by position (None: no checklist)
+    cram: bool = False  # given in a session that showed items before they were due (drill.schedule.custom)
 
     @property
     def counted(self) -> bool:
-        """Whether this grade moved the schedule (the first of its study day)."""
-        return counts_today(self.before, self.study_day)
+        """Whether this grade moved the schedule: the first of its study day, unless a cram session
+        kept the schedule (after == before)."""
+        return counts_today(self.before, self.study_day) and self.after != self.before
+
+    def kept_schedule(self) -> "Grade":
+        """This grade logged as cram without moving the item's schedule."""
+        return replace(self, after=self.before, cram=True)

@@ -76,6 +76,20 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     return due, new
 
 
+def due_load(engine: Engine, item_id: str, first: date, last: date) -> dict[date, int]:
+    """How many items besides `item_id` are due on each day from `first` to `last` (days with none
+    left out): the load a passed item's due day is spread over (drill.schedule.load_balance)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                f"""SELECT due_day, COUNT(*) FROM item WHERE {ACTIVE} AND due_day BETWEEN :first AND :last
+                AND id != :id GROUP BY due_day"""
+            ),
+            {"first": first, "last": last, "id": item_id},
+        ).all()
+    return {as_date(day): number for day, number in rows}
+
+
 def reviewed_today(engine: Engine, today: date) -> list[Candidate]:
     """The items with a sibling group graded today (their siblings wait for another day)."""
     with engine.connect() as connection:
@@ -122,6 +136,18 @@ def _card(row) -> Card:
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
         json.loads(row.points), row.target_seconds, item_state(row), row.errata,
     )
+
+
+def session_pool(engine: Engine) -> list[Card]:
+    """Every active item a review session shows (coding drills are practised from their own screen)."""
+    with engine.connect() as connection:
+        return [_card(row) for row in connection.execute(text(f"SELECT {CARD_COLUMNS} FROM item WHERE {REVIEWED}"))]
+
+
+def mean_estimate_scores(engine: Engine) -> dict[str, float]:
+    """Each estimation family's mean score over its attempts (families never tried left out)."""
+    with engine.connect() as connection:
+        return dict(connection.execute(text("SELECT item_id, AVG(score) FROM estimate_attempt GROUP BY item_id")).all())
 
 
 def cards(engine: Engine, ids: list[str]) -> list[Card]:

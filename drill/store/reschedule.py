@@ -28,7 +28,7 @@ from drill.store.writes import SET_STATE, state_params, transition_params
 WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
 GRADES = text(
     """SELECT item_id, id, study_day, quality FROM review WHERE item_id IN :ids
-    ORDER BY item_id, reviewed_at, id"""
+    AND (cram = FALSE OR counted = TRUE) ORDER BY item_id, reviewed_at, id"""
 ).bindparams(bindparam("ids", expanding=True))
 REWRITE_REVIEW = text(
     """UPDATE review SET counted=:counted, reps_before=:reps_before, interval_before=:interval_before,
@@ -64,7 +64,8 @@ def reviews_without_memory(engine: Engine) -> list[str]:
 
 
 def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int, date, int]]]:
-    """(review id, study day, quality) of each item's stored reviews, oldest first."""
+    """(review id, study day, quality) of each item's stored reviews, oldest first; a cram grade
+    that kept the schedule is left out, as it moved nothing when it was given."""
     grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
     for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
         grades[item_id].append((review_id, as_date(day), quality))

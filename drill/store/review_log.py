@@ -10,7 +10,9 @@ from sqlalchemy import Connection, Engine, bindparam, text
 
 from drill.store.writes import RECORD
 
-ALL_REVIEWS = text("SELECT item_id, reviewed_at, button, duration_ms FROM review ORDER BY reviewed_at, id")
+ALL_REVIEWS = text(
+    "SELECT item_id, reviewed_at, button, duration_ms, cram AND NOT counted FROM review ORDER BY reviewed_at, id"
+)
 ITEM_IDS = text("SELECT id FROM item")
 TIMES = text("SELECT item_id, reviewed_at FROM review WHERE item_id IN :ids").bindparams(
     bindparam("ids", expanding=True)
@@ -27,6 +29,7 @@ class LoggedReview:
     reviewed_at: datetime  # aware, UTC
     button: int
     duration_ms: int
+    cram: bool = False  # a cram grade that kept the schedule: stored, never replayed into one
 
 
 def moment(value: object) -> datetime:
@@ -39,8 +42,8 @@ def stream_reviews(engine: Engine) -> Iterator[LoggedReview]:
     """Every stored review, counted or not, oldest first, fetched in batches."""
     with engine.connect() as connection:
         rows = connection.execution_options(yield_per=STREAM).execute(ALL_REVIEWS)
-        for item_id, reviewed_at, button, duration_ms in rows:
-            yield LoggedReview(item_id, moment(reviewed_at), button, duration_ms)
+        for item_id, reviewed_at, button, duration_ms, cram in rows:
+            yield LoggedReview(item_id, moment(reviewed_at), button, duration_ms, bool(cram))
 
 
 def item_ids(engine: Engine) -> list[str]:
@@ -68,13 +71,14 @@ def insert_reviews(connection: Connection, reviews: list[tuple[LoggedReview, dat
         "counted": False, "reps_before": 0, "interval_before": 0, "ease_before": 2.5, "due_before": None,
         "last_day_before": None, "reps_after": 0, "interval_after": 0, "ease_after": 2.5, "due_after": None,
         "fsrs_stability_before": None, "fsrs_difficulty_before": None, "typed_answer": None, "ticked": None,
+
     }
     connection.execute(
         RECORD,
         [
             {
                 **placeholder, "item_id": review.item_id, "reviewed_at": review.reviewed_at, "study_day": day,
-                "button": review.button, "quality": quality, "duration_ms": review.duration_ms,
+                "button": review.button, "quality": quality, "duration_ms": review.duration_ms, "cram": review.cram,
             }
             for review, day, quality in reviews
         ],

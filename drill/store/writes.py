@@ -1,4 +1,4 @@
-"""Writes that happen during study: a grade, its undo, suspending. Each commits at once."""
+"""Writes that happen during study: a grade, its undo, suspending, forgetting. Each commits at once."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from drill.store.transactions import writing
 INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before,
         reps_after, interval_after, ease_after, due_after, fsrs_stability_before, fsrs_difficulty_before,
-        typed_answer, ticked)
+        typed_answer, ticked, cram)
     VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
         :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
         :reps_after, :interval_after, :ease_after, :due_after, :fsrs_stability_before, :fsrs_difficulty_before,
-        :typed_answer, :ticked)"""
+        :typed_answer, :ticked, :cram)"""
 RECORD = text(INSERT_REVIEW)  # many rows at once
 RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
 SET_STATE = text(
@@ -65,6 +65,7 @@ def insert_review(connection: Connection, grade: Grade) -> int:
             "counted": grade.counted,
             "typed_answer": grade.typed_answer,
             "ticked": None if grade.ticked is None else json.dumps(list(grade.ticked)),
+            "cram": grade.cram,
             **transition_params(grade.before, grade.after),
         },
     ).scalar_one()
@@ -89,3 +90,10 @@ def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
 def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
     with writing(engine) as connection:
         connection.execute(text("UPDATE item SET suspended = :s WHERE id = :id"), {"s": suspended, "id": item_id})
+
+
+def forget_item(engine: Engine, item_id: str) -> None:
+    """Put the item back to new (SM-2 and FSRS state reset, no due or last review day); its reviews
+    and attempts stay."""
+    with writing(engine) as connection:
+        connection.execute(SET_STATE, state_params(item_id, ItemState()))

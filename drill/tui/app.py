@@ -19,6 +19,7 @@ from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from drill.schedule.custom import CustomSession
     from drill.study import Study
 
 
@@ -30,11 +31,12 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     BINDINGS = [Binding("f1", "toggle_help", "Help", show=True)]
 
     def __init__(self, paths: Paths, *, start_review: bool = False, clock: Callable[[], datetime] = utc_now,
-                 start_interview: bool = False) -> None:
+                 start_interview: bool = False, custom: "CustomSession | None" = None) -> None:
         super().__init__()
         self.paths = paths
         self.clock = clock
         self.start_review = start_review
+        self.custom = custom  # `drill review --block …`: the first review is this custom session
         self.start_interview = start_interview  # `drill mock`: open on the mock-interview setup
         self.study: Study | None = None
         self.home_screen = HomeScreen()
@@ -79,7 +81,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
                         severity="warning", timeout=10)
         if self.start_review:
             self.start_review = False
-            self.action_review()
+            self.load_queue(self.custom)
         if self.start_interview:
             self.start_interview = False
             self.action_mock_interview()
@@ -109,23 +111,33 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         if self.study is not None:
             self.load_queue()
 
+    def action_custom(self) -> None:
+        """Set up a custom session (blocks, kinds, topics, cram, review ahead, weakest) and start it."""
+        from drill.tui.screens.custom_session import CustomSessionScreen
+
+        if self.study is not None:
+            self.push_screen(CustomSessionScreen(), lambda spec: spec is not None and self.load_queue(spec))
+
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
-    def load_queue(self) -> None:
+    def load_queue(self, custom: "CustomSession | None" = None) -> None:
         assert self.study is not None
-        cards = self.study.cards(self.study.queue())
+        cards = self.study.cards(self.study.queue()) if custom is None else self.study.custom_cards(custom)
         if any(card.kind == "estimate" for card in cards):
             self.study.warm_up_estimation()  # sympy loads here, never on the start-up path
-        self.post_message(QueueLoaded(cards))
+        self.post_message(QueueLoaded(cards, custom))
 
     @on(QueueLoaded)
     def _queue_loaded(self, message: QueueLoaded) -> None:
         from drill.tui.screens.review import ReviewScreen
 
         if not message.cards:
-            self.notify("Nothing is due and no new cards are left for today.", title="All done")
+            if message.custom is None:
+                self.notify("Nothing is due and no new cards are left for today.", title="All done")
+            else:
+                self.notify(f"Nothing matches this session ({message.custom.describe()}).", title="Nothing to review")
             return
         assert self.study is not None
-        self.push_screen(ReviewScreen(self.study, message.cards))
+        self.push_screen(ReviewScreen(self.study, message.cards, message.custom))
 
     def action_mock(self) -> None:
         """Set up a mock estimation round."""
@@ -189,9 +201,9 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.push_screen(DrillListScreen(drills, records))
 
     def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None) -> None:
-        """A fresh workspace and the timed attempt screen for a drill. With `on_close` (a review
-        session opened it) the drill screen returns there with how it ended; else it replaces
-        the list."""
+        """The timed attempt screen for a drill, on a fresh workspace or (asked first) its last
+        unfinished one. With `on_close` (a review session opened it) the drill screen returns
+        there with how it ended; else it replaces the list."""
         if self.study is not None:
             self.open_drill(drill_id, on_close)
 
@@ -199,26 +211,18 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None) -> None:
         from drill.coding.drills import DrillError, find_drill
         from drill.coding.items import item_id
-        from drill.coding.workspace import create_workspace
+        from drill.coding.progress import last_unfinished
+        from drill.tui.screens.drill_attempt import open_attempt
 
         assert self.study is not None
         try:
-            drill = find_drill(self.paths.kernels, drill_id)
+            drill = find_drill(self.paths.kernel_dirs(), drill_id)
             card = self.study.cards([item_id(drill_id)])[0]
-            workspace = create_workspace(drill, self.paths.workspaces)
         except (DrillError, OSError, IndexError) as error:
             self.notify(f"Could not open the drill {drill_id}: {error}", severity="error", timeout=10)
             return
-        self.call_from_thread(self._show_drill_attempt, drill, card, workspace, on_close)
-
-    def _show_drill_attempt(self, drill, card, workspace, on_close) -> None:
-        from drill.tui.screens.drill_attempt import DrillScreen
-
-        assert self.study is not None
-        if on_close is None:
-            self.switch_screen(DrillScreen(self.study, drill, card, workspace))
-        else:
-            self.push_screen(DrillScreen(self.study, drill, card, workspace, back_to_session=True), on_close)
+        unfinished = last_unfinished(self.paths.workspaces, drill_id)
+        self.call_from_thread(open_attempt, self, drill, card, unfinished, on_close)
 
     def action_interview_date(self) -> None:
         """Set or clear the interview date that the plan works towards."""
@@ -261,6 +265,13 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         if self.study is not None:
             self.push_screen(StatsScreen(self.study))
 
+    def action_browse(self) -> None:
+        """The card browser: every item with its state, search and filters, card info, suspend, forget."""
+        from drill.tui.screens.browser import BrowserScreen
+
+        if self.study is not None:
+            self.push_screen(BrowserScreen(self.study))
+
     def action_home(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -293,6 +304,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
                             self.action_mock_interview)
         yield SystemCommand("Mock interview history", "Every mock interview so far", self.action_mock_interview_history)
         yield SystemCommand("Stats", "Readiness, forecast, heatmap, retention, estimation, drills", self.action_stats)
+        yield SystemCommand("Browse", "Every item: search, filter, card info, suspend, forget", self.action_browse)
         yield from getattr(screen, "screen_commands", lambda: ())()
 
     async def action_quit(self) -> None:

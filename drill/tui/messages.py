@@ -8,6 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
+    from drill.schedule.custom import CustomSession
     from drill.schedule.leech import Flagged
     from drill.schedule.records import Card, Grade
     from drill.store.recorder import FailedWrite
@@ -38,11 +39,12 @@ class HomeRefreshed(Message):
 
 
 class QueueLoaded(Message):
-    """Today's cards, ready for the review screen."""
+    """Today's cards (or a custom session's), ready for the review screen."""
 
-    def __init__(self, cards: list["Card"]) -> None:
+    def __init__(self, cards: list["Card"], custom: "CustomSession | None" = None) -> None:
         super().__init__()
         self.cards = cards
+        self.custom = custom
 
 
 class GradeNotSaved(Message):

@@ -54,7 +54,7 @@ def graded_study(paths: TestPaths, clock: Clock, scheduler: str = "sm2") -> tupl
         study.record(study.grade(study.cards([item_id])[0], button, duration))
         milliseconds = round((start - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()) * 1000
         milliseconds += (day * 86_400 + 120 * index) * 1000 + index  # microseconds 789 are dropped
-        expected.append((card_id(item_id), milliseconds, button, duration))
+        expected.append((card_id(item_id), milliseconds, button, duration, 0))
     return study, expected
 
 
@@ -88,7 +88,7 @@ def test_export_writes_one_row_per_stored_review_oldest_first(small_paths, clock
     finally:
         study.close()
     lines = target.read_text().splitlines()
-    assert lines[0] == HEADER
+    assert lines[0] == HEADER + ",cram"
     assert [tuple(int(value) for value in row) for row in read_csv(target)[1:]] == expected
     assert all(card < 2**53 for card, *_ in expected)
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".history")] == []
@@ -249,8 +249,8 @@ def test_cli_exports_history_and_anki(capsys, drill_home: Path, tmp_path: Path) 
     out = capsys.readouterr().out
     assert f"{history}: 1 review(s)" in out and f"{package}: " in out and "notes in 5 decks" in out
     rows = read_csv(history)
-    assert rows[0] == HEADER.split(",") and len(rows) == 2
-    assert rows[1][0] == str(card_id(item_id)) and rows[1][2:] == ["3", "1234"]
+    assert rows[0] == [*HEADER.split(","), "cram"] and len(rows) == 2
+    assert rows[1][0] == str(card_id(item_id)) and rows[1][2:] == ["3", "1234", "0"]
     assert package.stat().st_size > 0
 
 
@@ -260,3 +260,24 @@ def test_cli_export_needs_a_target_and_a_writable_folder(capsys, tmp_path: Path)
     assert main(["export", "--history", str(tmp_path / "missing" / "h.csv")]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"drill: cannot write {tmp_path / 'missing' / 'h.csv'}: ") and err.count("\n") == 1
+
+
+def test_a_cram_grade_that_kept_the_schedule_round_trips_as_cram(small_paths, clock, tmp_path, deck_dir) -> None:
+    a = open_study(small_paths, clock)
+    card = a.cards(["m-1"])[0]
+    a.record(a.grade(card, 3, 1000))
+    clock.now += timedelta(days=1)
+    a.record(a.grade(a.cards(["m-1"])[0], 1, 900).kept_schedule())  # Again in a cram session
+    target = tmp_path / "history.csv"
+    export_history(a.engine, target)
+    assert [row[2:] for row in read_csv(target)[1:]] == [["3", "1000", "0"], ["1", "900", "1"]]
+    b = open_study(other_home(tmp_path, deck_dir), Clock(clock.now))
+    try:
+        import_history(b, target)
+        assert b.cards(["m-1"])[0].state == a.cards(["m-1"])[0].state  # the cram Again moved nothing
+        with b.engine.connect() as connection:
+            assert connection.execute(text("SELECT button, cram, counted FROM review ORDER BY reviewed_at")).all() == [
+                (3, 0, 1), (1, 1, 0)]
+    finally:
+        a.close()
+        b.close()

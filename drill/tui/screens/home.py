@@ -56,11 +56,13 @@ class HomeScreen(Screen[None]):
 
     BINDINGS = [
         Binding("r", "app.review", "Review"),
+        Binding("c", "app.custom", "Custom"),
         Binding("m", "app.mock", "Mock round"),
         Binding("h", "app.mock_history", "Round history"),
         Binding("M", "app.mock_interview", "Mock interview", show=False),
         Binding("H", "app.mock_interview_history", "Interview history", show=False),
         Binding("k", "app.drills", "Coding drills"),
+        Binding("b", "app.browse", "Browse", show=False),
         Binding("s", "app.stats", "Stats"),
         Binding("i", "app.interview_date", "Interview date"),
     ]
@@ -73,8 +75,8 @@ class HomeScreen(Screen[None]):
             yield Static("", id="problems")
             yield Static(
                 "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
-                "[b]M[/b] mock interview   [b]H[/b] interview history\n"
-                "[b]k[/b] coding drills   [b]i[/b] interview date   [b]s[/b] stats\n"
+                "[b]c[/b] custom session (cram, ahead, weakest)   [b]M[/b] mock interview   [b]H[/b] interview history\n"
+                "[b]k[/b] coding drills   [b]i[/b] interview date   [b]s[/b] stats   [b]b[/b] browse\n"
                 "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
                 id="ways-in",
             )

@@ -30,6 +30,7 @@ from drill.tui.review.pitch_card import PitchView
 if TYPE_CHECKING:
     from drill.content.errors import ContentError
     from drill.content.overrides import EditTarget
+    from drill.schedule.custom import CustomSession
     from drill.schedule.records import Card, Grade
     from drill.study import Study
 
@@ -82,9 +83,12 @@ class ReviewScreen(Screen[None]):
         Binding("escape", "back", "Home"),
     ]
 
-    def __init__(self, study: "Study", cards: list["Card"]) -> None:
+    def __init__(self, study: "Study", cards: list["Card"], custom: "CustomSession | None" = None) -> None:
         super().__init__()
         self.study = study
+        self.custom = custom  # a custom session (drill.schedule.custom); None: today's queue
+        if custom is not None:
+            self.sub_title = f"Custom: {custom.describe()}"
         self.session = ReviewSession(cards)
         self.pending: list[Future] = []  # one per grade in session.given, same order
         self.grade_labels: dict[str, str] = {}  # grade key → Footer label with its interval, after a reveal
@@ -134,6 +138,9 @@ class ReviewScreen(Screen[None]):
         card, today = message.card, self.study.today
         self.grade_labels = {}
         for button in (1, 2, 3, 4):
+            if self.keeps_schedules():
+                self.grade_labels[str(button)] = f"{BUTTON_LABEL[button]} (cram)"
+                continue
             after = self.study.next_state(card, BUTTON_QUALITY[button], today)
             outcome = grade_outcome(card.state, self.study.scheduled_day(after), button, today)
             self.grade_labels[str(button)] = f"{BUTTON_LABEL[button]} {outcome}"
@@ -158,11 +165,11 @@ class ReviewScreen(Screen[None]):
         if self.session.current is None or card.item_id != self.session.current.item_id:
             return  # an answer to a card no longer on screen
         if message.attempt is not None:
-            grade = self.study.grade_attempt(card, message.attempt)
+            grade = self.steered(self.study.grade_attempt(card, message.attempt))
             saved = self.study.save_estimate(grade, message.attempt)
         else:
-            grade = self.study.grade(card, message.button, int(message.seconds * 1000), message.typed_answer,
-                                     message.ticked)
+            grade = self.steered(self.study.grade(card, message.button, int(message.seconds * 1000),
+                                                  message.typed_answer, message.ticked))
             saved = self.study.save_grade(grade)
         self.session.answer(grade)
         self.keep(grade, saved)
@@ -173,8 +180,17 @@ class ReviewScreen(Screen[None]):
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 
+    def steered(self, grade: "Grade") -> "Grade":
+        """The grade as a custom session logs it (cram: the schedule kept unless it reschedules)."""
+        return grade if self.custom is None else self.custom.applied_to(grade)
+
+    def keeps_schedules(self) -> bool:
+        return self.custom is not None and not self.custom.moves_schedules
+
     def verdict(self, grade: "Grade") -> str:
         """Which grade an answer counted as, and when its card comes back."""
+        if self.keeps_schedules():
+            return f"Counted as **{BUTTON_LABEL[grade.button]}** (cram: its schedule is kept)."
         if comes_back_today(grade.button):
             when = "it comes back later today"
         else:
