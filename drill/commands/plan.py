@@ -6,6 +6,8 @@ import argparse
 import sys
 from datetime import date
 
+from drill.words import counted
+
 
 def _day(value: str) -> date:
     try:
@@ -75,21 +77,32 @@ def _text(home) -> str:
     if plan is None:
         return f"Interview {home.interview_date.isoformat()} has come: normal scheduling."
     lines = [
-        f"Interview {plan.interview.isoformat()}: {plan.days_left} day{'s' if plan.days_left != 1 else ''} left",
-        f"Brought forward: {plan.brought_forward} item(s) due after the interview, "
+        f"Interview {plan.interview.isoformat()}: {counted(plan.days_left, 'day')} left",
+        f"Brought forward: {counted(plan.brought_forward, 'item')} due after the interview, "
         f"spread over {plan.window_start:%a %d %b} … {plan.days[-1].day:%a %d %b}",
         f"New items: {plan.unseen} unseen → {plan.new_per_day_needed}/day needed, pace {plan.new_per_day}/day"
         + ("" if plan.finishes_new else " (cannot finish within the daily maximum)"),
     ]
     if plan.days_over_maximum:
         lines.append(
-            f"{plan.days_over_maximum} day(s) plan more than max_reviews_per_day = {plan.max_reviews_per_day}; "
+            f"{counted(plan.days_over_maximum, 'day')} plan more than max_reviews_per_day = {plan.max_reviews_per_day}; "
             "the queue stops there and what is left is spread again"
         )
-    lines += [
-        "",
-        f"{'day':<12}{'reviews':>8}{'forward':>8}{'new':>6}{'total':>7}",
-    ]
-    for day in plan.days:
-        lines.append(f"{day.day:%a %d %b}  {day.reviews:>8}{day.brought_forward:>8}{day.new:>6}{day.total:>7}")
-    return "\n".join(lines)
+    return "\n".join([*lines, "", *load_lines(plan.days)])
+
+
+def load_lines(days) -> list[str]:
+    """The daily load as a table, each run of days with nothing planned on one line of its own."""
+    lines = [f"{'day':<12}{'reviews':>8}{'forward':>8}{'new':>6}{'total':>7}"]
+    empty: list = []
+    for day in [*days, None]:
+        if day is not None and not day.total:
+            empty.append(day)
+            continue
+        if empty:
+            span = f"{empty[0].day:%a %d %b}" + (f" … {empty[-1].day:%a %d %b}" if len(empty) > 1 else "")
+            lines.append(f"{span}  nothing planned ({counted(len(empty), 'day')})")
+            empty = []
+        if day is not None:
+            lines.append(f"{day.day:%a %d %b}  {day.reviews:>8}{day.brought_forward:>8}{day.new:>6}{day.total:>7}")
+    return lines

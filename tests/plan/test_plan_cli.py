@@ -99,3 +99,29 @@ def test_plan_modules_never_import_textual() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_days_with_nothing_planned_are_one_line_per_run() -> None:
+    from drill.commands.plan import load_lines
+    from drill.schedule.plan import DayLoad
+
+    start = date(2026, 11, 23)
+    loads = [(3, 0, 2), (0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0), (0, 2, 0)]
+    days = [DayLoad(start + timedelta(days=n), *load) for n, load in enumerate(loads)]
+    assert load_lines(days)[1:] == [
+        "Mon 23 Nov         3       0     2      5",
+        "Tue 24 Nov … Thu 26 Nov  nothing planned (3 days)",
+        "Fri 27 Nov         1       0     0      1",
+        "Sat 28 Nov  nothing planned (1 day)",
+        "Sun 29 Nov         0       2     0      2",
+    ]
+    quiet = [DayLoad(start + timedelta(days=n), 0, 0, 0) for n in range(70)]
+    assert load_lines(quiet)[1:] == ["Mon 23 Nov … Sun 31 Jan  nothing planned (70 days)"]
+
+
+def test_the_printed_plan_has_no_row_of_zeros(capsys, drill_home) -> None:
+    assert main(["plan", "--interview", (today() + timedelta(days=70)).isoformat()]) == 0
+    out = capsys.readouterr().out
+    assert "70 days left" in out and "(s)" not in out
+    rows = out.split("\n\n", 1)[1].splitlines()[1:]
+    assert rows and not [row for row in rows if row.split()[-1] == "0"]
