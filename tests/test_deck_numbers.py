@@ -235,7 +235,6 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("cheat-gradient-checkpointing", lambda: 34 / 2, f("{:.0f}x less")),
     ("cheat-ddp", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
     ("cheat-ddp", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
-    ("cheat-ddp", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
     ("cheat-ddp", lambda: 80e9 / 16 / 1e9, f("{:.0f}B params")),
     ("cheat-fsdp", lambda: 3 / 2, f("{:.1f}x DDP")),
     ("cheat-fsdp", lambda: 70e9 * 16 / 64 / GB, f("{:.1f} GB per GPU")),
@@ -497,6 +496,17 @@ NUMBERS_AND_CHEAT_SHEET_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-ring-allreduce-7b", lambda: RING_7B_64 / GB, f("= {:.1f} GB per rank")),
     ("num-ring-allreduce-7b", lambda: RING_7B_64 / DGX_A100_BUSBW, f("= {:.2f} s.")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / HDR_BYTES, f("take {:.2f} s")),
+    ("cheat-mixed-precision", lambda: 7 * 16 + 32, f("({:.0f} →")),
+    ("cheat-mixed-precision", lambda: 7 * 16 + 16, f("→ {:.0f} GB)")),
+    ("cheat-fused-optimizer", lambda: 100 * 2 * (1 - 1 / 1.15), f("~{:.0f}% of the iteration")),
+    ("cheat-ddp", lambda: RING_7B_64 / GB, f("it is {:.1f} GB")),
+    ("cheat-ddp", lambda: RING_7B_64 / DGX_A100_BUSBW, f("= {:.2f} s;")),
+    ("cheat-ddp", lambda: RING_7B_64 / HDR_BYTES, f("be {:.2f} s.")),
+    ("cheat-fsdp", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("{:.0f} GB per GPU")),
+    ("cheat-fsdp", lambda: 3 * 63 / 64 * 70e9 * BF16 / DGX_A100_BUSBW, f("GPU, {:.1f} s at")),
+    ("cheat-fsdp", lambda: 6 * 70e9 * 4096 / 140e12, f("against {:.1f} s of compute")),
+    ("cheat-fsdp", lambda: 3 * 63 / 64 * 70e9 * BF16 / HDR_BYTES, f("node: {:.1f} s.")),
+    ("cheat-int4-weight-only", lambda: LLAMA3_70B_PARAMS * INT4_G128_BITS / 8 / GB, f("70.6B: {:.1f} GB")),
 ]
 
 # Figures in the errata: the seed's own arithmetic quoted right, and the correction recomputed.
@@ -526,6 +536,13 @@ ERRATA_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 400, f("= {:.2f} s")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 100, f("{:.2f} s.")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("({:.0f} ms)")),
+    ("cheat-fused-optimizer", lambda: 1 / (1 - 0.26 / 2), f("gives {:.2f}x only")),
+    ("cheat-fused-optimizer", lambda: 100 * 2 * (1 - 1 / 1.15), f("~{:.0f}% of")),
+    ("cheat-fused-optimizer", lambda: 1 / (1 - 0.10 / 2), f("gives {:.2f}x.")),
+    ("cheat-int8-quantization", lambda: A100_BF16 * 2 / 1e12, f("({:.0f}\nvs")),
+    ("cheat-int4-weight-only", lambda: 16 / INT4_G128_BITS, f("it is {:.1f}x smaller")),
+    ("cheat-int4-weight-only", lambda: 32 / INT4_G128_BITS, f("({:.1f}x against FP32)")),
+    ("cheat-int4-weight-only", lambda: 16 / INT4_G128_BITS, f("= {:.1f}x,")),
 ]
 
 # The seed's wrong figures: named in the card's errata, never stated in its answer.
@@ -541,6 +558,12 @@ SEED_MISTAKES = [
     ("num-ring-allreduce-7b", "0.49 s"),
     ("num-ring-allreduce-7b", "1.96 s"),
     ("num-fp8-formats", "e1m4"),
+    ("cheat-fused-optimizer", "1.15x end to end"),
+    ("cheat-tensorrt", "2-5x"),
+    ("cheat-int8-quantization", "2-4x"),
+    ("cheat-int4-weight-only", '"8x smaller"'),
+    ("cheat-int4-weight-only", "3-6x"),
+    ("cheat-vllm", "10-24x"),
 ]
 
 
@@ -570,6 +593,39 @@ def test_numbers_and_cheat_sheet_checks_catch_a_ten_percent_error(item_id: str, 
 def test_a_seed_mistake_is_named_in_errata_not_stated_in_the_answer(item_id: str, wrong: str) -> None:
     assert wrong not in ANSWERS[item_id], f"{item_id} states the seed's {wrong!r} as a fact"
     assert wrong in ERRATA.get(item_id, ""), f"{item_id}: its errata do not name the seed's {wrong!r}"
+
+
+# ===========================================================================
+# Further-topics deck (60), issue 13: every network figure with its topology.
+# Workers each behind one 500 Mbps link (across sites), against 64 A100s in
+# rail-aligned DGX A100 nodes (one HDR NIC per GPU, one NCCL ring per NIC,
+# DGX_A100_BUSBW); the host link is PCIe Gen4 x16, one way.
+# ===========================================================================
+WAN_LINK = 500e6 / 8                # bytes/s through one 500 Mbps link
+COCKTAILSGD_COMPRESSION = 117       # CocktailSGD's best reported ratio (seed 003)
+PCIE4_X16_ONE_WAY = PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8
+
+TOPICS_DECK_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
+    ("topic-comm-efficient-training", lambda: WAN_LINK / 1e6, f("({:.1f} MB/s")),
+    ("topic-comm-efficient-training", lambda: GRAD_7B / WAN_LINK, f("takes {:.0f} s")),
+    ("topic-comm-efficient-training", lambda: RING_7B_64 / WAN_LINK, f("~{:.0f} s for 64 workers")),
+    ("topic-comm-efficient-training", lambda: GRAD_7B / WAN_LINK / COCKTAILSGD_COMPRESSION, f("to ~{:.1f} s,")),
+    ("topic-comm-efficient-training", lambda: RING_7B_64 / DGX_A100_BUSBW, f("takes ~{:.2f} s.")),
+    ("topic-cuda-streams-async", lambda: PCIE4_X16_ONE_WAY / GB, f("~{:.1f} GB/s each way")),
+]
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", TOPICS_DECK_CHECKS, ids=[_row_id(r) for r in TOPICS_DECK_CHECKS])
+def test_topics_deck_answers_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
+    test_answer_states_recomputed_value(item_id, compute, fmt)
+    test_check_would_catch_a_ten_percent_error(item_id, compute, fmt)
+
+
+def test_topics_deck_names_the_topology_of_each_network_figure() -> None:
+    slow = ANSWERS["topic-comm-efficient-training"]
+    assert "each worker behind one\n  500 Mbps link" in slow
+    assert "rail-aligned" in slow and "one ring per NIC" in slow
+    assert "one exchange takes" not in slow  # the old figure named no topology
 
 
 # ===========================================================================
