@@ -626,36 +626,3 @@ def test_topics_deck_names_the_topology_of_each_network_figure() -> None:
     assert "each worker behind one\n  500 Mbps link" in slow
     assert "rail-aligned" in slow and "one ring per NIC" in slow
     assert "one exchange takes" not in slow  # the old figure named no topology
-
-
-# ===========================================================================
-# Further-topics deck (60), issue 13: every network figure with its topology.
-# Workers each behind one 500 Mbps link (across sites), against 64 A100s in
-# rail-aligned DGX A100 nodes (one HDR NIC per GPU, one NCCL ring per NIC,
-# DGX_A100_BUSBW); the host link is PCIe Gen4 x16, one way.
-# ===========================================================================
-WAN_LINK = 500e6 / 8                # bytes/s through one 500 Mbps link
-COCKTAILSGD_COMPRESSION = 117       # CocktailSGD's best reported ratio (seed 003)
-PCIE4_X16_ONE_WAY = PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8
-
-TOPICS_DECK_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
-    ("topic-comm-efficient-training", lambda: WAN_LINK / 1e6, f("({:.1f} MB/s")),
-    ("topic-comm-efficient-training", lambda: GRAD_7B / WAN_LINK, f("takes {:.0f} s")),
-    ("topic-comm-efficient-training", lambda: RING_7B_64 / WAN_LINK, f("~{:.0f} s for 64 workers")),
-    ("topic-comm-efficient-training", lambda: GRAD_7B / WAN_LINK / COCKTAILSGD_COMPRESSION, f("to ~{:.1f} s,")),
-    ("topic-comm-efficient-training", lambda: RING_7B_64 / DGX_A100_BUSBW, f("takes ~{:.2f} s.")),
-    ("topic-cuda-streams-async", lambda: PCIE4_X16_ONE_WAY / GB, f("~{:.1f} GB/s each way")),
-]
-
-
-@pytest.mark.parametrize("item_id,compute,fmt", TOPICS_DECK_CHECKS, ids=[_row_id(r) for r in TOPICS_DECK_CHECKS])
-def test_topics_deck_answers_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
-    test_answer_states_recomputed_value(item_id, compute, fmt)
-    test_check_would_catch_a_ten_percent_error(item_id, compute, fmt)
-
-
-def test_topics_deck_names_the_topology_of_each_network_figure() -> None:
-    slow = ANSWERS["topic-comm-efficient-training"]
-    assert "each worker behind one\n  500 Mbps link" in slow
-    assert "rail-aligned" in slow and "one ring per NIC" in slow
-    assert "one exchange takes" not in slow  # the old figure named no topology
