@@ -20,16 +20,16 @@ def run_json(capsys, *argv: str):
 
 def test_list_json_has_one_object_per_content_item(capsys) -> None:
     code, rows = run_json(capsys, "list", "--json")
-    shipped = load_decks([Paths.resolve().decks]).items
+    shipped = load_library(Paths.resolve()).items
     assert code == 0
     assert [row["id"] for row in rows] == [loaded.item.id for loaded in shipped]
-    assert all(set(row) == {"id", "kind", "block", "topic", "prompt", "answer", "source"} for row in rows)
+    assert all(set(row) == {"id", "kind", "block", "topic", "prompt", "answer", "source", "state"} for row in rows)
 
 
 def test_user_decks_under_drill_home_are_listed_and_checked(capsys, drill_home: Path) -> None:
     write_deck(drill_home / "decks", "mine.toml", [("my-own-card", "memory")])
     _, rows = run_json(capsys, "list", "--json")
-    assert rows[-1]["id"] == "my-own-card"
+    assert [row["id"] for row in rows if row["kind"] in ("card", "pitch")][-1] == "my-own-card"
     assert main(["check"]) == 0
     (drill_home / "decks" / "mine.toml").write_text('[[item]]\nid = "x"\nblock = "kitchen"\n')
     code, report = run_json(capsys, "check", "--json")

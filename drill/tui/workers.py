@@ -12,6 +12,7 @@ SHOWN: dict[str, str] = {
     "drills": "Could not open the coding drills",
     "interview": "Could not prepare the mock interview",
     "stats": "Could not load the stats",
+    "browser": "Could not read the items for the browser",
     "tests": "The tests could not be run",
     "prewarm": "",  # warming the test runner up is only a speed-up: its failure is silent
 }

@@ -1,0 +1,60 @@
+"""Choosing rows of the card browser in memory: a search over prompt, answer, topic and id, and
+filters by block, kind, suspended, leech and due. Loaded once, filtered on every keystroke."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from drill.store.browse import ItemRow
+
+
+@dataclass(frozen=True)
+class ItemFilter:
+    """Which rows to show; each flag keeps only the rows that have it."""
+
+    search: str = ""  # case-insensitive, anywhere in the prompt, answer, topic or id
+    block: str | None = None
+    kind: str | None = None
+    suspended: bool = False
+    leech: bool = False
+    due: bool = False  # due today or overdue, and not suspended (what a review would show)
+
+    def keeps(self, row: ItemRow, today: date) -> bool:
+        """Whether `row` passes every filter but the search."""
+        return (
+            (self.block is None or row.block == self.block)
+            and (self.kind is None or row.kind == self.kind)
+            and (not self.suspended or row.suspended)
+            and (not self.leech or row.leech)
+            and (not self.due or (row.due is not None and row.due <= today and not row.suspended))
+        )
+
+
+def searched_text(row: ItemRow) -> str:
+    """What a search looks in, folded once."""
+    return "\n".join((row.item_id, row.topic, row.prompt, row.answer)).casefold()
+
+
+class ItemIndex:
+    """The browser's rows with their searched text folded once, so a filter is one pass in memory."""
+
+    def __init__(self, rows: Iterable[ItemRow]) -> None:
+        self.rows = list(rows)
+        self._text = [searched_text(row) for row in self.rows]
+        self._position = {row.item_id: index for index, row in enumerate(self.rows)}
+
+    def select(self, choice: ItemFilter, today: date) -> list[ItemRow]:
+        """The rows `choice` keeps, in content order."""
+        needle = choice.search.strip().casefold()
+        return [
+            row for row, text in zip(self.rows, self._text)
+            if (not needle or needle in text) and choice.keeps(row, today)
+        ]
+
+    def replace(self, row: ItemRow) -> None:
+        """Take `row` in place of the stored row with its id (after a write changed it)."""
+        index = self._position[row.item_id]
+        self.rows[index] = row
+        self._text[index] = searched_text(row)

@@ -1,0 +1,57 @@
+"""Suspend, unsuspend and forget, as the card browser and card info both offer them: the write goes
+through the study's writer, and once it has committed the item's row is read back and handed to
+`row_changed` (a failed write is said by the app and changes nothing shown)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+from textual import work
+
+from drill.tui.screens.review import card_name
+from drill.tui.widgets.confirm import Confirm
+from drill.tui.workers import ShowsWorkerFailures
+from drill.words import counted
+
+if TYPE_CHECKING:
+    from drill.store.browse import ItemRow
+    from drill.study import Study
+
+
+class ItemActions(ShowsWorkerFailures):
+    """Mixed into a screen that has `study` and shows item rows."""
+
+    study: "Study"
+
+    def row_changed(self, row: "ItemRow") -> None:
+        """Show `row`, just read back after a write."""
+        raise NotImplementedError
+
+    def toggle_suspended(self, row: "ItemRow") -> None:
+        suspend = not row.suspended
+        self.reread(self.study.save_suspended(row.item_id, suspend), row.item_id)
+        if suspend:
+            self.notify(f"Suspended {card_name(row)}; `s` again unsuspends it.", timeout=3)
+        else:
+            self.notify(f"Unsuspended {card_name(row)}; it comes up in reviews again.", timeout=3)
+
+    def forget(self, row: "ItemRow") -> None:
+        """Ask, then put the item back to new; its history stays."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.reread(self.study.save_forget(row.item_id), row.item_id)
+                self.notify(f"Forgot {card_name(row)}: it is new again, its history kept.", timeout=3)
+
+        history = f"its {counted(row.reviews, 'review')} stay in its history" if row.reviews else "it has no reviews"
+        self.app.push_screen(Confirm(f"Forget {card_name(row)}? It goes back to new; {history}."), answered)
+
+    @work(thread=True, group="browser", exit_on_error=False)
+    def reread(self, written: Future, item_id: str) -> None:
+        """Once `written` has committed, read the item back and show it."""
+        if written.exception() is not None:
+            return  # the app has said it was not saved
+        row = self.study.browse_item(item_id)
+        if row is not None:
+            self.app.call_from_thread(self.row_changed, row)
