@@ -12,11 +12,13 @@ its block, its answer's unit and the parameters it needs).
 
 Each KEY=VALUE sets one parameter: a number (batch=16, bytes=14e9, bandwidth=50e9) in base units
 (bytes, seconds, FLOP). A family that draws from a catalog also takes the entry's name for the
-catalog's key (model=llama-3-70b, gpu=h100-sxm): the entry fills the parameters it defines, and
-any KEY=VALUE given alongside it wins. The entries are in problems/models.toml and gpus.toml.
+catalog's key (model=llama-3-70b, gpu=h100-sxm, network=rail-hdr): the entry fills the parameters
+it defines, and any KEY=VALUE given alongside it wins. The entries are in problems/models.toml,
+gpus.toml and networks.toml.
 
   drill solve kv-cache model=llama-3-70b batch=1 seq_len=4096 bytes_per_elem=2
   drill solve allreduce-time bytes=14e9 gpus=8 bandwidth=50e9
+  drill solve allreduce-time network=rail-hdr bytes=14e9 gpus=64
 """
 
 
