@@ -169,7 +169,17 @@ class Study:
         return queue.build(due, new, limits, queries.reviewed_today(self.engine, today))
 
     def cards(self, ids: list[str]) -> list[Card]:
-        return queries.cards(self.engine, ids)
+        """The cards for `ids` in that order, each leech marked with why it is one."""
+        from drill.store.leeches import standings
+
+        with self.engine.connect() as connection:
+            found = standings(connection)
+        threshold = self.config.leech_threshold
+        return [
+            replace(card, leech=found[card.item_id].describe()) if card.item_id in found
+            and found[card.item_id].is_leech(threshold) else card
+            for card in queries.cards(self.engine, ids)
+        ]
 
     def custom_cards(self, spec: "CustomSession") -> list[Card]:
         """A custom session's cards: today's queue narrowed by the spec, or, for a session that shows
@@ -211,6 +221,7 @@ class Study:
             content_errors=self.content_errors,
             plan=today_plan,
             drills_due=[drill_id(item) for item in queries.due_drills(self.engine, today)],
+            reviews_today=progress.reviews_done,
         )
 
     def next_state(self, card: Card, quality: int, today: date) -> ItemState:

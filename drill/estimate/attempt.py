@@ -37,6 +37,11 @@ class Attempt:
             "seconds": self.seconds,
         }
 
+    def worked_example(self) -> str:
+        """Markdown: the problem solved, for studying before a try (the answer given is ignored)."""
+        lines = [self.problem.prompt, "", f"Answer: `{self.result.truth_pretty}`", ""]
+        return "\n".join(lines + [f"- {step}" for step in self.result.worked])
+
     def report(self) -> str:
         """Markdown: the verdict, both answers, and the worked solution."""
         lines = [f"**{self.result.feedback}**", ""]

@@ -23,6 +23,7 @@ class Card:
     target_seconds: int | None
     state: ItemState
     errata: str | None = None
+    leech: str | None = None  # why the item is a leech (drill.schedule.leech), None when it is not
 
 
 @dataclass(frozen=True)

@@ -108,3 +108,41 @@ def test_the_app_names_the_leech_and_what_was_done(small_paths, clock) -> None:
     app._leech_flagged(LeechFlagged(Flagged(Standing("m-1", "card", "Roofline", 8, 0), True)))
     [(message, title)] = shown
     assert title == "Leech" and "“Roofline”" in message and "lapsed 8 times" in message and "suspended" in message
+
+
+def fail_every_day(study: Study, clock, item_id: str, times: int) -> None:
+    for _ in range(times):
+        grade_on_a_new_day(study, clock, item_id, 1)
+
+
+async def test_a_leech_estimation_family_opens_with_a_worked_example(small_paths, clock) -> None:
+    from test_tui_estimate_review import estimates_only, open_review
+    from textual.widgets import Markdown
+
+    from drill.tui.app import DrillApp
+
+    estimates_only(small_paths, "kv-cache.toml")
+    study = open_study(small_paths, clock, leech_action='"tag"')  # suspended, it would not come up at all
+    [item_id] = study.queue()
+    fail_every_day(study, clock, item_id, FAILED_RUN)
+    assert study.cards([item_id])[0].leech == "failed 4 tries in a row"
+    study.close()
+    clock.now += timedelta(days=1)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_review(pilot)
+        example = screen.view.query_one("#worked-example", Markdown)
+        assert example.display and "A leech" in example.source and "Answer: `" in example.source
+        assert screen.view.query_one("#prompt", Markdown).source == screen.view.problem.prompt
+
+
+def test_a_leech_coding_drill_invites_the_hints_first(small_paths, clock) -> None:
+    from dataclasses import replace
+
+    from drill.tui.review.coding_card import drill_invitation
+
+    study = open_study(small_paths, clock)
+    card = replace(study.cards(["m-1"])[0], kind="coding", target_seconds=600)
+    assert "A leech" not in drill_invitation(card)
+    assert "open the hints first" in drill_invitation(replace(card, leech="failed 4 tries in a row"))
+    study.close()

@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 
 def drill_invitation(card: "Card") -> str:
-    """A due coding drill in the session: what it asks, and how to start it."""
+    """A due coding drill in the session: what it asks, and how to start it (a leech: hints first)."""
     budget = clock_text(card.target_seconds or 0)
-    return (f"**Coding drill** · budget {budget}\n\nPress **Enter** to start it (timer, a workspace, the hidden "
-            f"tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
+    leech = ("" if card.leech is None else f"**A leech** ({card.leech}): this time open the hints first "
+             "(**h** in the drill), and the reference (**s**) if they are not enough.\n\n")
+    return (f"**Coding drill** · budget {budget}\n\n{leech}Press **Enter** to start it (timer, a workspace, the "
+            f"hidden tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
 
 
 class CodingView(CardView):

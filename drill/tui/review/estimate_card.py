@@ -27,6 +27,7 @@ class EstimateView(CardView):
         self.showing_result = False
 
     def compose(self) -> ComposeResult:
+        yield Markdown("", id="worked-example")
         yield Markdown("", id="prompt")
         yield Input(placeholder="your answer with units, e.g. 2.7 GB — Enter grades it", id="estimate")
         yield Static("", id="answer-error", classes="answer-error", markup=False)
@@ -37,6 +38,7 @@ class EstimateView(CardView):
         super().show(card)
         self.showing_result = False
         self.problem = self.study.new_problem(card.item_id)
+        self.show_worked_example(card)
         self.query_one("#prompt", Markdown).update(self.problem.prompt)
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = False
@@ -45,6 +47,15 @@ class EstimateView(CardView):
         entry.display = True
         self.show_answer_error(None)
         entry.focus()
+
+    def show_worked_example(self, card: "Card") -> None:
+        """A leech family opens with one of its problems solved (other numbers), to study before trying."""
+        example = self.query_one("#worked-example", Markdown)
+        example.display = card.leech is not None
+        if card.leech is not None:
+            solved = self.study.answer_problem(self.study.new_problem(card.item_id), "", 0.0)
+            example.update(f"**A leech** ({card.leech}): study this solved one first, then try yours below.\n\n"
+                           f"{solved.worked_example()}\n\n---")
 
     def allows(self, action: str) -> bool:
         if action == "next":
