@@ -18,11 +18,11 @@ def load_library(paths: Paths) -> DeckLoad:
     from drill.estimate.items import family_item
 
     load = load_decks(paths.deck_dirs())
-    families, errors = estimate.load(paths.problems)
+    families, errors = estimate.load(paths.problem_dirs())
     for family in families:
         load.items.append(LoadedItem(item=family_item(family), deck=str(family._path), position=len(load.items)))
     load.errors.extend(errors)
-    for drill in load_drills(paths.kernels):
+    for drill in load_drills(paths.kernel_dirs()):
         load.items.append(LoadedItem(item=drill_item(drill), deck=str(drill.folder), position=len(load.items)))
     return load
 
@@ -42,5 +42,5 @@ def check_all(paths: Paths) -> ContentCheck:
     from drill.coding.drills import check as check_kernels
 
     decks = load_decks(paths.deck_dirs())
-    errors = decks.errors + estimate.check(paths.problems) + check_kernels(paths.kernels)
+    errors = decks.errors + estimate.check(paths.problem_dirs()) + check_kernels(paths.kernel_dirs())
     return ContentCheck(errors, decks.overrides)

@@ -2,13 +2,17 @@
 
 A drill folder holds drill.toml (metadata), prompt.md, starter.py, solution.py and the hidden
 tests test_<id with - as _>.py. Loading never imports the Python files; `check` only parses them.
+Drills come from several kernels folders (Paths.kernel_dirs(): the shipped ones, then
+DRILL_HOME/kernels); an id is used once across them, and a folder without a conftest.py of its
+own gets the shipped kernels/conftest.py fixtures (candidate, device, seed).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -18,9 +22,11 @@ from drill.content.models import ItemId, Text
 from drill.content.toml_file import read_toml, validation_errors
 from drill.content.vocabulary import Block
 from drill.errors import UserFacingError
+from drill.paths import content_root
 
 DrillId = ItemId
 TOML = "drill.toml"
+KernelDirs = Union[Path, Sequence[Path]]  # one kernels folder, or several in loading order
 
 
 class DrillError(UserFacingError):
@@ -66,8 +72,14 @@ class Drill(DrillMeta):
 
     @property
     def kernels_dir(self) -> Path:
-        """The folder holding every drill (and the shared conftest.py)."""
+        """The kernels folder this drill is in (holding the shared conftest.py, if it has one)."""
         return self.folder.parent
+
+    @property
+    def conftest(self) -> Path:
+        """The fixtures its tests use: its kernels folder's conftest.py, else the shipped one."""
+        own = self.kernels_dir / "conftest.py"
+        return own if own.is_file() else content_root() / "kernels" / "conftest.py"
 
     def listing(self) -> dict[str, object]:
         """The `drill kernel list --json` row."""
@@ -103,23 +115,32 @@ def load_drill(folder: Path) -> Drill:
     return Drill(**meta.model_dump(), folder=folder)
 
 
-def load_drills(kernels_dir: Path) -> list[Drill]:
-    """Every loadable drill, sorted by id; broken folders are skipped (`check` reports them)."""
-    drills = []
-    for folder in drill_folders(kernels_dir):
-        try:
-            drills.append(load_drill(folder))
-        except DrillError:
-            continue
-    return sorted(drills, key=lambda drill: drill.id)
+def kernel_roots(kernels_dirs: KernelDirs) -> list[Path]:
+    return [kernels_dirs] if isinstance(kernels_dirs, Path) else list(kernels_dirs)
 
 
-def find_drill(kernels_dir: Path, drill_id: str) -> Drill:
-    """The drill with this id; DrillError when there is none or it is broken."""
-    folder = kernels_dir / drill_id
-    if not (folder / TOML).is_file():
-        raise DrillError(f"no drill named {drill_id!r} in {kernels_dir}")
-    return load_drill(folder)
+def load_drills(kernels_dirs: KernelDirs) -> list[Drill]:
+    """Every loadable drill, sorted by id; broken folders, and a drill whose id an earlier folder
+    already gave, are skipped (`check` reports them)."""
+    drills: dict[str, Drill] = {}
+    for root in kernel_roots(kernels_dirs):
+        for folder in drill_folders(root):
+            try:
+                drill = load_drill(folder)
+            except DrillError:
+                continue
+            drills.setdefault(drill.id, drill)
+    return sorted(drills.values(), key=lambda drill: drill.id)
+
+
+def find_drill(kernels_dirs: KernelDirs, drill_id: str) -> Drill:
+    """The drill with this id (from the first folder that has it); DrillError when there is none
+    or it is broken."""
+    roots = kernel_roots(kernels_dirs)
+    for root in roots:
+        if (root / drill_id / TOML).is_file():
+            return load_drill(root / drill_id)
+    raise DrillError(f"no drill named {drill_id!r} in {' or '.join(map(str, roots))}")
 
 
 def _key_lines(text: str) -> dict[str, int]:
@@ -168,16 +189,26 @@ def _check_folder(folder: Path, seen_tests: dict[str, Path]) -> list[ContentErro
     return errors
 
 
-def check(kernels_dir: Path) -> list[ContentError]:
-    """Every problem in the drills under `kernels_dir`, as path:line errors."""
+def check(kernels_dirs: KernelDirs) -> list[ContentError]:
+    """Every problem in the drills under the kernels folders, as path:line errors; a drill id
+    used in an earlier folder (a shipped drill's) is one."""
     errors: list[ContentError] = []
     seen_tests: dict[str, Path] = {}
-    if kernels_dir.is_dir():
-        for folder in sorted(path for path in kernels_dir.iterdir() if path.is_dir()):
+    seen_ids: dict[str, Path] = {}
+    for root in kernel_roots(kernels_dirs):
+        if not root.is_dir():
+            continue
+        for folder in sorted(path for path in root.iterdir() if path.is_dir()):
             if folder.name.startswith((".", "_")):
                 continue
             if not (folder / TOML).is_file():
                 errors.append(ContentError(folder, 1, "a drill folder needs a drill.toml"))
                 continue
+            if folder.name in seen_ids:
+                line = _key_lines((folder / TOML).read_text(encoding="utf-8")).get("id", 1)
+                errors.append(ContentError(folder / TOML, line, f"drill id `{folder.name}` is already used by "
+                                           f"{seen_ids[folder.name]}: give yours another id (and folder name)"))
+                continue
+            seen_ids[folder.name] = folder
             errors.extend(_check_folder(folder, seen_tests))
     return errors

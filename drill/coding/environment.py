@@ -81,7 +81,7 @@ def imports_of(path: Path) -> frozenset[str]:
 
 def drill_needs(drill: "Drill") -> list[str]:
     """The requirements one drill's runs need here, in REQUIREMENTS order."""
-    imported = imports_of(drill.kernels_dir / "conftest.py") | imports_of(drill.tests) | imports_of(drill.solution)
+    imported = imports_of(drill.conftest) | imports_of(drill.tests) | imports_of(drill.solution)
     needs = {"pytest"} | (imported & set(REQUIREMENTS))
     if "triton" in needs:
         if triton_installable():

@@ -59,7 +59,9 @@ class Invocation:
     def env(self) -> dict[str, str]:
         """The variables to set on top of the caller's environment."""
         path = os.environ.get("PYTHONPATH")
+        fixtures = self.drill.conftest  # the shipped one, for a kernels folder without its own
         return {
+            "DRILL_FIXTURES": "" if fixtures.parent == self.drill.kernels_dir else str(fixtures),
             "DRILL_CANDIDATE": str(self.candidate),
             "DRILL_SOLUTION": str(self.drill.solution),
             "DRILL_DEVICE": self.device,

@@ -4,7 +4,8 @@ Loaded with `-p drill.coding.plugin`. It applies the memory limits at configure 
 one line per event (start, result, collect_error, timing, end) and flushes each, so the
 supervisor can stream results and still knows which test was running if the process dies.
 Environment: DRILL_REPORT, DRILL_DEVICE, DRILL_MEMORY_MB, DRILL_GPU_MEMORY_MB, DRILL_BENCHMARK,
-DRILL_CANDIDATE, DRILL_SOLUTION.
+DRILL_CANDIDATE, DRILL_SOLUTION, and DRILL_FIXTURES: the shipped kernels/conftest.py, registered as
+a plugin for a user's drill whose kernels folder has no conftest.py of its own.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ def pytest_configure(config: pytest.Config) -> None:
     path = os.environ.get("DRILL_REPORT")
     if path:
         _report = open(path, "a", encoding="utf-8")
+    fixtures = os.environ.get("DRILL_FIXTURES")
+    if fixtures:
+        config.pluginmanager.register(load_module(fixtures, "drill_kernel_fixtures"), "drill-kernel-fixtures")
     device = os.environ.get("DRILL_DEVICE", "cpu")
     apply_memory_limit(int(os.environ.get("DRILL_MEMORY_MB") or 0), device)
     if device == "cuda":

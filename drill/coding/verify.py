@@ -10,13 +10,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-from drill.coding.drills import Drill, load_drills
+from drill.coding.drills import Drill, KernelDirs, load_drills
 from drill.coding.result import TestRun
 
 VERIFY_TIMEOUT_S = 180.0
@@ -71,9 +70,10 @@ class Verdict:
         return f"{'ok  ' if self.ok else 'FAIL'} {self.drill.id:<24} {self.device:<4}  {ref_text}; {starter_text}"
 
 
-def verify(kernels_dir: Path, devices: list[str] | None = None, jobs: int = 2,
-           on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
-    """Check every drill on every device, `jobs` at a time; verdicts come back in drill order."""
+def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int = 2,
+           on_verdict: Callable[[Verdict], None] | None = None, ids: Collection[str] = ()) -> list[Verdict]:
+    """Check every drill (or only those in `ids`) on every device, `jobs` at a time; verdicts come
+    back in drill order."""
     from drill.coding.api import run_tests
     from drill.coding.warm import WarmWorker
 
@@ -95,7 +95,8 @@ def verify(kernels_dir: Path, devices: list[str] | None = None, jobs: int = 2,
         starter = run_tests(drill, drill.starter, maxfail=1, **options)
         return Verdict(drill, device, reference, starter)
 
-    jobs_list = [(drill, device) for drill in load_drills(kernels_dir) for device in devices]
+    drills = [drill for drill in load_drills(kernels_dirs) if not ids or drill.id in ids]
+    jobs_list = [(drill, device) for drill in drills for device in devices]
     verdicts = []
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -43,7 +43,7 @@ def _family(family_id: str):
     from drill import estimate
     from drill.paths import Paths
 
-    problems = Paths.resolve().problems
+    problems = Paths.resolve().problem_dirs()
     try:
         return estimate.family(problems, family_id)
     except KeyError:
@@ -56,7 +56,7 @@ def cmd_problems(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.paths import Paths
 
-    rows = [estimate.describe(family) for family in estimate.families(Paths.resolve().problems)]
+    rows = [estimate.describe(family) for family in estimate.families(Paths.resolve().problem_dirs())]
     if args.json:
         print_json(rows)
     else:

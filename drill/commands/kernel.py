@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds (default 60)")
     test.add_argument("--benchmark", action="store_true", help="after a pass, time it against the reference")
     test.set_defaults(handler=cmd_test)
-    verify = actions.add_parser("verify", help="check that every reference passes and every starter fails")
+    verify = actions.add_parser("verify", help="check every drill folder (path:line errors), then that every "
+                                               "reference passes and every starter fails")
+    verify.add_argument("ids", nargs="*", metavar="ID", help="only these drills (default: all, yours included)")
     verify.add_argument("--device", choices=["cpu", "cuda"], action="append",
                         help="only this device (repeatable; default cpu, and cuda when present)")
     verify.add_argument("--jobs", type=int, default=2, help="drills checked in parallel (default 2)")
@@ -37,7 +39,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.paths import Paths
 
-    rows = [drill.listing() for drill in load_drills(Paths.resolve().kernels)]
+    rows = [drill.listing() for drill in load_drills(Paths.resolve().kernel_dirs())]
     if args.json:
         print_json(rows)
     else:
@@ -57,7 +59,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     from drill.paths import Paths
 
     try:
-        drill = find_drill(Paths.resolve().kernels, args.id)
+        drill = find_drill(Paths.resolve().kernel_dirs(), args.id)
     except DrillError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2
@@ -111,19 +113,28 @@ def print_failures(tests: list, groups: int = 5) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from drill.coding.drills import load_drills
+    from drill.coding.drills import check, load_drills
     from drill.coding.environment import describe, missing_requirements
     from drill.coding.verify import verify
     from drill.paths import Paths
 
-    if missing := missing_requirements(*load_drills(Paths.resolve().kernels)):
+    kernel_dirs = Paths.resolve().kernel_dirs()
+    errors = check(kernel_dirs)  # folders that do not load are reported here, as path:line
+    for error in errors:
+        print(error, flush=True)
+    drills = load_drills(kernel_dirs)
+    if unknown := sorted(set(args.ids) - {drill.id for drill in drills}):
+        print(f"drill: no loadable drill named {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    if missing := missing_requirements(*drills):
         print(f"drill: {describe(missing)}", file=sys.stderr)
         return 2
-    verdicts = verify(Paths.resolve().kernels, devices=args.device, jobs=args.jobs,
+    verdicts = verify(kernel_dirs, devices=args.device, jobs=args.jobs, ids=args.ids,
                       on_verdict=lambda verdict: print(verdict.line(), flush=True))
     bad = [verdict for verdict in verdicts if not verdict.ok]
-    if not verdicts:
+    if not verdicts and not errors:
         print("no drills found", file=sys.stderr)
         return 1
-    print(f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok", file=sys.stderr)
-    return 1 if bad else 0
+    print(f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok"
+          + (f", {len(errors)} error(s) in drill folders" if errors else ""), file=sys.stderr)
+    return 1 if bad or errors else 0

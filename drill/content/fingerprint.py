@@ -17,12 +17,13 @@ from drill.paths import Paths
 
 
 def _files(paths: Paths) -> Iterator[Path]:
-    for folder in (*paths.deck_dirs(), paths.problems):
+    for folder in (*paths.deck_dirs(), *paths.problem_dirs()):
         if folder.is_dir():
             yield from sorted(folder.glob("*.toml"))
-    if paths.kernels.is_dir():
-        for drill in sorted(folder for folder in paths.kernels.iterdir() if folder.is_dir()):
-            yield from sorted(path for path in drill.iterdir() if path.is_file())
+    for kernels in paths.kernel_dirs():
+        if kernels.is_dir():
+            for drill in sorted(folder for folder in kernels.iterdir() if folder.is_dir()):
+                yield from sorted(path for path in drill.iterdir() if path.is_file())
 
 
 def content_fingerprint(paths: Paths) -> str:

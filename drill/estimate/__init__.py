@@ -2,10 +2,10 @@
 
 Public API (everything else is internal):
 
-    families(problems_dir) -> list[Family]          valid families, cached until files change
-    load(problems_dir) -> (families, errors)         valid families and structural errors (no sympy)
-    family(problems_dir, id) -> Family               one family; KeyError if unknown
-    check(problems_dir) -> list[ContentError]        what `drill check` reports for problems/
+    families(problems_dirs) -> list[Family]         valid families, cached until files change
+    load(problems_dirs) -> (families, errors)        valid families and structural errors (no sympy)
+    family(problems_dirs, id) -> Family              one family; KeyError if unknown
+    check(problems_dirs) -> list[ContentError]       what `drill check` reports for problems/
     describe(family) -> dict                         one row of `drill problems --json`
     parse_assignments(["k=v", ...]) -> dict          CLI key=value pairs (values stay strings)
     generate(family, rng) -> Problem                 params, prompt text, truth (rng: random.Random)
@@ -14,6 +14,9 @@ Public API (everything else is internal):
     quality_from_score(score) -> int                 SM-2 quality 0..5
     parse_answer(text) -> Parsed                     the safe parser (AnswerError on bad input)
     check_answer(problem, text) -> str | None        None if the answer can be graded, else what to fix
+
+`problems_dirs` is one folder or a list of them (Paths.problem_dirs(): the shipped problems,
+then DRILL_HOME/problems); catalogs are shared across them and a family id is used once.
 
 `params` may hold numbers or strings (`"8192"`, `"50GB/s"`, `model="llama-3-70b"`);
 bad params raise ParamError (a ValueError) with a message for the user. `grade` never
@@ -35,7 +38,6 @@ problems/, sympy (about 0.5 s) only when a formula is first evaluated — call
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from drill.content.vocabulary import BLOCKS
@@ -48,7 +50,7 @@ if TYPE_CHECKING:
     from drill.content.errors import ContentError
     from drill.estimate.draw import Problem
     from drill.estimate.result import GradeResult
-    from drill.estimate.schema import Family
+    from drill.estimate.schema import Family, ProblemDirs
 
 
 __all__ = [
@@ -72,30 +74,30 @@ __all__ = [
 ]
 
 
-def families(problems_dir: Path | str) -> list[Family]:
+def families(problems_dirs: ProblemDirs) -> list[Family]:
     from drill.estimate.schema import families as _families
 
-    return _families(problems_dir)
+    return _families(problems_dirs)
 
 
-def load(problems_dir: Path | str) -> tuple[list[Family], list[ContentError]]:
+def load(problems_dirs: ProblemDirs) -> tuple[list[Family], list[ContentError]]:
     from drill.estimate.schema import load_dir
 
-    loaded, _, errors = load_dir(problems_dir)
+    loaded, _, errors = load_dir(problems_dirs)
     return loaded, errors
 
 
-def family(problems_dir: Path | str, family_id: str) -> Family:
-    for fam in families(problems_dir):
+def family(problems_dirs: ProblemDirs, family_id: str) -> Family:
+    for fam in families(problems_dirs):
         if fam.id == family_id:
             return fam
     raise KeyError(f"no estimation problem {family_id!r}")
 
 
-def check(problems_dir: Path | str) -> list[ContentError]:
+def check(problems_dirs: ProblemDirs) -> list[ContentError]:
     from drill.estimate.validate import check as _check
 
-    return _check(problems_dir)
+    return _check(problems_dirs)
 
 
 def describe(fam: Family) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import keyword
 import re
 import threading
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -39,6 +40,8 @@ _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 Number = Union[int, float]
+# Where problems are read from: one folder, or several (shipped first, then the user's own).
+ProblemDirs = Union[Path, str, Sequence[Path]]
 
 
 class _Strict(BaseModel):
@@ -387,18 +390,30 @@ def _check_draws(family: Family) -> list[ContentError]:
     return errors
 
 
-def load_dir(problems_dir: Path | str) -> tuple[list[Family], dict[str, Catalog], list[ContentError]]:
-    """Every family and catalog under a directory (not recursive), and the errors found.
+def problem_roots(problems_dirs: ProblemDirs) -> list[Path]:
+    """The folders to read, in order: the first is required, later ones (the user's) may be absent."""
+    if isinstance(problems_dirs, (str, Path)):
+        return [Path(problems_dirs)]
+    return [Path(folder) for folder in problems_dirs]
 
-    Families with errors are left out of the list; the rest load normally.
+
+def _problem_files(roots: list[Path]) -> list[Path]:
+    return [path for root in roots if root.is_dir() for path in sorted(root.glob("*.toml"))]
+
+
+def load_dir(problems_dirs: ProblemDirs) -> tuple[list[Family], dict[str, Catalog], list[ContentError]]:
+    """Every family and catalog in one folder or several (not recursive), and the errors found.
+
+    Catalogs are shared by every folder's families; a family id may be used once across all
+    folders. Families with errors are left out of the list; the rest load normally.
     """
-    root = Path(problems_dir)
+    roots = problem_roots(problems_dirs)
     errors: list[ContentError] = []
     catalogs: dict[str, Catalog] = {}
     raw_families: list[tuple[Path, str, dict[str, Any]]] = []
-    if not root.is_dir():
-        return [], {}, [ContentError(root, 1, "problems directory not found")]
-    for path in sorted(root.glob("*.toml")):
+    if not roots[0].is_dir():
+        return [], {}, [ContentError(roots[0], 1, "problems directory not found")]
+    for path in _problem_files(roots):
         read = read_toml(path)
         if isinstance(read, ContentError):
             errors.append(read)
@@ -425,7 +440,9 @@ def load_dir(problems_dir: Path | str) -> tuple[list[Family], dict[str, Catalog]
         family._text = text
         family._catalogs = catalogs
         if family.id in seen:
-            errors.append(ContentError(path, family.line_of("id"), f"family id {family.id!r} already used in {seen[family.id].name}"))
+            other = seen[family.id]
+            where = other.name if other.parent == path.parent else f"{other} (ids must differ from the shipped ones)"
+            errors.append(ContentError(path, family.line_of("id"), f"family id {family.id!r} already used in {where}"))
             continue
         if path.stem != family.id:
             errors.append(ContentError(path, family.line_of("id"), f"file name should match the id: {family.id}.toml"))
@@ -438,26 +455,26 @@ def load_dir(problems_dir: Path | str) -> tuple[list[Family], dict[str, Catalog]
     return families, catalogs, errors
 
 
-_cache: dict[Path, tuple[tuple, list[Family]]] = {}
+_cache: dict[tuple[Path, ...], tuple[tuple, list[Family]]] = {}
 _cache_lock = threading.Lock()
 
 
-def _fingerprint(root: Path) -> tuple:
+def _fingerprint(roots: list[Path]) -> tuple:
     try:
-        return tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(root.glob("*.toml")))
+        return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _problem_files(roots))
     except OSError:
         return ()
 
 
-def families(problems_dir: Path | str) -> list[Family]:
-    """The valid families under a directory, cached until a file there changes."""
-    root = Path(problems_dir).resolve()
-    key = _fingerprint(root)
+def families(problems_dirs: ProblemDirs) -> list[Family]:
+    """The valid families in one folder or several, cached until a file there changes."""
+    roots = [root.resolve() for root in problem_roots(problems_dirs)]
+    key = _fingerprint(roots)
     with _cache_lock:
-        hit = _cache.get(root)
+        hit = _cache.get(tuple(roots))
         if hit is not None and hit[0] == key:
             return list(hit[1])
-    loaded, _, _ = load_dir(root)
+    loaded, _, _ = load_dir(roots)
     with _cache_lock:
-        _cache[root] = (key, loaded)
+        _cache[tuple(roots)] = (key, loaded)
     return list(loaded)
