@@ -1,6 +1,7 @@
 """Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
 
 import random
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from drill.tui.screens.mock_history import MockHistoryScreen
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.plain_text import plain_text
-from drill.tui.screens.mock_summary import MockSummaryScreen, top
+from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen, top
 from drill.tui.widgets.pitch_timer import clock_text
 from tui_helpers import db_rows, wait_ready, wait_until
 
@@ -155,3 +156,56 @@ async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds
         first = app.screen.query_one("#history").get_row_at(0)
         assert first[1] == "2/5" and first[3] == f"{screen.settings.minutes}:00"
     assert db_rows(app, "SELECT answer, score FROM estimate_attempt ORDER BY id")[1] == ("2.7 gigs", 0.0)
+
+
+@pytest.fixture
+def in_kolkata(monkeypatch):
+    """The machine's local time is UTC+5:30."""
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+async def test_a_past_round_opens_from_the_history_with_its_answers_and_local_times(app, in_kolkata) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_setup(pilot, 5)
+        screen = await start_round(pilot)
+        problems = screen.problems[:3]
+        slip = f"1000*{problems[1].pretty}"  # off by a factor of 1000, in the right unit
+        for answer in (problems[0].pretty, slip, problems[2].pretty):
+            await pilot.press(*answer, "enter")
+        await pilot.press("escape", "y")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        live = app.screen.summary
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
+        history = app.screen
+        row = history.query_one("#history").get_row_at(0)
+        assert row[0] == "2026-11-22 20:30" and row[1] == "3/5" and row[-1] == "abandoned"  # 15:00 UTC, local
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PastRoundScreen))
+        past = app.screen.summary
+        assert [a.problem.prompt for a in past.attempts] == [p.prompt for p in problems]
+        assert [a.answer for a in past.attempts] == [a.answer for a in live.attempts]
+        assert [a.score for a in past.attempts] == [a.score for a in live.attempts]
+        text = app.screen.text()
+        assert "Round abandoned" in text and "3 of 5 answered" in text and "Worked solution" in text
+        for attempt in live.attempts:
+            assert attempt.problem.topic in text and attempt.result.truth_pretty in text
+            assert f"{attempt.score:.2f}" in text
+        assert app.screen.title == "Mock round of 2026-11-22 20:30"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is history)
+
+
+def test_a_stored_answer_whose_family_is_gone_shows_what_was_stored() -> None:
+    from drill.estimate.rounds import stored_attempt
+
+    row = {"item_id": "estimate:gone", "attempted_at": "2026-11-22T15:00:00+00:00", "params": {"n": 2},
+           "answer": "3 GB", "parsed": 3e9, "truth": 2e9, "unit": "byte", "score": 0.5, "log_error": 0.18,
+           "slip": None, "error": None, "seconds": 12.0}
+    attempt = stored_attempt(row, None)
+    assert attempt.problem.family_id == "gone" and "no longer" in attempt.problem.prompt
+    assert attempt.score == 0.5 and attempt.result.truth_pretty.startswith("2 GB") and attempt.seconds == 12.0

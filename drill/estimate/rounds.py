@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Mapping
 
 from drill.content.vocabulary import BLOCKS
 from drill.estimate.attempt import Attempt
@@ -88,3 +89,28 @@ class RoundSummary:
         """The lowest-scoring answers below full credit, worst first."""
         misses = [attempt for attempt in self.attempts if attempt.score < 1.0]
         return sorted(misses, key=lambda attempt: attempt.score)[:count]
+
+
+def stored_attempt(row: Mapping[str, Any], family: "Family | None") -> Attempt:
+    """A past round's answer read back from its stored row: the problem rebuilt from the stored
+    numbers and graded again for the worked solution, the stored score standing. Without its
+    family (removed, or its parameters since changed) only what the row keeps."""
+    from drill.estimate.draw import Problem, instance
+    from drill.estimate.items import family_id
+    from drill.estimate.pretty import pretty
+    from drill.estimate.result import GradeResult
+    from drill.estimate.score import grade
+
+    stored = GradeResult.from_json(row)
+    answer, seconds = row["answer"], float(row["seconds"])
+    if family is not None:
+        try:
+            problem = instance(family, dict(row["params"]))
+            result = replace(grade(family, row["params"], answer), score=stored.score)
+        except Exception:  # noqa: BLE001 - the family changed since: what was stored is shown
+            family = None
+    if family is None:
+        problem = Problem(family_id(row["item_id"]), "", dict(row["params"]),
+                          "(this problem's family is no longer in problems/)", stored.truth, stored.unit)
+        result = replace(stored, truth_pretty=pretty(stored.truth, stored.unit))
+    return Attempt(problem, answer, result, seconds, datetime.fromisoformat(row["attempted_at"]))

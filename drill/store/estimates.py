@@ -94,3 +94,16 @@ def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
                  time_used(row), row.score, bool(row.abandoned))
         for row in rows
     ]
+
+
+def round_attempts(engine: Engine, round_id: int) -> list[dict[str, Any]]:
+    """A round's answers in the order given: the estimate_attempt columns, params decoded."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                """SELECT item_id, attempted_at, params, answer, parsed, truth, unit, score, log_error, slip, error,
+                    seconds FROM estimate_attempt WHERE mock_round_id = :round_id ORDER BY attempted_at, id"""
+            ),
+            {"round_id": round_id},
+        ).mappings().all()
+    return [{**row, "params": json.loads(row["params"]), "attempted_at": as_text(row["attempted_at"])} for row in rows]

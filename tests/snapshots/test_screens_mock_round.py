@@ -1,6 +1,6 @@
 """Snapshots of a mock estimation round from setup to history: the round asked, an answer refused,
-feedback after each answer, the abandon dialog, the summary (complete, abandoned, time up) and the
-round history, at 80×24 and 120×36."""
+feedback after each answer, the abandon dialog, the summary (complete, abandoned, time up), the
+round history and a past round opened from it, at 80×24 and 120×36."""
 
 import pytest
 from textual.widgets import Checkbox, Select, Switch
@@ -8,7 +8,7 @@ from textual.widgets import Checkbox, Select, Switch
 from drill.tui.screens.mock_history import MockHistoryScreen
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_setup import MockSetupScreen
-from drill.tui.screens.mock_summary import MockSummaryScreen
+from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen
 from drill.tui.widgets.confirm import Confirm
 from .screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
                           wrong_answer)
@@ -79,6 +79,10 @@ def stages(clock):
         await complete(pilot)
         await press_until(pilot, "h", MockHistoryScreen)
 
+    async def past_round(pilot) -> None:
+        await history(pilot)
+        await press_until(pilot, "enter", PastRoundScreen)
+
     async def empty_history(pilot) -> None:
         await home(pilot)
         await press_until(pilot, "h", MockHistoryScreen)
@@ -90,7 +94,7 @@ def stages(clock):
     return {"setup": setup, "setup-one-block-off": setup_one_block_off, "asked": asked, "answer-refused": refused, "third-problem": third_problem,
             "feedback-after-an-answer": feedback, "abandon-dialog": abandon_dialog, "summary": complete,
             "summary-abandoned": abandoned, "summary-time-up": time_up, "history": history,
-            "history-empty": empty_history}
+            "history-round-opened": past_round, "history-empty": empty_history}
 
 
 STAGES = list(stages(None))

@@ -105,6 +105,14 @@ class MockSummaryScreen(Screen[None]):
 
 
 class PastRoundScreen(MockSummaryScreen):
-    """A round opened from the history: the same summary; Escape (or h) goes back to the list."""
+    """A round opened from the history: the same summary, titled by when it started; Escape (or h)
+    goes back to the list."""
 
     BINDINGS = [Binding("escape,h", "app.pop_screen", "Back")]
+
+    def __init__(self, summary: RoundSummary, started: str) -> None:
+        super().__init__(summary)
+        self.started = started
+
+    def on_mount(self) -> None:
+        self.title = f"Mock round of {self.started}"
