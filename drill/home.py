@@ -24,6 +24,7 @@ class HomeSummary:
     content_errors: list[ContentError] = field(default_factory=list)
     plan: planning.Plan | None = None  # the interview plan, while a date is set and still ahead
     drills_due: list[str] = field(default_factory=list)  # coding drills due today, by drill id
+    reviews_today: int = 0  # grades given today, same-day repeats included (reviews_total: all time)
 
     @property
     def new_per_day_needed(self) -> int | None:

@@ -17,8 +17,8 @@ async def test_set_and_clear_the_interview_date(small_paths, clock) -> None:
         await pilot.press(*"2026-13-01", "enter")
         assert "is not a date" in str(app.screen.query_one("#ask-date-error").render())
         await pilot.press(*["backspace"] * 10, *"2026-12-06", "enter")
-        await wait_until(pilot, lambda: "Interview 2026-12-06 — in 14 days" in headline(app))
-        assert "new/day needed" in headline(app)
+        await wait_until(pilot, lambda: "Interview 2026-12-06: in 14 days." in headline(app))
+        assert "new a day needed" in headline(app)
         assert Config.load(small_paths.config).interview_date.isoformat() == "2026-12-06"
         await pilot.press("i", *["backspace"] * 10, "enter")
         await wait_until(pilot, lambda: "Interview" not in headline(app))

@@ -35,7 +35,7 @@ async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) 
         ]
         assert db_rows(app, "SELECT DISTINCT interval, due_day FROM item") == [(1, "2026-11-23")]
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "6 reviews so far" in str(app.home_screen.query_one("#headline").render()))
+        await wait_until(pilot, lambda: "6 reviews done today, 6 in all." in str(app.home_screen.query_one("#headline").render()))
 
 
 async def test_grade_keys_do_nothing_before_the_reveal(small_paths, clock) -> None:
@@ -113,7 +113,7 @@ async def test_escape_goes_home_with_fresh_counts(small_paths, clock) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await start_review(pilot)
         await pilot.press("space", "3", "escape")
-        await wait_until(pilot, lambda: "1 review so far" in str(app.home_screen.query_one("#headline").render()))
+        await wait_until(pilot, lambda: "1 review done today, 1 in all." in str(app.home_screen.query_one("#headline").render()))
         assert app.screen is app.home_screen
 
 

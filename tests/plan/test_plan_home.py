@@ -17,20 +17,28 @@ def test_headline_shows_the_pace_needed() -> None:
     interview = date(2026, 12, 2)
     plan = make(TODAY, interview, PlanCounts(pending=0, unseen=75), new_per_day=5)
     text = headline(summary(interview, plan)).plain
-    assert "Interview 2026-12-02 — in 10 days" in text
-    assert "Plan: 8 new/day needed to finish 75 unseen" in text
+    assert "\nInterview 2026-12-02: in 10 days.\n" in text
+    assert text.endswith("\nPlan: 8 new a day needed to see all 75 unseen.")
 
 
 def test_headline_shows_the_pace_used_and_items_brought_forward() -> None:
     interview = date(2026, 11, 25)
     plan = make(TODAY, interview, PlanCounts(pending=12, unseen=6), new_per_day=15)
     text = headline(summary(interview, plan)).plain
-    assert "Plan: 2 new/day needed (pace 15) to finish 6 unseen\n" in text
-    assert "\n12 due after the interview brought forward, 4 today" in text
+    assert "\nPlan: 2 new a day needed to see all 6 unseen; the queue brings 15 a day.\n" in text
+    assert "\n12 items due after the interview brought forward, 4 of them today." in text
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
 def test_headline_without_a_plan() -> None:
     assert "Plan" not in headline(summary(None)).plain
     passed = headline(summary(date(2026, 11, 1))).plain
-    assert "passed" in passed and "Plan" not in passed
+    assert "Interview 2026-11-01: it has passed." in passed and "Plan" not in passed
+
+
+def test_headline_sentences_say_which_counts_are_today_and_which_all_time() -> None:
+    fresh = headline(summary(None)).plain
+    assert fresh == "Today: 3 due, 8 new. No reviews yet."
+    studied = HomeSummary(TODAY, {}, 26, 3, 8, None, reviews_today=1, drills_due=["dpo-loss", "lora"])
+    assert headline(studied).plain == ("Today: 3 due, 8 new. 1 review done today, 26 in all.\n"
+                                       "Coding drills due today (in the review): dpo-loss, lora.")

@@ -17,6 +17,7 @@ from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
+    from drill.schedule.plan import Plan
 
 
 def block_table(home: "HomeSummary") -> Table:
@@ -30,25 +31,34 @@ def block_table(home: "HomeSummary") -> Table:
 
 
 def headline(home: "HomeSummary") -> Text:
+    """Whole sentences: today's work, the reviews done today and in all, then the interview and its plan."""
     text = Text()
-    text.append(f"{home.due_today} due", style="bold")
-    text.append(f" · {home.new_available} new today · {counted(home.reviews_total, 'review')} so far")
+    text.append(f"Today: {home.due_today} due, {home.new_available} new.", style="bold")
+    if home.reviews_total:
+        text.append(f" {counted(home.reviews_today, 'review')} done today, {home.reviews_total} in all.")
+    else:
+        text.append(" No reviews yet.")
     if home.drills_due:
-        text.append(f"\nCoding drills due (in today's review): {', '.join(home.drills_due)}")
+        text.append(f"\nCoding drills due today (in the review): {', '.join(home.drills_due)}.")
     if home.interview_date is not None:
         days = home.days_left
-        when = "today" if days == 0 else f"in {counted(days, 'day')}" if days and days > 0 else "passed"
-        text.append(f"\nInterview {home.interview_date.isoformat()} — {when}", style="bold")
+        when = "today" if days == 0 else f"in {counted(days, 'day')}" if days and days > 0 else "it has passed"
+        text.append(f"\nInterview {home.interview_date.isoformat()}: {when}.", style="bold")
         plan = home.plan
         if plan is not None:
-            pace = f"{plan.new_per_day_needed} new/day needed"
-            if plan.new_per_day != plan.new_per_day_needed:
-                pace += f" (pace {plan.new_per_day})"
-            text.append(f"\nPlan: {pace} to finish {plan.unseen} unseen" if plan.unseen else "\nPlan: all content seen")
+            text.append(f"\n{plan_sentence(plan)}")
             if plan.brought_forward:
-                forward = f"{plan.brought_forward} due after the interview brought forward"
-                text.append(f"\n{forward}, {plan.bring_today} today")
+                text.append(f"\n{counted(plan.brought_forward, 'item')} due after the interview brought forward, "
+                            f"{plan.bring_today} of them today.")
     return text
+
+
+def plan_sentence(plan: "Plan") -> str:
+    """The pace the interview plan needs, and the pace the queue keeps when it differs."""
+    if not plan.unseen:
+        return "Plan: all content seen."
+    pace = "" if plan.new_per_day == plan.new_per_day_needed else f"; the queue brings {plan.new_per_day} a day"
+    return f"Plan: {plan.new_per_day_needed} new a day needed to see all {plan.unseen} unseen{pace}."
 
 
 class HomeScreen(Screen[None]):
