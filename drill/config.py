@@ -36,6 +36,7 @@ class Config:
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
     scheduler: str = "sm2"  # the memory model that sets due days: a name in drill.schedule.memory.names()
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
+    fuzz: bool = True  # spread passed items' due days over the least loaded nearby days (drill.schedule.load_balance)
     mock_interview_minutes: int = 45  # the mock interview's setup, as last chosen (drill.interview.settings)
     mock_interview_grill: int = 3
     mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
@@ -88,6 +89,8 @@ class Config:
         for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 600:
+        if not isinstance(self.fuzz, bool):
+            raise ConfigError(f"{path}: fuzz must be true or false, not {self.fuzz!r}")
                 raise ConfigError(f"{path}: {name} must be an integer from 0 to 600, not {value!r}")
         if self.mock_interview_pitch not in (0, 30, 120, 300) or isinstance(self.mock_interview_pitch, bool):
             raise ConfigError(f"{path}: mock_interview_pitch must be 0, 30, 120 or 300, not {self.mock_interview_pitch!r}")

@@ -3,7 +3,8 @@
 FSRS's memory of the item moves with every counted grade too, whichever scheduler is in
 use, so predicted recall is always at hand and switching schedulers loses nothing; the
 scheduler in use (a registered memory model, drill.schedule.memory) only decides which
-model's due day the item gets.
+model's due day the item gets. A passed item's day may then move a little to spread the load
+(drill.schedule.load_balance), when the caller gives a `Balance`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from drill.schedule import fsrs_model, memory
+from drill.schedule.load_balance import Balance
 from drill.schedule.memory import Rating
 from drill.schedule.sm2 import BUTTON_QUALITY, review
 from drill.schedule.state import ItemState
@@ -55,18 +57,24 @@ def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
     )
 
 
-def advance(state: ItemState, quality: int, today: date, scheduler: str) -> ItemState:
+def advance(state: ItemState, quality: int, today: date, scheduler: str, balance: Balance | None = None) -> ItemState:
     """The state after a review of `quality` on `today`: SM-2 and FSRS both move (on the first
-    grade of the study day only), and the due day is the one `scheduler` gives — except that an
-    item failed today (Again or Hard) stays due today, relearning, until a repeat today passes
-    it (Good or Easy), which gives it the scheduler's day."""
+    grade of the study day only), and the due day is the one `scheduler` gives, moved within its
+    window to spread the load when `balance` is given — except that an item failed today (Again
+    or Hard) stays due today, relearning, until a repeat today passes it (Good or Easy), which
+    gives it the scheduler's day."""
     button = button_for_quality(quality)
     if counts_today(state, today):
         after = apply_quality(state, quality, today)
         fsrs = fsrs_model.review(state.memory, button, today)
         state = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty,
                         fsrs_due_day=fsrs.due_day)
-    return replace(state, due_day=today if comes_back_today(button) else due_day(state, scheduler))
+    if comes_back_today(button):
+        return replace(state, due_day=today)
+    scheduled = due_day(state, scheduler)
+    if balance is not None and scheduled is not None:
+        scheduled = balance.day(today, scheduled)
+    return replace(state, due_day=scheduled)
 
 
 def comes_back_today(button: int) -> bool:
