@@ -84,13 +84,13 @@ class Config:
             raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01")
         if not isinstance(self.scheduler, str) or self.scheduler not in memory.names():
             raise ConfigError(f"{path}: scheduler must be {memory.listed()}, not {self.scheduler!r}")
+        if not isinstance(self.fuzz, bool):
+            raise ConfigError(f"{path}: fuzz must be true or false, not {self.fuzz!r}")
         if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
             raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
         for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 600:
-        if not isinstance(self.fuzz, bool):
-            raise ConfigError(f"{path}: fuzz must be true or false, not {self.fuzz!r}")
                 raise ConfigError(f"{path}: {name} must be an integer from 0 to 600, not {value!r}")
         if self.mock_interview_pitch not in (0, 30, 120, 300) or isinstance(self.mock_interview_pitch, bool):
             raise ConfigError(f"{path}: mock_interview_pitch must be 0, 30, 120 or 300, not {self.mock_interview_pitch!r}")
