@@ -1,5 +1,5 @@
 """The card browser: every item in one table, searched and filtered in memory (loaded once, in a
-worker); Enter opens card info; `s` suspends or unsuspends, `f` forgets."""
+worker); Enter opens card info; `s` suspends or unsuspends, `f` forgets, `e` edits."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ class BrowserScreen(ItemActions, Screen[None]):
         Binding("slash", "search", "Search"),
         Binding("s", "toggle_suspended", "Suspend/unsuspend"),
         Binding("f", "forget", "Forget"),
+        Binding("e", "edit", "Edit"),
         Binding("escape", "back", "Home"),
     ]
 
@@ -162,6 +163,11 @@ class BrowserScreen(ItemActions, Screen[None]):
         row = self.query_one(ItemTable).current
         if row is not None:
             self.forget(row)
+
+    def action_edit(self) -> None:
+        row = self.query_one(ItemTable).current
+        if row is not None:
+            self.edit(row)
 
     def row_changed(self, row: "ItemRow") -> None:
         self.index.replace(row)

@@ -1,6 +1,6 @@
 """Card info: one item's prompt and answer (Markdown), its state, and its whole history — every
-review, estimation attempt and drill attempt. `s` suspends or unsuspends, `f` forgets; Escape
-goes back to the browser with the item as it now is."""
+review, estimation attempt and drill attempt. `s` suspends or unsuspends, `f` forgets, `e` edits;
+Escape goes back to the browser with the item as it now is."""
 
 from __future__ import annotations
 
@@ -119,6 +119,7 @@ class CardInfoScreen(ItemActions, Screen["ItemRow | None"]):
     BINDINGS = [
         Binding("s", "toggle_suspended", "Suspend/unsuspend"),
         Binding("f", "forget", "Forget"),
+        Binding("e", "edit", "Edit"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -159,12 +160,17 @@ class CardInfoScreen(ItemActions, Screen["ItemRow | None"]):
     def row_changed(self, row: "ItemRow") -> None:
         self.info = replace(self.info, row=row)
         self.query_one("#info-state", Static).update(state_line(row, self.study.today, self.stability))
+        self.query_one("#info-prompt", Markdown).update(row.prompt)
+        self.query_one("#info-answer", Markdown).update(row.answer)
 
     def action_toggle_suspended(self) -> None:
         self.toggle_suspended(self.info.row)
 
     def action_forget(self) -> None:
         self.forget(self.info.row)
+
+    def action_edit(self) -> None:
+        self.edit(self.info.row)
 
     def action_back(self) -> None:
         self.dismiss(self.info.row)

@@ -1,15 +1,16 @@
-"""Suspend, unsuspend and forget, as the card browser and card info both offer them: the write goes
-through the study's writer, and once it has committed the item's row is read back and handed to
-`row_changed` (a failed write is said by the app and changes nothing shown)."""
+"""Suspend, unsuspend, forget and edit, as the card browser and card info both offer them: the write
+goes through the study's writer, and once it has committed the item's row is read back and handed
+to `row_changed` (a failed write is said by the app and changes nothing shown)."""
 
 from __future__ import annotations
 
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
 
-from drill.tui.screens.review import card_name
+from drill.tui.screens.review import EDITABLE_KINDS, card_name
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
@@ -47,11 +48,40 @@ class ItemActions(ShowsWorkerFailures):
         history = f"its {counted(row.reviews, 'review')} stay in its history" if row.reviews else "it has no reviews"
         self.app.push_screen(Confirm(f"Forget {card_name(row)}? It goes back to new; {history}."), answered)
 
+    def edit(self, row: "ItemRow") -> None:
+        """Open a card or pitch in $VISUAL / $EDITOR at its line, as the review's `e` does (a shipped
+        card of an installed drill: its copy in the override deck); back from the editor its deck is
+        re-read and synced, the id, schedule and history kept."""
+        from drill.content.overrides import edit_target
+        from drill.tui.editor import run_editor
+
+        if row.kind not in EDITABLE_KINDS:
+            self.notify(f"Only cards and pitches open in the editor; {card_name(row)} lives in its own files.",
+                        severity="warning")
+            return
+        target = edit_target(self.study.paths, row.item_id)
+        if target is None:
+            self.notify(f"No deck holds {card_name(row)} any more.", severity="warning")
+            return
+        problem = run_editor(self.app, target.path, target.line)
+        if problem is not None:
+            self.notify(problem, title="No editor", severity="warning", timeout=12)
+            return
+        self.reread(self.study.save_edit(target.path), row.item_id, Path(target.path))
+
     @work(thread=True, group="browser", exit_on_error=False)
-    def reread(self, written: Future, item_id: str) -> None:
-        """Once `written` has committed, read the item back and show it."""
+    def reread(self, written: Future, item_id: str, edited: Path | None = None) -> None:
+        """Once `written` has committed, read the item back and show it; an `edited` file's errors
+        (the edit was refused) are said instead."""
         if written.exception() is not None:
             return  # the app has said it was not saved
+        if edited is not None and written.result():
+            errors = "\n".join(str(error) for error in written.result()[:3])
+            self.app.call_from_thread(self.notify, errors, severity="error", timeout=20,
+                                      title=f"{edited.name} has an error: the card keeps its old text")
+            return
         row = self.study.browse_item(item_id)
         if row is not None:
             self.app.call_from_thread(self.row_changed, row)
+            if edited is not None:
+                self.app.call_from_thread(self.notify, f"Saved your edit of {card_name(row)}.", timeout=4)
