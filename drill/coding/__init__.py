@@ -4,7 +4,8 @@ Nothing here imports Textual or torch; torch is imported only in the test subpro
 warm worker. The app's entry points (imported lazily from their modules):
 
     drills.load_drills(kernels_dir) -> list[Drill]      drills.find_drill(kernels_dir, id) -> Drill
-    workspace.create_workspace(drill, paths.workspaces) -> Workspace
+    workspace.create_workspace(drill, paths.workspaces, now) -> Workspace
+    progress.last_unfinished(paths.workspaces, id) -> (Workspace, Progress) | None
     api.run_tests(drill, candidate, device="cpu", timeout_s=60, warm=True, *, benchmark=None,
                   on_test=None, cancel=None) -> TestRun          api.prewarm()
     quality.quality(status, seconds, budget_s, hints_used) -> int

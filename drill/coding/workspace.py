@@ -1,17 +1,22 @@
 """Per-attempt workspaces: <workspaces>/<drill id>/<UTC timestamp>/ with solution.py and prompt.md.
 
 The user edits solution.py (a copy of the starter). The hidden tests and the reference
-solution are never copied here.
+solution are never copied here. The timestamp is the caller's clock (the app's, which tests
+freeze), never this machine's own.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from drill.coding.drills import Drill
+
+STAMP = "%Y%m%dT%H%M%SZ"
+FOLDER_NAME = re.compile(r"(?P<stamp>\d{8}T\d{6}Z)(?:-(?P<n>\d+))?")
 
 
 @dataclass(frozen=True)
@@ -31,11 +36,24 @@ class Workspace:
     def prompt(self) -> Path:
         return self.folder / "prompt.md"
 
+    @classmethod
+    def at(cls, folder: Path) -> "Workspace | None":
+        """The workspace in `folder` (named by create_workspace), or None for any other folder."""
+        if not (match := FOLDER_NAME.fullmatch(folder.name)):
+            return None
+        created = datetime.strptime(match["stamp"], STAMP).replace(tzinfo=timezone.utc)
+        return cls(folder.parent.name, folder, created)
 
-def create_workspace(drill: Drill, workspaces: Path, now: datetime | None = None) -> Workspace:
-    """Make a fresh workspace for `drill` under `workspaces` (Paths.workspaces)."""
-    created = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
-    stamp = created.strftime("%Y%m%dT%H%M%SZ")
+    @property
+    def order(self) -> tuple[datetime, int]:
+        """Sorts workspaces oldest first, attempts made in the same second by their suffix."""
+        return self.created_at, int(FOLDER_NAME.fullmatch(self.folder.name)["n"] or 1)
+
+
+def create_workspace(drill: Drill, workspaces: Path, now: datetime) -> Workspace:
+    """Make a fresh workspace for `drill` under `workspaces` (Paths.workspaces), stamped `now`."""
+    created = now.astimezone(timezone.utc).replace(microsecond=0)
+    stamp = created.strftime(STAMP)
     parent = workspaces / drill.id
     parent.mkdir(parents=True, exist_ok=True)
     folder, suffix = parent / stamp, 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from coding_toys import write_toy_kernels
 from drill.coding.drills import find_drill
-from drill.coding.workspace import create_workspace
+from drill.coding.workspace import Workspace, create_workspace
 from drill.paths import Paths
 
 NOW = datetime(2026, 11, 22, 15, 0, 7, tzinfo=timezone.utc)
@@ -38,3 +38,12 @@ def test_local_times_are_stored_as_utc(tmp_path: Path) -> None:
     drill = find_drill(write_toy_kernels(tmp_path), "toy-add")
     local = NOW.astimezone(timezone(timedelta(hours=-5)))
     assert create_workspace(drill, tmp_path / "ws", now=local).folder.name == "20261122T150007Z"
+
+
+def test_a_workspace_is_found_again_from_its_folder(tmp_path: Path) -> None:
+    drill = find_drill(write_toy_kernels(tmp_path), "toy-add")
+    first = create_workspace(drill, tmp_path / "ws", now=NOW)
+    second = create_workspace(drill, tmp_path / "ws", now=NOW)
+    assert Workspace.at(first.folder) == first and Workspace.at(second.folder) == second
+    assert first.order < second.order
+    assert Workspace.at(tmp_path / "ws" / "toy-add" / "notes") is None

@@ -1,4 +1,10 @@
-"""One timed attempt at a coding drill: edit, run the hidden tests, hints, the reference solution."""
+"""One timed attempt at a coding drill: edit, run the hidden tests, hints, the reference solution.
+
+The attempt is resumable: its clock and hints are kept beside the workspace (drill.coding.progress),
+Escape asks whether to keep it for later or discard it, and opening the drill again offers the
+last unfinished one (open_attempt). Hints and the reference open above the test results, scrolled
+into view.
+"""
 
 from __future__ import annotations
 
@@ -15,19 +21,23 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Markdown, Static
 
+from drill.tui.widgets.path_label import PathLabel
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from drill.coding.drills import Drill
+    from drill.coding.progress import Progress
     from drill.coding.result import TestResult, TestRun
     from drill.coding.workspace import Workspace
     from drill.schedule.records import Card
     from drill.study import Study
-
-MARK = {"passed": "✓", "failed": "✗", "error": "!", "skipped": "·"}
+    from drill.tui.app import DrillApp
 
 
 class TestReported(Message):
@@ -47,8 +57,58 @@ class RunFinished(Message):
         self.started_at = started_at
 
 
+def open_attempt(app: "DrillApp", drill: "Drill", card: "Card",
+                 unfinished: "tuple[Workspace, Progress] | None",
+                 on_close: "Callable[[str | None], None] | None") -> None:
+    """Open the attempt screen on a fresh workspace, or first ask whether to resume `unfinished`
+    (the drill's last workspace that was neither passed, given up nor discarded). With `on_close`
+    (a review or a mock interview opened it) the screen returns there with how it ended; else it
+    replaces the drills list."""
+    from drill.coding.progress import Progress, save_progress
+    from drill.coding.workspace import create_workspace
+    from drill.tui.widgets.choose import Choose
+
+    study = app.study
+    assert study is not None
+
+    def show(workspace: "Workspace", progress: Progress) -> None:
+        screen = DrillScreen(study, drill, card, workspace, progress, back_to_session=on_close is not None)
+        if on_close is None:
+            app.switch_screen(screen)
+        else:
+            app.push_screen(screen, on_close)
+
+    def fresh() -> None:
+        try:
+            if unfinished is not None:
+                save_progress(unfinished[0], unfinished[1].ending("discarded"))  # one unfinished at a time
+            workspace = create_workspace(drill, study.paths.workspaces, study.clock())
+        except OSError as error:
+            app.notify(f"Could not open the drill {drill.id}: {error}", severity="error", timeout=10)
+            return
+        show(workspace, Progress())
+
+    def answered(choice: str | None) -> None:
+        if choice == "resume" and unfinished is not None:
+            show(*unfinished)
+        elif choice == "fresh":
+            fresh()
+
+    if unfinished is None:
+        fresh()
+        return
+    workspace, progress = unfinished
+    started = workspace.created_at.astimezone()
+    app.push_screen(Choose(
+        f"Resume your attempt at {drill.title} from {started:%a %d %b %H:%M}? "
+        f"{clock_text(progress.seconds)} on its clock, {progress.hints_used} of {len(drill.hints)} hints shown.",
+        [("r", "resume it", "resume"), ("f", "start fresh (that attempt is set aside)", "fresh")],
+        "cancel"), answered)
+
+
 class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
-    """The timer runs from the moment the workspace is made until the tests pass or you give up."""
+    """The timer runs while the screen is open, from the workspace's start (or where a resumed
+    attempt left off) until the tests pass or you give up; then it shows the time it ended at."""
 
     BINDINGS = [
         Binding("e", "edit", "Edit"),
@@ -61,37 +121,61 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     ]
 
     def __init__(self, study: "Study", drill: "Drill", card: "Card", workspace: "Workspace",
-                 back_to_session: bool = False) -> None:
+                 progress: "Progress | None" = None, back_to_session: bool = False) -> None:
         super().__init__()
         self.back_to_session = back_to_session  # opened from today's review: Escape returns there
         self.study = study
         self.drill = drill
         self.card = card
         self.workspace = workspace
-        self.started = time.monotonic()
-        self.hints_used = 0
+        self.resumed = progress is not None and (progress.seconds > 0 or progress.hints_used > 0)
+        self.started = time.monotonic() - (progress.seconds if progress else 0.0)
+        self.final_seconds: float | None = None  # the clock stopped here at the pass or giving up
+        self.hints_used = progress.hints_used if progress else 0
         self.running = False
         self.watching = False
         self.watched_mtime = workspace.solution.stat().st_mtime_ns
         self.finished: str | None = None  # "pass" or "gave up": the review has been recorded
+        self.discarded = False  # left with "discard": never offered again
         self.results: list[TestResult] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="drill-status")
         with VerticalScroll(id="drill-body"):
-            yield Static(f"Your file: [b]{self.workspace.solution}[/b]", id="drill-file")
-            yield Markdown("", id="drill-results")
+            yield PathLabel("Your file: ", self.workspace.solution, id="drill-file")
             yield Markdown("", id="drill-hints")
+            yield Static("", id="drill-reference")
+            yield Markdown("", id="drill-results")
             yield Markdown(self.drill.prompt.read_text(encoding="utf-8"), id="drill-prompt")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
+        self.query_one("#drill-hints").display = self.hints_used > 0
+        self.query_one("#drill-reference").display = False
+        if self.hints_used:
+            self.show_hints()
+        if self.resumed:
+            self.notify(f"Resumed at {clock_text(self.elapsed)} on the clock.")
+        self.keep_progress()
         self.set_interval(1.0, self.tick)
         self.set_interval(0.5, self.poll_file)
         if not self.environment_missing():
             self.prewarm()
         self.tick()
+
+    def on_unmount(self) -> None:
+        self.keep_progress()  # quitting the app keeps an unfinished attempt, with its clock
+
+    def keep_progress(self) -> None:
+        """Write where this attempt stands beside its workspace, so it can be resumed."""
+        from drill.coding.progress import Progress, save_progress
+
+        ended = "discarded" if self.discarded else self.finished
+        try:
+            save_progress(self.workspace, Progress(self.elapsed, self.hints_used, ended))
+        except OSError as error:
+            self.notify(f"Could not keep this attempt's progress for later: {error}", severity="warning")
 
     def environment_missing(self) -> bool:
         """Say so, with the fixing command, when this Python cannot run the tests (find_spec only)."""
@@ -110,14 +194,28 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     @property
     def elapsed(self) -> float:
-        return time.monotonic() - self.started
+        """Seconds on the drill's clock: still running, or where it stopped at the pass or giving up."""
+        return self.final_seconds if self.final_seconds is not None else time.monotonic() - self.started
+
+    def stop_clock(self) -> None:
+        self.final_seconds = self.elapsed
+
+    def clock_line(self) -> str:
+        """'5:00 / budget 10:00' while it runs; 'solved in 6:55 (budget 10:00)' once passed."""
+        budget = clock_text(self.drill.budget_s)
+        ended = {"pass": "solved in", "gave up": "gave up at"}.get(self.finished or "")
+        return f"{ended} {clock_text(self.elapsed)} (budget {budget})" if ended else f"{clock_text(self.elapsed)} / budget {budget}"
 
     def tick(self) -> None:
-        state = "running tests…" if self.running else (self.finished or ("watching your file" if self.watching else "ready"))
-        self.query_one("#drill-status", Static).update(
-            f"{self.drill.title} · {self.drill.difficulty} · {clock_text(self.elapsed)} / budget "
-            f"{clock_text(self.drill.budget_s)} · hints {self.hints_used}/{len(self.drill.hints)} · {state}"
-        )
+        parts = [self.drill.title, self.drill.difficulty, self.clock_line(),
+                 f"hints {self.hints_used}/{len(self.drill.hints)}"]
+        if self.running:
+            parts.append("running tests…")
+        elif self.watching:
+            parts.append("watching your file")
+        elif self.finished is None:
+            parts.append("ready")
+        self.query_one("#drill-status", Static).update(" · ".join(parts))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "solution":
@@ -126,7 +224,28 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             return self.finished is None
         return True
 
+    # -- leaving --------------------------------------------------------------------------
+
     def action_leave(self) -> None:
+        """Leave an ended attempt at once; an unfinished one asks: keep it for later, discard it, or stay."""
+        if self.finished is not None:
+            self.go_back()
+            return
+        from drill.tui.widgets.choose import Choose
+
+        self.app.push_screen(Choose(
+            f"Leave {self.drill.title} unfinished? Its clock stops at {clock_text(self.elapsed)}.",
+            [("k", "keep it for later: opening the drill again offers to resume it", "keep"),
+             ("d", "discard it: the next start is fresh", "discard")], "stay"), self.left)
+
+    def left(self, choice: str | None) -> None:
+        if choice is None:
+            return
+        self.discarded = choice == "discard"
+        self.keep_progress()
+        self.go_back()
+
+    def go_back(self) -> None:
         """Back to the review that opened this drill (saying whether it ended), else home."""
         if self.back_to_session:
             self.dismiss(self.finished)
@@ -193,13 +312,9 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.show_results(f"Running… {len(self.results)} done")
 
     def show_results(self, head: str) -> None:
-        lines = [f"**{head}**", ""]
-        for result in self.results:
-            line = f"- {MARK.get(result.outcome, '?')} `{result.name}`"
-            if result.outcome in ("failed", "error") and (result.summary or result.message):
-                line += f" — {(result.summary or result.message).splitlines()[0][:160]}"
-            lines.append(line)
-        self.query_one("#drill-results", Markdown).update("\n".join(lines))
+        from drill.coding.verdict import result_lines
+
+        self.query_one("#drill-results", Markdown).update("\n".join([f"**{head}**", "", *result_lines(self.results, head)]))
 
     def worker_failed(self, worker) -> None:
         """The test run itself broke (said in a notice): nothing is recorded and `r` runs again."""
@@ -209,6 +324,8 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             self.tick()
 
     def on_run_finished(self, message: RunFinished) -> None:
+        from drill.coding.verdict import headline
+
         run = message.run
         self.running = False
         if run.environment:  # this Python failed, not the user's code: no attempt, no review
@@ -217,17 +334,17 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             self.tick()
             return
         self.results = list(run.tests) or self.results
-        head = {"pass": "All hidden tests pass", "fail": f"{run.failed} failing, {run.passed} passing",
-                "error": "The tests could not run", "timeout": "Timed out"}[run.status]
-        if run.reason:
-            head += f": {run.reason}"
+        head = headline(run)
         passed_now = run.status == "pass" and self.finished is None
+        if passed_now:
+            self.stop_clock()
+            self.finished = "pass"
         grade = self.study.grade_coding(self.card, "pass", self.elapsed, self.hints_used) if passed_now else None
         self.record(run, message.started_at, grade)
         if passed_now:
-            self.finished = "pass"
-            head += f" — solved in {clock_text(self.elapsed)} (budget {clock_text(self.drill.budget_s)}). Press s for the reference."
+            head += f" — {self.clock_line()}. Press s for the reference."
         self.show_results(head)
+        self.keep_progress()
         self.refresh_bindings()
         self.tick()
 
@@ -237,33 +354,70 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.study.save_coding(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
                                                 self.hints_used, self.elapsed, str(self.workspace.folder)), grade)
 
-    # -- hints, giving up, the reference ----------------------------------------------------
+    # -- hints, giving up, the reference: each opens above the results, in view -----------------
+
+    def bring_into_view(self, widget: Widget) -> None:
+        """Scroll the body so `widget` is at its top, and focus the body so the keys scroll it."""
+        body = self.query_one("#drill-body", VerticalScroll)
+        body.focus()
+        self.call_after_refresh(body.scroll_to_widget, widget, top=True, animate=False)
+
+    def show_hints(self) -> Markdown:
+        hints = self.query_one("#drill-hints", Markdown)
+        shown = "\n".join(f"{n}. {hint}" for n, hint in enumerate(self.drill.hints[: self.hints_used], start=1))
+        hints.update(f"**Hints** ({self.hints_used} of {len(self.drill.hints)})\n\n{shown}")
+        hints.display = True
+        return hints
 
     def action_hint(self) -> None:
         if self.hints_used >= len(self.drill.hints):
             self.notify("No more hints.")
             return
         self.hints_used += 1
-        hints = "\n".join(f"{n}. {hint}" for n, hint in enumerate(self.drill.hints[: self.hints_used], start=1))
-        self.query_one("#drill-hints", Markdown).update(f"**Hints**\n\n{hints}")
+        self.bring_into_view(self.show_hints())
+        self.keep_progress()
         self.tick()
 
     def action_give_up(self) -> None:
+        """Ask first: giving up ends the attempt as a lapse and shows the reference."""
         if self.finished is not None:
             return
-        last = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
-        grade = self.study.grade_coding(self.card, last, self.elapsed, self.hints_used)
+        from drill.tui.widgets.confirm import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.give_up()
+
+        self.app.push_screen(Confirm(f"Give up on {self.drill.title}? It counts as a lapse, and the "
+                                     "reference solution is shown."), answered)
+
+    def give_up(self) -> None:
+        if self.finished is not None:
+            return
         from drill.coding.result import TestRun
 
+        self.stop_clock()
+        last = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
+        grade = self.study.grade_coding(self.card, last, self.elapsed, self.hints_used)
         self.record(TestRun(status=last, passed=0, failed=0, reason="gave up"), self.study.clock(), grade)
         self.finished = "gave up"
+        self.keep_progress()
         self.refresh_bindings()
+        self.tick()
         self.action_solution()
 
     def action_solution(self) -> None:
         if self.finished is None:
             return
-        self.query_one("#drill-prompt", Markdown).update(
-            f"## Reference solution\n\n```python\n{self.drill.solution.read_text(encoding='utf-8').rstrip()}\n```"
-        )
-        self.query_one("#drill-body", VerticalScroll).scroll_home(animate=False)
+        from rich.console import Group
+        from rich.syntax import Syntax
+        from rich.text import Text
+
+        code = self.drill.solution.read_text(encoding="utf-8").rstrip()
+        theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
+        reference = self.query_one("#drill-reference", Static)
+        reference.update(Group(Text("Reference solution", style="bold"), Text(),
+                               Syntax(code, "python", theme=theme, line_numbers=True, word_wrap=True,
+                                      background_color="default")))
+        reference.display = True
+        self.bring_into_view(reference)

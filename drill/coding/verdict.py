@@ -1,0 +1,50 @@
+"""How a test run is said on the drill screen: a headline, then a line per test, each fact once.
+
+The headline is the run's reason as a sentence ("All 9 tests passed", "The tests could not run
+your code: SyntaxError: …"). A test's message is shown where it is news: not when the line above
+or the headline already said it, so a syntax error that stops every test is said once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from drill.coding.result import TestResult, TestRun
+
+MARK = {"passed": "✓", "failed": "✗", "error": "!", "skipped": "·"}
+MESSAGE_LIMIT = 160
+
+
+def first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The first line of `text`, cut at the last word boundary within `limit` and ended with '…'."""
+    line = first_line(text)
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip() + "…"
+
+
+def headline(run: TestRun) -> str:
+    """The verdict in one sentence: the run's reason with a capital letter."""
+    reason = run.reason or run.status
+    return reason[:1].upper() + reason[1:]
+
+
+def result_lines(tests: Iterable[TestResult], said: str = "") -> list[str]:
+    """One Markdown bullet per test: its mark, its name and, for a failure, its message unless
+    the line above or `said` (the headline) already gave it."""
+    lines, previous = [], None
+    for test in tests:
+        line = f"- {MARK.get(test.outcome, '?')} `{test.name}`"
+        if test.outcome in ("failed", "error"):
+            message = first_line(test.summary or test.message)
+            if message and message != previous and message not in said:
+                line += f" — {shorten(message)}"
+            previous = message
+        lines.append(line)
+    return lines
