@@ -5,6 +5,7 @@ from textual.widgets import Markdown, TextArea
 from drill.tui.app import DrillApp
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.pitch_timer import PitchTimer
+from footer_helpers import cut_keys, footer_keys, footer_labels
 from test_content import PITCH
 from test_tui_review import start_review
 from tui_helpers import db_rows
@@ -84,3 +85,36 @@ async def test_the_typed_answer_and_the_ticks_are_stored_with_the_review(small_p
         await pilot.press("t", *"ZeRO shards", "escape")  # typed, then out of the box
         await pilot.press("space", "tab", "down", "space", "3")  # reveal, tick the second point, Good
     assert db_rows(app, "SELECT typed_answer, ticked FROM review") == [("ZeRO shards", "[1]")]
+
+
+async def test_the_answer_box_shows_three_lines_grows_with_the_answer_then_scrolls(small_paths, clock) -> None:
+    pitch_only(small_paths)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        await pilot.press("t")
+        typed = screen.view.query_one("#typed", TextArea)
+        empty = typed.outer_size.height
+        assert empty >= 5  # three lines inside its border
+        for line in range(6):
+            await pilot.press(*f"point {line}", "enter")
+        assert typed.outer_size.height == empty + 4  # seven lines now, all in view
+        for line in range(20):
+            await pilot.press(*f"more {line}", "enter")
+        assert typed.outer_size.height <= 12 and typed.scroll_offset.y > 0  # capped, scrolled to the cursor
+        assert screen.view.query_one(PitchTimer).region.y >= 0 and typed.region.bottom <= 23
+
+
+async def test_in_the_answer_box_the_footer_says_escape_or_tab_leaves_it(small_paths, clock) -> None:
+    pitch_only(small_paths)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_review(pilot)
+        assert footer_labels(screen)["escape"] == "Home"
+        await pilot.press("t", *"ZeRO")
+        keys = footer_keys(screen)
+        assert keys["escape"].description == "Leave box, keep text" and keys["escape"].key_display == "esc/tab"
+        assert cut_keys(screen) == []
+        await pilot.press("tab")
+        assert app.focused is not screen.view.query_one("#typed", TextArea)
+        assert footer_labels(screen)["escape"] == "Home"

@@ -1,10 +1,13 @@
 """Pilot tests: keys pressed through the app, results read back from the database."""
 
+import sqlite3
+
 from textual.widgets import Markdown
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
+from footer_helpers import cut_keys, footer_labels
 from tui_helpers import db_rows, wait_ready, wait_until
 
 
@@ -189,15 +192,33 @@ async def test_a_failed_card_stays_due_today_after_leaving_and_after_a_restart(s
 
 
 async def test_every_footer_key_fits_80_columns_after_a_reveal(small_paths, clock) -> None:
-    from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
-
+    """The four grades with their intervals, undo and suspend fit; Escape and F1, keys of every screen,
+    leave them the room while they show, and come back with the next card."""
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_review(pilot)
         await pilot.press("space", "3", "space")  # revealed, with an undo to offer
         await pilot.pause()
-        keys = screen.query_one(Footer).query(FooterKey)
-        shown = {key.description: key.region for key in keys}
-        assert {"Again 1d↻", "Good 1d", "Undo", "Suspend", "Home", "Help"} <= set(shown)
-        assert all(region.width > 0 and region.right <= 80 for region in shown.values()), shown
+        assert set(footer_labels(screen).values()) >= {"Again 1d↻", "Hard 1d↻", "Good 1d", "Easy 1d", "Undo", "Suspend"}
+        assert not {"escape", "f1"} & set(footer_labels(screen)) and cut_keys(screen) == []
+        await pilot.press("escape")  # still works, unlabelled
+        assert app.screen is app.home_screen
+
+
+async def test_the_longest_grade_labels_fit_80_columns(small_paths, clock) -> None:
+    """A mature card: every grade names months, Hard comes back today too."""
+    app = make_app(small_paths, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        app.study.drain()
+        connection = sqlite3.connect(app.paths.database)
+        with connection:
+            connection.execute("UPDATE item SET repetitions = 6, interval = 40, easiness = 2.9, "
+                               "due_day = '2026-11-22', last_review_day = '2026-10-13'")
+        connection.close()
+        screen = await start_review(pilot)
+        await pilot.press("space", "3", "space")
+        await pilot.pause()
+        labels = footer_labels(screen)
+        assert labels["2"].startswith("Hard ") and labels["2"].endswith("mo↻") and labels["4"].endswith("mo"), labels
+        assert {"u", "s"} <= set(labels) and cut_keys(screen) == [], labels

@@ -68,6 +68,13 @@ class CardView(VerticalScroll):
         """The screen has taken this showing's graded `attempt`; `verdict` says what it counted as
         (views that grade a typed answer)."""
 
+    def in_box(self) -> bool:
+        """Whether a text box that Escape leaves (keeping its text) has the focus."""
+        return False
+
     def leave_box(self) -> bool:
         """Escape: leave a text box this view has focused (keeping its text); False when none is."""
-        return False
+        if not self.in_box():
+            return False
+        self.screen.set_focus(None)
+        return True

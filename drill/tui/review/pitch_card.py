@@ -44,14 +44,10 @@ class PitchView(FlashCardView):
     def type_answer(self) -> None:
         typed = self.query_one("#typed", TextArea)
         typed.display = True
-        typed.focus()
-        self.notify("Typing your answer: Tab or Escape leaves the box and keeps the text.", timeout=4)
+        typed.focus()  # the Footer says that Escape or Tab leaves the box and keeps the text
 
-    def leave_box(self) -> bool:
-        if self.screen.focused is self.query_one("#typed", TextArea):
-            self.screen.set_focus(None)
-            return True
-        return False
+    def in_box(self) -> bool:
+        return self.screen.focused is self.query_one("#typed", TextArea)
 
     def answer_text(self, card: "Card") -> str:
         taken = self.pitch_seconds = self.query_one(PitchTimer).stop()

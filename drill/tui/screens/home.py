@@ -64,17 +64,19 @@ def plan_sentence(plan: "Plan") -> str:
 class HomeScreen(Screen[None]):
     """The first screen: counts appear once the database has opened."""
 
+    # One word each, so every key but M and H fits the Footer at 80 columns; the legend in the body
+    # (#ways-in) names every key in full.
     BINDINGS = [
         Binding("r", "app.review", "Review"),
         Binding("c", "app.custom", "Custom"),
-        Binding("m", "app.mock", "Mock round"),
-        Binding("h", "app.mock_history", "Round history"),
+        Binding("m", "app.mock", "Mock"),
+        Binding("h", "app.mock_history", "Rounds"),
         Binding("M", "app.mock_interview", "Mock interview", show=False),
         Binding("H", "app.mock_interview_history", "Interview history", show=False),
-        Binding("k", "app.drills", "Coding drills"),
-        Binding("b", "app.browse", "Browse", show=False),
+        Binding("k", "app.drills", "Drills"),
+        Binding("b", "app.browse", "Browse"),
         Binding("s", "app.stats", "Stats"),
-        Binding("i", "app.interview_date", "Interview date"),
+        Binding("i", "app.interview_date", "Date"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "estimate": EstimateView,
                                     "coding": CodingView}
+GLOBAL_KEYS = ("escape", "f1")  # keys of every screen, left out of the Footer while the four grades need it
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later", "suspend")
 EDITABLE_KINDS = ("card", "pitch")  # deck items; problems and drills are edited in their own files
 
@@ -148,12 +149,19 @@ class ReviewScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Textual's active bindings, with each grade key labelled by the interval it gives."""
+        """Textual's active bindings as the Footer shows them: each grade key labelled by the interval it
+        gives; while the grades show, Escape and F1 (keys of every screen) leave them the room; in a text
+        box, Escape says that it (or Tab) leaves the box and keeps the text."""
         active = super().active_bindings
-        for key, label in self.grade_labels.items():
+        changes: dict[str, dict[str, object]] = {key: {"description": label} for key, label in self.grade_labels.items()}
+        if self.grade_labels and not self.view.answered:
+            changes.update({key: {"show": False} for key in GLOBAL_KEYS})
+        if self.query(ContentSwitcher) and self.view.in_box():
+            changes["escape"] = {"description": "Leave box, keep text", "key_display": "esc/tab"}
+        for key, change in changes.items():
             if key in active:
                 node, binding, enabled, tooltip = active[key]
-                active[key] = ActiveBinding(node, replace(binding, description=label), enabled, tooltip)
+                active[key] = ActiveBinding(node, replace(binding, **change), enabled, tooltip)
         return active
 
     # -- grades and their writes -----------------------------------------------------------

@@ -1,0 +1,23 @@
+"""Every key of home is in view at 80×24: the Footer's keys drawn whole, and the legend in the body
+naming every key, those the Footer leaves out included."""
+
+import re
+
+from drill.tui.app import DrillApp
+from drill.tui.screens.home import HomeScreen
+from footer_helpers import cut_keys, footer_labels
+from tui_helpers import wait_ready
+
+
+async def test_at_80_columns_every_key_of_home_is_in_view(small_paths, clock) -> None:
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        screen = app.home_screen
+        shown = footer_labels(screen)
+        assert cut_keys(screen) == [], shown
+        assert {"r", "c", "m", "h", "k", "b", "s", "i", "f1"} <= set(shown)
+        legend = dict(chunk.partition(" ")[::2] for chunk in
+                      re.split(r"\s{3,}|\n", str(screen.query_one("#ways-in").render())))  # key → what it does
+        assert {binding.key for binding in HomeScreen.BINDINGS} <= set(legend), legend
+        assert screen.query_one("#ways-in").region.bottom <= 23  # above the Footer
