@@ -17,6 +17,7 @@ from drill.study import Study
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.review import ReviewScreen
+from drill.tui.widgets.choose import Choose
 from tui_helpers import db_rows, wait_ready, wait_until
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
@@ -159,12 +160,15 @@ async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(dri
         await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen))
         drill_screen = app.screen
         assert drill_screen.card.item_id == drill_due and drill_screen.back_to_session
-        await pilot.press("escape")  # left unfinished: it waits in the session
+        await pilot.press("escape", "k")  # left unfinished and kept: it waits in the session
         await wait_until(pilot, lambda: app.screen is review)
         assert review.session.current.item_id == drill_due
-        await pilot.press("enter")
+        await pilot.press("enter")  # the card offers the kept attempt again
+        await wait_until(pilot, lambda: isinstance(app.screen, Choose))
+        await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen) and app.screen is not drill_screen)
         attempt = app.screen
+        assert attempt.workspace == drill_screen.workspace
         shutil.copy(KERNELS / "dpo-loss" / "solution.py", attempt.workspace.solution)
         await pilot.press("t")
         await wait_until(pilot, lambda: attempt.finished == "pass", timeout=120)
