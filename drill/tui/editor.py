@@ -12,7 +12,7 @@ from textual.app import App, SuspendNotSupported
 
 def editor_command(path: Path, line: int) -> list[str]:
     """`$VISUAL`, else `$EDITOR`, else vi, opened at `line` of `path` (`+LINE file`, which vi,
-    Emacs, nano, micro, kakoune and VS Code's `code -w` … all read)."""
+    Vim, Emacs, nano, micro and kakoune read)."""
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     return [*shlex.split(editor), f"+{line}", str(path)]
 

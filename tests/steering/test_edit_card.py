@@ -132,3 +132,14 @@ async def test_e_applies_to_cards_and_pitches_only(small_paths, clock) -> None:
         card = screen.session.current
         screen.session.cards[card.item_id] = replace(card, kind="estimate")
         assert not screen.check_action("edit", ())
+
+
+def test_the_editor_is_visual_then_editor_then_vi(monkeypatch: pytest.MonkeyPatch) -> None:
+    from drill.tui.editor import editor_command
+
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert editor_command(Path("deck.toml"), 12) == ["vi", "+12", "deck.toml"]
+    monkeypatch.setenv("EDITOR", "nano -w")
+    assert editor_command(Path("deck.toml"), 3) == ["nano", "-w", "+3", "deck.toml"]
+    monkeypatch.setenv("VISUAL", "emacs -nw")
+    assert editor_command(Path("deck.toml"), 3) == ["emacs", "-nw", "+3", "deck.toml"]
