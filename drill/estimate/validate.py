@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import math
 import random
-from pathlib import Path
 
 from drill.content.errors import ContentError
 from drill.estimate import formula
 from drill.estimate.draw import GenerationError, generate
 from drill.estimate.params import ParamError, complete
-from drill.estimate.schema import Family, load_dir
+from drill.estimate.schema import Family, ProblemDirs, load_dir
 from drill.estimate.template import KINDS, TemplateError, fields
 from drill.estimate.worked import worked_solution
 
@@ -100,9 +99,10 @@ def check_family(family: Family) -> list[ContentError]:
     return errors
 
 
-def check(problems_dir: Path | str) -> list[ContentError]:
-    """Every problem in the directory found by `drill check` (empty when all is well)."""
-    families, catalogs, errors = load_dir(problems_dir)
+def check(problems_dirs: ProblemDirs) -> list[ContentError]:
+    """Every problem in the folders (shipped, then the user's) found by `drill check` (empty when
+    all is well)."""
+    families, catalogs, errors = load_dir(problems_dirs)
     for family in families:
         errors += check_family(family)
     return errors
