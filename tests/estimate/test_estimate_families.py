@@ -88,6 +88,8 @@ HAND = [
     ("attainable-flops", dict(intensity=512, peak_flops=989.4e12, hbm_bw=3.35e12), 989.4e12),
     ("zero3-comm-volume", dict(params=70e9, dp=64, bytes_per_elem=2), 3 * 63 / 64 * 140e9),
     ("moe-alltoall-volume", dict(tokens=8192, top_k=2, hidden=4096, ep=8, bytes_per_elem=2, experts=8), 2 * 8192 * 2 * 4096 * 2 * 7 / 8),
+    ("moe-alltoall-time", dict(tokens=4096, top_k=8, hidden=7168, ep=64, bytes_per_elem=1, bandwidth=50e9, local_gpus=8),
+     2 * 4096 * 8 * 7168 * 56 / 64 / 50e9),
     ("gqa-kv-saved", dict(layers=32, heads=32, kv_heads=8, head_dim=128, seq_len=4096, batch=1, bytes_per_elem=2), 2 * 32 * 24 * 128 * 4096 * 2),
     ("quantized-size", dict(params=8e9, bits=4, group_size=64, scale_bytes=2), 4e9 + 8e9 / 64 * 2),
     ("lora-params", dict(layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128, rank=16), 80 * 16 * (8192 + 8192 + 8192 + 1024)),

@@ -215,3 +215,45 @@ def test_toy_mistakes_are_reported(toy_dir, old, new, message):
     text = TOY.replace(old, new)
     assert text != TOY
     assert any(message in m for m in toy_errors(toy_dir, text)), toy_errors(toy_dir, text)
+
+
+# --- MoE all-to-all: every GPU sends at once, so each gets its own link ----------------------------
+
+GPUS_PER_NODE = 8
+
+
+def alltoall_link(network: str) -> tuple[float, int]:
+    """(one GPU's sending rate, GPUs its copies reach without that link), from the wiring."""
+    kind, _, part = network.rpartition("-")
+    if kind == "nvlink":
+        return NVLINK_TWO_WAY[part] / 2, 1  # every other GPU is across NVSwitch
+    if kind == "rail":
+        return NIC_BITS[part] / 8, GPUS_PER_NODE  # its own NIC; its node rides NVLink
+    if kind == "one-nic":
+        return NIC_BITS[part] / 8 / GPUS_PER_NODE, GPUS_PER_NODE  # 8 GPUs share the NIC
+    raise AssertionError(network)
+
+
+def test_moe_alltoall_time_draws_every_topology_and_times_it_by_that_topology(fams):
+    fam = fams["moe-alltoall-time"]
+    seen = draws_by_network(fam, 600)
+    assert set(seen) == ALLREDUCE_NETWORKS
+    for network, problems in seen.items():
+        rate, local = alltoall_link(network)
+        for p in problems:
+            q = p.params
+            crossing = 2 * q["tokens"] * q["top_k"] * q["hidden"] * q["bytes_per_elem"] * (q["ep"] - local) / q["ep"]
+            assert p.truth == pytest.approx(crossing / rate, rel=1e-12)
+            assert (q["ep"] <= GPUS_PER_NODE) == network.startswith("nvlink")
+
+
+def test_moe_alltoall_across_rail_aligned_nodes_gets_one_nic_not_the_ring_bandwidth(fams):
+    """The same rail-aligned NDR nodes: an all-reduce ring runs at 400 GB/s, an all-to-all at 50 GB/s a GPU."""
+    fam = fams["moe-alltoall-time"]
+    params = {"model": "deepseek-v3", "tokens": 4096, "ep": 64, "bytes_per_elem": 1}
+    rail = est.solve(fam, {**params, "network": "rail-ndr"})["value"]
+    assert rail == pytest.approx(2 * 4096 * 8 * 7168 * 56 / 64 / 50e9)
+    assert est.solve(fam, {**params, "network": "one-nic-ndr"})["value"] == pytest.approx(8 * rail)
+    ring_rate = ring_bandwidth("rail-ndr")
+    slip = est.grade(fam, {**params, "network": "rail-ndr"}, f"{rail * 50e9 / ring_rate} s").slip
+    assert "not a ring" in slip
