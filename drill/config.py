@@ -35,8 +35,9 @@ class Config:
     interview_date: date | None = None
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
     scheduler: str = "sm2"  # the memory model that sets due days: a name in drill.schedule.memory.names()
-    backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
     fuzz: bool = True  # spread passed items' due days over the least loaded nearby days (drill.schedule.load_balance)
+    desired_retention: float = 0.9  # the recall FSRS schedules for: higher means shorter intervals
+    backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
     mock_interview_minutes: int = 45  # the mock interview's setup, as last chosen (drill.interview.settings)
     mock_interview_grill: int = 3
     mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
@@ -86,6 +87,9 @@ class Config:
             raise ConfigError(f"{path}: scheduler must be {memory.listed()}, not {self.scheduler!r}")
         if not isinstance(self.fuzz, bool):
             raise ConfigError(f"{path}: fuzz must be true or false, not {self.fuzz!r}")
+        retention = self.desired_retention
+        if not isinstance(retention, (int, float)) or isinstance(retention, bool) or not 0.7 <= retention <= 0.97:
+            raise ConfigError(f"{path}: desired_retention must be a number from 0.7 to 0.97, not {retention!r}")
         if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
             raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
         for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):

@@ -20,6 +20,7 @@ from drill.home import HomeSummary
 from drill.paths import Paths
 from drill.schedule import grading, memory, queue
 from drill.schedule import plan as planning
+from drill.schedule.fsrs_model import FSRSSettings
 from drill.schedule.grading import ItemState
 from drill.schedule.load_balance import Balance
 from drill.schedule.records import Card, Grade
@@ -28,6 +29,7 @@ from drill.store import facts, queries, reschedule
 from drill.store.damage import checked_open
 from drill.store.engine import open_store
 from drill.store.facts import read_fact
+from drill.store.fsrs_parameters import read_parameters
 from drill.store.recorder import FailedWrite, Recorder
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import forget_item, record_grade, set_suspended, undo_grade
@@ -63,6 +65,7 @@ class Study:
         self.clock = clock
         self.rng = rng or random.Random()
         self.engine = open_store(paths)
+        self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
         self._writer = Recorder()
         self._on_leech: Callable[["Flagged"], None] = lambda _flagged: None
         self.content_errors: list[ContentError] = []
@@ -226,9 +229,10 @@ class Study:
 
     def next_state(self, card: Card, quality: int, today: date) -> ItemState:
         """The item's state after a review of `quality` today; its due day from the configured
-        scheduler, spread over the least loaded nearby days unless config.toml says `fuzz = false`."""
+        scheduler, spread over the least loaded nearby days unless config.toml says `fuzz = false`;
+        FSRS with the desired retention and, once fitted, the user's own parameters."""
         balance = Balance(card.item_id, partial(queries.due_load, self.engine, card.item_id)) if self.config.fuzz else None
-        return grading.advance(card.state, quality, today, self.config.scheduler, balance)
+        return grading.advance(card.state, quality, today, self.config.scheduler, balance, self.fsrs_settings)
 
     def scheduled_day(self, state: ItemState) -> date | None:
         """The day the item is due once passed: a passed state's own due day, else the day the

@@ -1,5 +1,5 @@
 """`drill scheduler compare`: which registered memory model (SM-2, FSRS, …) fits the user's own
-reviews better."""
+reviews better; `drill scheduler optimize`: FSRS's parameters fitted to those reviews."""
 
 from __future__ import annotations
 
@@ -13,11 +13,17 @@ def register(commands: argparse._SubParsersAction) -> None:
     scheduler = commands.add_parser("scheduler", help=f"compare the memory models ({labels}) on your history")
     actions = scheduler.add_subparsers(dest="scheduler_command", metavar="ACTION", required=True)
     compare = actions.add_parser(
-        "compare", help=f"replay your reviews through each memory model ({labels}); "
-        "report log loss and RMSE of their recall predictions"
+        "compare", help=f"replay your reviews through each memory model ({labels}, and FSRS with your fitted "
+        "parameters once `drill scheduler optimize` stored some); report log loss and RMSE of their recall predictions"
     )
     compare.add_argument("--json", action="store_true", help="print JSON")
     compare.set_defaults(handler=cmd_compare)
+    optimize = actions.add_parser(
+        "optimize", help="fit FSRS's parameters to your own reviews (py-fsrs's optimizer, with torch) and "
+        "store them when they predict your recall better than the defaults; FSRS then schedules with them"
+    )
+    optimize.add_argument("--json", action="store_true", help="print JSON")
+    optimize.set_defaults(handler=cmd_optimize)
 
 
 def _fmt(value: float | None) -> str:
@@ -28,8 +34,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.config import Config
     from drill.paths import Paths
+    from drill.schedule.fsrs_model import FSRSSettings
     from drill.schedule.replay import compare, label
     from drill.store.engine import open_store
+    from drill.store.fsrs_parameters import read_parameters
     from drill.store.history import review_counts, review_history
 
     paths = Paths.resolve()
@@ -38,7 +46,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     engine = open_store(paths)
     try:
         total, _counted = review_counts(engine)
-        result = compare(review_history(engine))
+        fitted = read_parameters(engine)
+        result = compare(review_history(engine), None if fitted is None else FSRSSettings(parameters=fitted))
     finally:
         engine.dispose()
     if args.json:
@@ -55,4 +64,43 @@ def cmd_compare(args: argparse.Namespace) -> int:
             print(f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} {_fmt(fit.mean_prediction):>8}")
         print(f"  actual pass rate {result.passed / result.compared:.4f}; scheduler in use: {current}")
     print(result.verdict)
+    return 0
+
+
+def cmd_optimize(args: argparse.Namespace) -> int:
+    from drill.commands.output import print_json
+    from drill.errors import UserFacingError
+    from drill.paths import Paths
+    from drill.schedule.fsrs_fit import MIN_REVIEWS, fit_history
+    from drill.store.engine import open_store
+    from drill.store.fsrs_parameters import write_parameters
+    from drill.store.history import review_history
+
+    paths = Paths.resolve()
+    paths.ensure()
+    engine = open_store(paths)
+    try:
+        history = list(review_history(engine))
+        try:
+            report = fit_history(history)
+        except ImportError as error:
+            raise UserFacingError(f"fitting FSRS needs py-fsrs's optimizer and torch: {error}") from None
+        stored = report.better
+        if stored:
+            write_parameters(engine, report.parameters)
+    finally:
+        engine.dispose()
+    if args.json:
+        print_json({**report.as_json(), "stored": stored})
+        return 0
+    if report.parameters is None:
+        print(f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the same item "
+              f"on another day; you have {report.scored}. Nothing changed.")
+        return 0
+    print(f"Fitted FSRS to {report.reviews} reviews ({report.scored} scored): log loss "
+          f"{report.log_loss_default:.4f} with the default parameters, {report.log_loss_fitted:.4f} with the fitted ones.")
+    if stored:
+        print("Stored: FSRS now schedules with them (`drill scheduler compare` shows both).")
+    else:
+        print("The defaults predict your recall at least as well; nothing changed.")
     return 0

@@ -5,7 +5,10 @@ importing drill.schedule or drill.study never loads it.
 
 How drill's reviews map onto FSRS (one choice, made here only):
 
-- Default parameters, desired retention 0.9, no fuzz (the same history always gives the same days).
+- Default parameters unless the user fitted their own (`drill scheduler optimize`), desired
+  retention from config.toml (default 0.9), both carried in `FSRSSettings`; no FSRS fuzz (the
+  same history always gives the same days; drill spreads the load its own way,
+  drill.schedule.load_balance).
 - No learning or relearning steps. Every rating, Again included, gives a whole-day interval
   (at least one day) from the new stability, so drill's one counted review per study day is
   one FSRS review and a card never sits in FSRS's minute-scale (re)learning states. After a
@@ -38,6 +41,21 @@ _CARD_ID = 0  # one id for every card: fsrs.Card() without one sleeps 1 ms to ma
 
 
 @dataclass(frozen=True, slots=True)
+class FSRSSettings:
+    """What FSRS schedules with: the recall to aim for, and the parameters (None: py-fsrs's defaults)."""
+
+    desired_retention: float = DESIRED_RETENTION
+    parameters: tuple[float, ...] | None = None
+
+    @property
+    def fitted(self) -> bool:
+        return self.parameters is not None
+
+
+DEFAULT = FSRSSettings()
+
+
+@dataclass(frozen=True, slots=True)
 class FSRSState:
     """What FSRS knows about one item after its counted reviews so far."""
 
@@ -59,13 +77,16 @@ def moment(day: date) -> datetime:
     return datetime.combine(day, NOON)
 
 
-@lru_cache(maxsize=1)
-def scheduler() -> "fsrs.Scheduler":
-    """The FSRS scheduler drill uses (see the module docstring for why these settings)."""
+@lru_cache(maxsize=8)
+def scheduler(settings: FSRSSettings = DEFAULT) -> "fsrs.Scheduler":
+    """The FSRS scheduler drill uses with `settings` (see the module docstring for the rest)."""
     import fsrs
+    from fsrs.scheduler import DEFAULT_PARAMETERS
 
+    parameters = DEFAULT_PARAMETERS if settings.parameters is None else settings.parameters
     return fsrs.Scheduler(
-        desired_retention=DESIRED_RETENTION, learning_steps=(), relearning_steps=(), enable_fuzzing=False
+        parameters=parameters, desired_retention=settings.desired_retention, learning_steps=(),
+        relearning_steps=(), enable_fuzzing=False,
     )
 
 
@@ -94,7 +115,7 @@ def _card(state: FSRSState) -> "fsrs.Card":
     )
 
 
-def review(state: FSRSState, button: int, day: date) -> FSRSState:
+def review(state: FSRSState, button: int, day: date, settings: FSRSSettings = DEFAULT) -> FSRSState:
     """The state after pressing `button` (1–4) on study day `day`.
 
     A second review on the same study day changes nothing, as with SM-2 (drill logs such
@@ -102,42 +123,42 @@ def review(state: FSRSState, button: int, day: date) -> FSRSState:
     """
     if state.last_day == day:
         return state
-    card, _log = scheduler().review_card(_card(state), _rating(button), moment(day))
+    card, _log = scheduler(settings).review_card(_card(state), _rating(button), moment(day))
     interval = (card.due - card.last_review).days
     return FSRSState(card.stability, card.difficulty, day, day + timedelta(days=interval), state.reviews + 1)
 
 
-def replay(reviews: Iterable[tuple[date, int]]) -> FSRSState:
+def replay(reviews: Iterable[tuple[date, int]], settings: FSRSSettings = DEFAULT) -> FSRSState:
     """The state after an item's counted reviews, given as (study day, button), oldest first."""
     state = FSRSState()
     for day, button in reviews:
-        state = review(state, button, day)
+        state = review(state, button, day, settings)
     return state
 
 
-def next_due_day(state: FSRSState, button: int, day: date) -> date:
+def next_due_day(state: FSRSState, button: int, day: date, settings: FSRSSettings = DEFAULT) -> date:
     """The day the item is next due if `button` is pressed on study day `day`."""
-    due = review(state, button, day).due_day
+    due = review(state, button, day, settings).due_day
     assert due is not None
     return due
 
 
-def next_interval(state: FSRSState, button: int, day: date) -> int:
+def next_interval(state: FSRSState, button: int, day: date, settings: FSRSSettings = DEFAULT) -> int:
     """Days until the next review if `button` is pressed on study day `day` (for button labels)."""
-    return (next_due_day(state, button, day) - day).days
+    return (next_due_day(state, button, day, settings) - day).days
 
 
-def forgetting_curve() -> tuple[float, float]:
+def forgetting_curve(settings: FSRSSettings = DEFAULT) -> tuple[float, float]:
     """(factor, decay) of FSRS's curve R(t) = (1 + factor · t / S) ** -decay, for SQL to evaluate."""
-    decay = float(scheduler().parameters[20])
+    decay = float(scheduler(settings).parameters[20])
     return 0.9 ** (-1 / decay) - 1, decay
 
 
-def retrievability(state: FSRSState, day: date) -> float:
+def retrievability(state: FSRSState, day: date, settings: FSRSSettings = DEFAULT) -> float:
     """FSRS's predicted probability of recall on study day `day` (0 for an item never reviewed).
 
     `day` is a study day (a date); days before the last review count as no time elapsed.
     """
     if state.stability is None:
         return 0.0
-    return float(scheduler().get_card_retrievability(_card(state), moment(day)))
+    return float(scheduler(settings).get_card_retrievability(_card(state), moment(day)))

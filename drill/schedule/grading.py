@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from drill.schedule import fsrs_model, memory
+from drill.schedule.fsrs_model import DEFAULT, FSRSSettings
 from drill.schedule.load_balance import Balance
 from drill.schedule.memory import Rating
 from drill.schedule.sm2 import BUTTON_QUALITY, review
@@ -57,16 +58,17 @@ def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
     )
 
 
-def advance(state: ItemState, quality: int, today: date, scheduler: str, balance: Balance | None = None) -> ItemState:
-    """The state after a review of `quality` on `today`: SM-2 and FSRS both move (on the first
-    grade of the study day only), and the due day is the one `scheduler` gives, moved within its
+def advance(state: ItemState, quality: int, today: date, scheduler: str, balance: Balance | None = None,
+            fsrs_settings: FSRSSettings = DEFAULT) -> ItemState:
+    """The state after a review of `quality` on `today`: SM-2 and FSRS (with `fsrs_settings`) both
+    move (on the first grade of the study day only), and the due day is the one `scheduler` gives, moved within its
     window to spread the load when `balance` is given — except that an item failed today (Again
     or Hard) stays due today, relearning, until a repeat today passes it (Good or Easy), which
     gives it the scheduler's day."""
     button = button_for_quality(quality)
     if counts_today(state, today):
         after = apply_quality(state, quality, today)
-        fsrs = fsrs_model.review(state.memory, button, today)
+        fsrs = fsrs_model.review(state.memory, button, today, fsrs_settings)
         state = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty,
                         fsrs_due_day=fsrs.due_day)
     if comes_back_today(button):

@@ -6,7 +6,9 @@ likely recall is from the item's state just before the review (`MemoryModel.reca
 
 - SM-2 does not predict recall; the usual proxy is R = 0.9^(elapsed days / interval before),
   i.e. 90 % when the item is reviewed on its due day (drill.schedule.sm2_memory);
-- FSRS predicts it: the retrievability of its state just before the review.
+- FSRS predicts it: the retrievability of its state just before the review;
+- FSRS with the user's fitted parameters (`drill scheduler optimize`), when there are some, is
+  scored beside them as FITTED, its memory replayed with those parameters.
 
 The outcome is a pass when the button was above Again (button > 1). Each model gets the log
 loss and the RMSE of its predictions against the outcomes; lower is better on both.
@@ -20,18 +22,22 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from drill.schedule import fsrs_model, memory
+from drill.schedule.fsrs_model import FSRSSettings, FSRSState
 from drill.schedule.grading import ItemState, apply_quality
 from drill.schedule.memory import Rating
 from drill.schedule.sm2_memory import sm2_recall
 
-__all__ = ["CLIP", "Comparison", "Fit", "PastReview", "Prediction", "Replayer", "compare", "fit", "predictions",
+__all__ = ["CLIP", "FITTED", "Comparison", "Fit", "PastReview", "Prediction", "Replayer", "compare", "fit", "predictions",
            "sm2_recall"]
 
 CLIP = 1e-6  # predictions are clipped to [CLIP, 1 − CLIP] for the log loss
+FITTED = "fsrs-fitted"  # FSRS with the user's fitted parameters, scored beside the registered models
 
 
 def label(name: str) -> str:
     """What reports call the model registered as `name` (the name itself once it is gone)."""
+    if name == FITTED:
+        return "FSRS (fitted)"
     try:
         return memory.get(name).label
     except memory.UnknownModel:
@@ -194,12 +200,20 @@ def fit(predicted: Sequence[float], passed: Sequence[bool]) -> Fit:
 
 class Replayer:
     """Each item's state (SM-2's and FSRS's memories) fed one counted review at a time (each item's
-    in time order); every registered model predicts from the state before a review."""
+    in time order); every registered model predicts from the state before a review, and so does
+    FSRS with `fitted` settings when given (as FITTED)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fitted: FSRSSettings | None = None) -> None:
         self.models = memory.models()
         self.states: dict[str, ItemState] = {}
+        self.fitted = fitted
+        self.fitted_states: dict[str, FSRSState] = {}
         self.reviews = 0
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the predictions made, in order."""
+        return [model.name for model in self.models] + ([FITTED] if self.fitted is not None else [])
 
     @property
     def items(self) -> int:
@@ -212,8 +226,11 @@ class Replayer:
         if before.last_review_day == review.day:
             return None  # drill counts one review per item and day; a second changes no model
         prediction = None
+        fitted_before = self.fitted_states.get(review.item_id, FSRSState())
         if before.last_review_day is not None:
             recall = {model.name: model.recall(before, review.day) for model in self.models}
+            if self.fitted is not None:
+                recall[FITTED] = fsrs_model.retrievability(fitted_before, review.day, self.fitted)
             prediction = Prediction(
                 review.item_id,
                 review.day,
@@ -226,6 +243,8 @@ class Replayer:
         self.states[review.item_id] = replace(
             after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty, fsrs_due_day=fsrs.due_day
         )
+        if self.fitted is not None:
+            self.fitted_states[review.item_id] = fsrs_model.review(fitted_before, review.button, review.day, self.fitted)
         return prediction
 
 
@@ -235,10 +254,11 @@ def predictions(reviews: Iterable[PastReview]) -> list[Prediction]:
     return [p for p in map(replayer.feed, reviews) if p is not None]
 
 
-def compare(reviews: Iterable[PastReview]) -> Comparison:
-    """Score every registered model on a whole history (counted reviews only), streaming it once."""
-    replayer = Replayer()
-    scores = {model.name: _Score() for model in replayer.models}
+def compare(reviews: Iterable[PastReview], fitted: FSRSSettings | None = None) -> Comparison:
+    """Score every registered model on a whole history (counted reviews only), streaming it once;
+    FSRS with `fitted` settings too, when given."""
+    replayer = Replayer(fitted)
+    scores = {name: _Score() for name in replayer.names}
     compared = passed = 0
     for review in reviews:
         prediction = replayer.feed(review)

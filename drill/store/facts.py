@@ -1,5 +1,5 @@
 """Named facts about the store itself (table store_fact): which scheduler set the due days,
-which content the items were last synced from."""
+which content the items were last synced from, the FSRS parameters fitted to its reviews."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from sqlalchemy import Connection, Engine, text
 
 SCHEDULER = "scheduler"
 CONTENT = "content_fingerprint"
+FSRS_PARAMETERS = "fsrs_parameters"  # JSON list of floats (drill.store.fsrs_parameters)
 
 READ = text("SELECT value FROM store_fact WHERE key = :key")
 WRITE = text(
