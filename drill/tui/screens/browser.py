@@ -34,7 +34,7 @@ def columns(today: date, stability: bool) -> list[Column["ItemRow"]]:
         if stability else Column("ease", 4, lambda row: f"{row.easiness:.2f}", True)
     )
     return [
-        Column("id", 16, lambda row: row.item_id, flexible=True, want=26),
+        Column("id", 16, lambda row: row.item_id, flexible=True, want=30),
         Column("kind", 8, lambda row: row.kind),
         Column("block", 13, lambda row: row.block),
         Column("topic", 0, lambda row: row.topic, flexible=True),
