@@ -43,7 +43,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def summary_lines(stats: "Stats") -> list[str]:
     """The compact human summary of `drill stats`."""
-    from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline
+    from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline, steering_line
     from drill.store.stats.scope import period_label
     from drill.words import counted
 
@@ -71,6 +71,7 @@ def summary_lines(stats: "Stats") -> list[str]:
                  f"on {counted(activity.reviews.active_days, 'day')}")
     lines.append("")
     lines.extend(readiness_lines(report.readiness))
+    lines.append(steering_line(report.steering))
     lines.append("")
     retention = " · ".join(
         f"{window.days}d {percent(window.mature.rate)} of {window.mature.reviews}" for window in activity.retention

@@ -40,7 +40,8 @@ __all__ = ["PERIODS", "Stats", "StatsReport", "load_report"]
 
 def scope_for(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
     config = study.config
-    return Scope(study.today, period, block, config.rollover_hour, config.interview_date, config.scheduler)
+    return Scope(study.today, period, block, config.rollover_hour, config.interview_date, config.scheduler,
+                 config.leech_threshold)
 
 
 def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:

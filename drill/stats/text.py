@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from drill.store.stats.calibration import Calibration
     from drill.store.stats.readiness import Readiness, TopicRecall
+    from drill.store.stats.steering import Steering
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -97,3 +98,16 @@ def readiness_lines(ready: Readiness) -> list[str]:
 def topic_text(topic: TopicRecall) -> str:
     """`KV cache (memory) 40%`: a weak topic and its expected share; `unseen` when none is seen."""
     return f"{topic.topic} ({topic.block}) {percent(topic.expected) if topic.seen else 'unseen'}"
+
+
+def steering_line(steering: "Steering") -> str:
+    """Leeches now and the period's cram reviews, in one line."""
+    from drill.words import counted
+
+    leeches = (f"{counted(len(steering.leeches), 'leech', 'leeches')} ("
+               + ", ".join(f"{leech.topic} {leech.kind}" for leech in steering.leeches[:3])
+               + (", …" if len(steering.leeches) > 3 else "") + ")") if steering.leeches else "no leeches"
+    cram = counted(steering.cram_reviews, "cram review")
+    if steering.cram_reviews:
+        cram += f" ({steering.cram_rescheduled} rescheduled)"
+    return f"{leeches} · {cram}"

@@ -11,7 +11,7 @@ from stats_history import TODAY, make_history, open_history
 
 SPINE = ["today", "items", "reviews_total", "due_today", "new_available", "interview_date", "days_left", "by_block"]
 FIGURES = ["period", "period_label", "period_start", "block", "readiness", "load", "activity", "retention",
-           "estimation", "mock_rounds", "mock_interviews", "coding", "pitch"]
+           "estimation", "mock_rounds", "mock_interviews", "coding", "pitch", "steering"]
 
 
 @pytest.fixture

@@ -146,3 +146,19 @@ def test_a_leech_coding_drill_invites_the_hints_first(small_paths, clock) -> Non
     assert "A leech" not in drill_invitation(card)
     assert "open the hints first" in drill_invitation(replace(card, leech="failed 4 tries in a row"))
     study.close()
+
+
+def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock, capsys) -> None:
+    from drill.cli import main
+    from drill.stats.report import load_report
+
+    study = open_study(small_paths, clock, leech_threshold=2, leech_action='"tag"')
+    lapse(study, clock, "m-2")
+    lapse(study, clock, "m-2")
+    card = study.cards(["c-1"])[0]
+    study.save_grade(study.grade(card, 3, 1000).kept_schedule())
+    study.drain()
+    figures = load_report(study).steering.as_json()
+    study.close()
+    assert figures == {"cram_reviews": 1, "cram_rescheduled": 0, "leeches": [
+        {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}]}

@@ -21,6 +21,7 @@ from drill.store.stats.readiness import Readiness, readiness
 from drill.store.stats.rounding import rounded
 from drill.store.stats.scope import Scope, period_key, period_label
 from drill.store.stats.sql import ensure_math
+from drill.store.stats.steering import Steering, steering
 
 if TYPE_CHECKING:
     from drill.schedule.plan import Plan
@@ -64,6 +65,7 @@ class StatsReport:
     pitch: tuple[Rung, ...]
     plan: "Plan | None" = None  # the interview plan while a date is set and ahead (drill.schedule.plan)
     interviews: InterviewFigures = InterviewFigures()
+    steering: Steering = Steering(0, 0, ())
 
     def as_json(self) -> dict[str, Any]:
         scope = self.scope
@@ -82,6 +84,7 @@ class StatsReport:
             "mock_interviews": self.interviews.as_json(),
             "coding": self.coding.as_json(),
             "pitch": [rung.as_json() for rung in self.pitch],
+            "steering": self.steering.as_json(),
         }
 
 
@@ -107,6 +110,7 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
             coding=coding(connection, scope),
             pitch=pitch_ladder(connection, scope),
             plan=plan,
+            steering=steering(connection, scope),
         )
         connection.rollback()
     return replace(report, interviews=interview_figures(engine))

@@ -63,6 +63,7 @@ class Scope:
     rollover_hour: int = 4
     interview_date: date | None = None
     scheduler: str = "sm2"  # the memory model whose recall prediction readiness shows
+    leech_threshold: int = 8  # lapses that make a leech (drill.schedule.leech)
 
     @property
     def first_day(self) -> date | None:

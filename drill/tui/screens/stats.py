@@ -27,7 +27,7 @@ from textual_plotext import PlotextPlot
 from drill.content.vocabulary import BLOCKS
 from drill.interview.settings import SECTION_TITLES
 from drill.schedule import memory
-from drill.stats.text import band, clock, duration, local_time, percent, score, topic_text
+from drill.stats.text import band, clock, duration, local_time, percent, score, steering_line, topic_text
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
 from drill.tui.widgets.heatmap import MONTHS, Heatmap
 from drill.tui.workers import ShowsWorkerFailures
@@ -91,7 +91,7 @@ def readiness_view(report: "StatsReport") -> Group:
         weakest.append(", ".join(topic_text(topic) for topic in ready.weakest[:3]))
     else:
         weakest.append("nothing to review", style="dim")
-    return Group(table, weakest)
+    return Group(table, weakest, Text(steering_line(report.steering)))
 
 
 def calibration_view(report: "StatsReport") -> Group | Text:

@@ -1,0 +1,46 @@
+"""Steering figures: the period's reviews given in cram sessions (which kept or moved schedules),
+and the leeches now (drill.schedule.leech), within the scope's block."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection
+
+from drill.schedule.leech import Standing
+from drill.store.leeches import standings
+from drill.store.stats.scope import Scope
+from drill.store.stats.sql import in_block, rows
+
+
+@dataclass(frozen=True)
+class Steering:
+    cram_reviews: int  # over the period
+    cram_rescheduled: int  # of them, those that moved a schedule
+    leeches: tuple[Standing, ...]  # every leech now, most lapses first
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "cram_reviews": self.cram_reviews,
+            "cram_rescheduled": self.cram_rescheduled,
+            "leeches": [{"id": leech.item_id, "kind": leech.kind, "topic": leech.topic, "lapses": leech.lapses,
+                         "failed_run": leech.failed_run, "why": leech.describe()} for leech in self.leeches],
+        }
+
+
+def steering(connection: Connection, scope: Scope) -> Steering:
+    [(cram, rescheduled)] = rows(
+        connection,
+        f"""SELECT COUNT(*) FILTER (WHERE cram), COUNT(*) FILTER (WHERE cram AND counted)
+        FROM review WHERE study_day >= :first_day AND study_day <= :today {in_block(scope)}""",
+        scope,
+    )
+    in_scope = None if scope.block is None else {
+        item_id for (item_id,) in rows(connection, "SELECT id FROM item WHERE block = :block", scope)}
+    leeches = sorted(
+        (standing for standing in standings(connection).values()
+         if standing.is_leech(scope.leech_threshold) and (in_scope is None or standing.item_id in in_scope)),
+        key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
+    )
+    return Steering(cram or 0, rescheduled or 0, tuple(leeches))
