@@ -4,6 +4,7 @@ deterministically; `fuzz = false` keeps the memory model's day."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -159,7 +160,7 @@ def test_the_day_a_grade_names_is_the_spread_day(small_paths, clock) -> None:
         card = study.cards(["m-1"])[0]
         learnt = ItemState(repetitions=2, interval=6, easiness=2.5, due_day=study.today,
                            last_review_day=study.today - timedelta(days=6))
-        card = type(card)(**{**card.__dict__, "state": learnt})
+        card = replace(card, state=learnt)
         with study.engine.begin() as connection:  # the other five cards all due on SM-2's day for it
             connection.execute(text("UPDATE item SET due_day = :day WHERE id != 'm-1'"),
                                {"day": study.today + timedelta(days=15)})

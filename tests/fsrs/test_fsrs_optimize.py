@@ -4,8 +4,10 @@ next grade and scored by `drill scheduler compare`; `desired_retention` sets FSR
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from drill.config import Config, ConfigError
 from drill.schedule import fsrs_model
 from drill.schedule.fsrs_fit import MIN_REVIEWS, log_loss, scored
 from drill.schedule.fsrs_model import FSRSSettings
+from drill.schedule.grading import ItemState
 from drill.schedule.replay import FITTED, PastReview
 from drill.store.fsrs_parameters import read_parameters
 from drill.study import Study
@@ -105,8 +108,6 @@ def test_scored_and_log_loss_count_only_reviews_with_an_earlier_day() -> None:
     recall = fsrs_model.retrievability(first, day + timedelta(days=3))
     lapsed = fsrs_model.review(first, 1, day + timedelta(days=3))
     recall_after = fsrs_model.retrievability(lapsed, day + timedelta(days=4))
-    import math
-
     assert log_loss(history) == pytest.approx(-(math.log(1 - recall) + math.log(recall_after)) / 2)
     assert log_loss(history[:1]) is None
 
@@ -120,10 +121,10 @@ def test_desired_retention_shortens_or_lengthens_fsrs_intervals(small_paths, clo
             study.sync()
             card = study.cards(["m-1"])[0]
             learnt = fsrs_model.replay([(study.today - timedelta(days=10), 3), (study.today - timedelta(days=4), 3)])
-            state = type(card.state)(repetitions=2, interval=6, due_day=study.today,
+            state = ItemState(repetitions=2, interval=6, due_day=study.today,
                                      last_review_day=learnt.last_day, fsrs_stability=learnt.stability,
                                      fsrs_difficulty=learnt.difficulty, fsrs_due_day=learnt.due_day)
-            card = type(card)(**{**card.__dict__, "state": state})
+            card = replace(card, state=state)
             intervals[retention] = (study.grade(card, 3, 1000).after.due_day - study.today).days
         finally:
             study.close()
