@@ -25,7 +25,6 @@ CONTENT = Path(__file__).with_name("content")
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 DRILLS = ("dpo-loss", "quantize-per-channel")
 FAMILIES = ("weights-memory", "decode-step", "pipeline-bubble")
-WORKSPACE = "~/.local/share/drill/workspaces/dpo-loss/solution.py"  # shown instead of the test's tmp path
 
 RunBefore = Callable[[Pilot], Awaitable[None]]
 

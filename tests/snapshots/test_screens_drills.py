@@ -1,7 +1,9 @@
 """Snapshots of the coding drills: the list (fresh, with past attempts, without torch here) and a
-timed attempt at dpo-loss (opened, two hints, the starter's failing run, giving up after it with
-the hints and the reference open, the reference's passing run, then the reference shown), at
-80×24 and 120×36. The runs are the drill's real hidden tests on CPU (about 3 s for the starter,
+timed attempt at dpo-loss (opened, two hints, the starter's failing run, a hint after it, the
+question before giving up, giving up after it with the hints and the reference open, the
+reference's passing run, then the reference shown, the question on leaving, the offer to resume
+a kept attempt), at 80×24 and 120×36. $HOME is the test's folder, so the workspace reads
+~/home/workspaces/…. The runs are the drill's real hidden tests on CPU (about 3 s for the starter,
 under 1 s for the reference), whose results do not vary."""
 
 import shutil
@@ -12,8 +14,9 @@ from drill.coding import environment
 from drill.coding.items import item_id
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-from .screen_steps import (DRILLS, KERNELS, SIZE_IDS, SIZES, WORKSPACE, finish_drill, home, press_until, run_clocks,
-                          snapshot, study_days, use_content)
+from drill.tui.widgets.choose import Choose
+from .screen_steps import (DRILLS, KERNELS, SIZE_IDS, SIZES, finish_drill, home, press_until, run_clocks, snapshot,
+                          study_days, use_content)
 from tui_helpers import wait_until
 
 
@@ -42,9 +45,7 @@ async def attempt(pilot) -> DrillScreen:
     listing = await drill_list(pilot)
     listing.start("dpo-loss")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, DrillScreen))
-    screen = pilot.app.screen
-    screen.query_one("#drill-file").update(f"Your file: [b]{WORKSPACE}[/b]")
-    return screen
+    return pilot.app.screen
 
 
 async def run_tests(pilot, screen: DrillScreen) -> None:
@@ -68,11 +69,19 @@ def stages(clock):
         await run_tests(pilot, screen)
         assert screen.results and screen.finished is None
 
+    async def hint_after_failing(pilot) -> None:
+        await failing(pilot)
+        await pilot.press("h")
+
+    async def give_up_asked(pilot) -> None:
+        await failing(pilot)
+        await pilot.press("g")
+
     async def gave_up(pilot) -> None:
         await failing(pilot)
         await pilot.press("h", "h")
         await run_clocks(pilot, clock, 120)
-        await pilot.press("g")
+        await pilot.press("g", "y")
 
     async def passing(pilot) -> None:
         screen = await attempt(pilot)
@@ -86,8 +95,20 @@ def stages(clock):
         await run_clocks(pilot, clock, 60)  # a minute reading the reference
         await pilot.press("s")
 
-    return {"opened": opened, "two-hints": two_hints, "failing-run": failing,
-            "gave-up-with-hints-and-reference": gave_up, "passing-run": passing, "passed-reference-shown": reference}
+    async def leaving(pilot) -> None:
+        await opened(pilot)
+        await pilot.press("escape")
+
+    async def resuming(pilot) -> None:
+        await two_hints(pilot)
+        await pilot.press("escape", "k")
+        await press_until(pilot, "k", DrillListScreen)
+        pilot.app.screen.start("dpo-loss")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, Choose))
+
+    return {"opened": opened, "two-hints": two_hints, "failing-run": failing, "hint-after-failing": hint_after_failing,
+            "give-up-asked": give_up_asked, "gave-up-with-hints-and-reference": gave_up, "passing-run": passing,
+            "passed-reference-shown": reference, "leaving": leaving, "resuming": resuming}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -103,11 +124,13 @@ def test_the_drill_list(snap_compare, small_paths, clock, size, history) -> None
 @pytest.mark.parametrize("steps", [drill_list, attempt], ids=["list", "attempt"])
 def test_without_torch(snap_compare, small_paths, clock, size, steps, monkeypatch) -> None:
     without_torch(monkeypatch)
+    monkeypatch.setenv("HOME", str(small_paths.home.parent))
     assert snapshot(snap_compare, use_content(small_paths, decks=(), drills=DRILLS), clock, size, steps)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("stage", list(stages(None)))
-def test_an_attempt(snap_compare, small_paths, clock, stopped_clock, size, stage) -> None:
+def test_an_attempt(snap_compare, small_paths, clock, stopped_clock, size, stage, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(small_paths.home.parent))
     paths = use_content(small_paths, decks=(), drills=DRILLS)
     assert snapshot(snap_compare, paths, clock, size, stages(stopped_clock)[stage])

@@ -40,7 +40,7 @@ class DrillListScreen(Screen[None]):
         yield Header()
         if missing := missing_requirements(*self.drills):
             yield Static(describe(missing), id="drills-environment", markup=False)
-        yield Static("Coding drills — Enter starts a timed attempt in a fresh workspace.", id="drills-head")
+        yield Static("Coding drills — Enter starts a timed attempt, or offers your unfinished one.", id="drills-head")
         yield Static("", id="drill-title")
         table = DataTable(id="drills", cursor_type="row")
         table.add_columns("drill", "level", "budget", "block", "best", "last", "tries")
