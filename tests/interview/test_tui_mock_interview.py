@@ -181,7 +181,7 @@ async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app) ->
         assert step.section == "coding" and "Coding 1/1" in status(screen)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen), timeout=30)
-        await pilot.press("g", "escape")  # give up (its review), then back to the interview
+        await pilot.press("g", "y", "escape")  # give up (asked, its review), then back to the interview
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
         [answer] = app.screen.scorecard.answers
         assert answer.section == "coding" and answer.result == "gave up" and answer.score == 0.0
