@@ -26,18 +26,7 @@ def sentences(paragraph: str) -> int:
     return len(SENTENCE_END.findall(cleaned))
 
 
-# Cards issue 13 §3 has not reshaped yet: each fails its rule today and is expected to (strict), so
-# reshaping one makes its entry fail here until it is taken off the list. The list only shrinks.
-NOT_YET_SPLIT: set[str] = set()  # every long card is split now
-
-
-def cases(pending: set[str]) -> list:
-    """Every card, the ones still pending marked as expected to fail (strictly)."""
-    mark = pytest.mark.xfail(strict=True, reason="issue 13 §3: not reshaped yet")
-    return [pytest.param(card, id=card.id, marks=[mark] if card.id in pending else []) for card in CARDS]
-
-
-@pytest.mark.parametrize("card", cases(NOT_YET_SPLIT))
+@pytest.mark.parametrize("card", CARDS, ids=[card.id for card in CARDS])
 def test_a_card_answer_is_short_and_opens_with_its_core(card) -> None:
     assert len(card.answer.split()) <= MAX_WORDS, f"{card.id}: {len(card.answer.split())} words"
     core = core_paragraph(card.answer)
@@ -50,11 +39,6 @@ def test_a_card_answer_is_short_and_opens_with_its_core(card) -> None:
 def test_corrections_of_the_notes_live_in_errata_and_every_card_has_a_checklist(card) -> None:
     assert not NOTES_SAY.search(card.answer), f"{card.id}: a correction of the notes inside the answer"
     assert 3 <= len(card.points) <= 6, f"{card.id}: a points checklist of {len(card.points)} items, not 3 to 6"
-
-
-def test_the_pending_lists_name_only_cards_that_exist() -> None:
-    ids = {card.id for card in CARDS}
-    assert NOT_YET_SPLIT <= ids
 
 
 def test_the_rules_catch_what_they_are_for() -> None:
