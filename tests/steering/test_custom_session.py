@@ -86,12 +86,16 @@ def test_a_narrowed_queue_is_todays_queue_and_moves_schedules(small_paths, clock
         study.close()
 
 
+async def open_setup(pilot) -> None:
+    await wait_ready(pilot)
+    await pilot.press("c")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CustomSessionScreen))
+
+
 async def test_c_on_home_sets_up_a_cram_session_and_its_grades_are_logged_as_cram(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 36)) as pilot:
-        await wait_ready(pilot)
-        await pilot.press("c")
-        await wait_until(pilot, lambda: isinstance(app.screen, CustomSessionScreen))
+        await open_setup(pilot)
         app.screen.query_one("#block-inference", Checkbox).value = True
         app.screen.query_one("#cram", Checkbox).value = True
         await pilot.press("ctrl+s")
@@ -109,9 +113,7 @@ async def test_c_on_home_sets_up_a_cram_session_and_its_grades_are_logged_as_cra
 async def test_a_bad_number_in_the_setup_is_said_and_nothing_starts(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 36)) as pilot:
-        await wait_ready(pilot)
-        await pilot.press("c")
-        await wait_until(pilot, lambda: isinstance(app.screen, CustomSessionScreen))
+        await open_setup(pilot)
         app.screen.query_one("#weakest", Input).value = "0"
         await pilot.press("ctrl+s")
         await pilot.pause()
