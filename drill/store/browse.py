@@ -11,7 +11,7 @@ from datetime import date, datetime
 from sqlalchemy import Connection, Engine, bindparam, text
 
 from drill.store.dialect import as_date
-from drill.store.leeches import lapse_counts, leech_ids, standing
+from drill.store.leeches import standing, standings
 from drill.store.review_log import moment
 
 ROWS = """SELECT id, kind, block, topic, prompt, answer, source, due_day, last_review_day, easiness,
@@ -131,11 +131,12 @@ def _row(row, lapses: int, leech: bool) -> ItemRow:
 def item_rows(engine: Engine, leech_threshold: int) -> list[ItemRow]:
     """Every item not retired, in content order."""
     with engine.connect() as connection:
-        lapses = lapse_counts(connection)
-        leeches = leech_ids(connection, leech_threshold)
-        return [
-            _row(row, lapses.get(row.id, 0), row.id in leeches) for row in connection.execute(ALL_ROWS)
-        ]
+        found = standings(connection)
+        rows = []
+        for row in connection.execute(ALL_ROWS):
+            now = found.get(row.id)
+            rows.append(_row(row, 0, False) if now is None else _row(row, now.lapses, now.is_leech(leech_threshold)))
+        return rows
 
 
 def _rows_of(connection: Connection, ids: list[str], leech_threshold: int) -> list[ItemRow]:

@@ -3,7 +3,7 @@ filters by block, kind, suspended, leech and due. Loaded once, filtered on every
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 
@@ -21,15 +21,20 @@ class ItemFilter:
     leech: bool = False
     due: bool = False  # due today or overdue, and not suspended (what a review would show)
 
-    def keeps(self, row: ItemRow, today: date) -> bool:
-        """Whether `row` passes every filter but the search."""
-        return (
-            (self.block is None or row.block == self.block)
-            and (self.kind is None or row.kind == self.kind)
-            and (not self.suspended or row.suspended)
-            and (not self.leech or row.leech)
-            and (not self.due or (row.due is not None and row.due <= today and not row.suspended))
-        )
+    def tests(self, today: date) -> list[Callable[[ItemRow], bool]]:
+        """One test per filter that is set (the search aside), so a filter left open costs nothing."""
+        chosen: list[Callable[[ItemRow], bool]] = []
+        if self.block is not None:
+            chosen.append(lambda row: row.block == self.block)
+        if self.kind is not None:
+            chosen.append(lambda row: row.kind == self.kind)
+        if self.suspended:
+            chosen.append(lambda row: row.suspended)
+        if self.leech:
+            chosen.append(lambda row: row.leech)
+        if self.due:
+            chosen.append(lambda row: row.due is not None and row.due <= today and not row.suspended)
+        return chosen
 
 
 def searched_text(row: ItemRow) -> str:
@@ -48,10 +53,10 @@ class ItemIndex:
     def select(self, choice: ItemFilter, today: date) -> list[ItemRow]:
         """The rows `choice` keeps, in content order."""
         needle = choice.search.strip().casefold()
-        return [
-            row for row, text in zip(self.rows, self._text)
-            if (not needle or needle in text) and choice.keeps(row, today)
-        ]
+        rows = [row for row, text in zip(self.rows, self._text) if needle in text] if needle else list(self.rows)
+        for test in choice.tests(today):
+            rows = [row for row in rows if test(row)]
+        return rows
 
     def replace(self, row: ItemRow) -> None:
         """Take `row` in place of the stored row with its id (after a write changed it)."""
