@@ -450,8 +450,6 @@ class Study:
 
     def measures_stability(self) -> bool:
         """Whether the scheduler in use keeps memory as FSRS's stability (else as SM-2's ease and interval)."""
-        from drill.schedule import memory
-
         return memory.get(self.config.scheduler).curve().memory == "stability"
 
     # -- the one write path: screens hand intentions here; each commits in the background ---
