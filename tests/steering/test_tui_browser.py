@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Checkbox, Markdown, Select, Static
 
+from drill.days import describe_interval
 from drill.study import Study
 from drill.tui.app import DrillApp
 from drill.tui.screens.browser import BrowserScreen
@@ -198,3 +199,17 @@ async def test_e_edits_the_card_and_keeps_its_history(small_paths, clock, tmp_pa
         await wait_until(pilot, lambda: app.screen is screen)
         await pilot.press("slash", *"edited")
         assert shown(screen) == ["c-1"]  # the search reads the new text
+
+
+async def test_under_fsrs_the_memory_column_is_stability(small_paths, clock) -> None:
+    past_reviews(small_paths, clock)
+    small_paths.config.write_text('scheduler = "fsrs"\n')
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_browser(pilot)
+        table = screen.query_one(ItemTable)
+        labels = [column.label for column in table.columns]
+        assert "stab" in labels and "ease" not in labels
+        c1, new = (next(row for row in table.rows if row.item_id == item_id) for item_id in ("c-1", "i-1"))
+        memory = table.columns[labels.index("stab")]
+        assert memory.cell(c1) == describe_interval(round(c1.stability)) and memory.cell(new) == ""
