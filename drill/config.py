@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.content.vocabulary import BLOCKS
 from drill.errors import UserFacingError
 from drill.schedule import memory
 from drill.schedule.leech import ACTIONS
@@ -43,6 +44,10 @@ class Config:
     mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
     mock_interview_estimates: int = 3
     mock_interview_coding: bool = False
+    mock_round_problems: int = 10  # the mock estimation round's setup, as last chosen (drill.estimate.rounds)
+    mock_round_minutes: int = 15
+    mock_round_blocks: list[str] = field(default_factory=lambda: list(BLOCKS))
+    mock_round_grade_at_end: bool = True
     leech_threshold: int = 8  # lapses that make a card a leech (as Anki); flagged again every half threshold
     leech_action: str = "suspend"  # what a new leech gets: "suspend" (as Anki) or "tag" (only flagged)
 
@@ -104,6 +109,17 @@ class Config:
             raise ConfigError(f"{path}: leech_action must be \"suspend\" or \"tag\", not {self.leech_action!r}")
         if not isinstance(self.mock_interview_coding, bool):
             raise ConfigError(f"{path}: mock_interview_coding must be true or false, not {self.mock_interview_coding!r}")
+        for name in ("mock_round_problems", "mock_round_minutes"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 600:
+                raise ConfigError(f"{path}: {name} must be an integer from 1 to 600, not {value!r}")
+        if (not isinstance(self.mock_round_blocks, list) or not self.mock_round_blocks
+                or any(block not in BLOCKS for block in self.mock_round_blocks)):
+            raise ConfigError(f"{path}: mock_round_blocks must list blocks ({', '.join(BLOCKS)}), "
+                              f"not {self.mock_round_blocks!r}")
+        if not isinstance(self.mock_round_grade_at_end, bool):
+            raise ConfigError(f"{path}: mock_round_grade_at_end must be true or false, "
+                              f"not {self.mock_round_grade_at_end!r}")
 
 
 def _toml_value(value: object) -> str:
@@ -113,6 +129,8 @@ def _toml_value(value: object) -> str:
         return value.isoformat() if isinstance(value, date) else repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     raise TypeError(f"cannot write {value!r} to config.toml")
 
 

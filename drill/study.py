@@ -9,7 +9,7 @@ from dataclasses import replace
 from functools import partial
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from drill.coding.items import drill_id
 from drill.config import Config
@@ -392,10 +392,18 @@ class Study:
 
     def remember_interview_settings(self, settings: "InterviewSettings") -> None:
         """Keep the interview's setup in config.toml for the next one."""
+        self._remember(settings.config_values())
+
+    def remember_round_settings(self, settings: "RoundSettings") -> None:
+        """Keep the mock round's setup in config.toml for the next one."""
+        self._remember(settings.config_values())
+
+    def _remember(self, values: dict[str, Any]) -> None:
+        """Write the config.toml settings that differ from these values."""
         from drill.config import write_setting
 
         config = self.config
-        for key, value in settings.config_values().items():
+        for key, value in values.items():
             if getattr(config, key) != value:
                 config = write_setting(self.paths.config, key, value)
         self.config = config

@@ -51,6 +51,18 @@ def clock() -> Clock:
 
 
 @pytest.fixture
+def in_kolkata(monkeypatch: pytest.MonkeyPatch):
+    """The machine's local time is UTC+5:30 (FIXED_NOW reads 20:30 there)."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+@pytest.fixture
 def deck_dir(tmp_path: Path) -> Path:
     folder = tmp_path / "decks"
     folder.mkdir()

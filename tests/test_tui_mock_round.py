@@ -1,13 +1,13 @@
 """Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
 
 import random
-import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from textual.widgets import Checkbox, Markdown, Select, Switch
 
+from drill.estimate.rounds import RoundSettings
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_history import MockHistoryScreen
 from drill.tui.screens.mock_round import MockRoundScreen
@@ -158,16 +158,6 @@ async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds
     assert db_rows(app, "SELECT answer, score FROM estimate_attempt ORDER BY id")[1] == ("2.7 gigs", 0.0)
 
 
-@pytest.fixture
-def in_kolkata(monkeypatch):
-    """The machine's local time is UTC+5:30."""
-    monkeypatch.setenv("TZ", "Asia/Kolkata")
-    time.tzset()
-    yield
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-
-
 async def test_a_past_round_opens_from_the_history_with_its_answers_and_local_times(app, in_kolkata) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
@@ -209,3 +199,53 @@ def test_a_stored_answer_whose_family_is_gone_shows_what_was_stored() -> None:
     attempt = stored_attempt(row, None)
     assert attempt.problem.family_id == "gone" and "no longer" in attempt.problem.prompt
     assert attempt.score == 0.5 and attempt.result.truth_pretty.startswith("2 GB") and attempt.seconds == 12.0
+
+
+async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, clock) -> None:
+    from drill.config import Config
+    from drill.paths import Paths
+
+    first = DrillApp(Paths(drill_home), clock=clock)
+    async with first.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot, 20)
+        setup.query_one("#minutes", Select).value = 5
+        for block in ("compute", "training"):
+            setup.query_one(f"#block-{block}", Checkbox).value = False
+        setup.query_one("#grade-at-end", Switch).value = False
+        await start_round(pilot)
+    config = Config.load(drill_home / "config.toml")
+    assert (config.mock_round_problems, config.mock_round_minutes, config.mock_round_blocks,
+            config.mock_round_grade_at_end) == (20, 5, ["memory", "inference", "communication"], False)
+    again = DrillApp(Paths(drill_home), clock=clock)  # drill restarted
+    async with again.run_test(size=(100, 40)) as pilot:
+        setup = await open_setup(pilot, 20)
+        assert setup.query_one("#minutes", Select).value == 5
+        assert [box.id for box in setup.query(Checkbox) if box.value] == [
+            "block-memory", "block-inference", "block-communication"]
+        assert setup.query_one("#grade-at-end", Switch).value is False
+        assert setup.settings() == RoundSettings(20, 5, ("memory", "inference", "communication"), False)
+
+
+async def test_a_remembered_length_outside_the_choices_is_offered(drill_home, clock) -> None:
+    from drill.paths import Paths
+
+    drill_home.mkdir(parents=True, exist_ok=True)
+    (drill_home / "config.toml").write_text("mock_round_problems = 7\nmock_round_minutes = 12\n")
+    app = DrillApp(Paths(drill_home), clock=clock)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockSetupScreen))
+        assert app.screen.settings() == RoundSettings(problems=7, minutes=12)
+
+
+@pytest.mark.parametrize("line", ["mock_round_problems = 0", "mock_round_minutes = true",
+                                  'mock_round_blocks = ["memory", "gpus"]', "mock_round_blocks = []",
+                                  'mock_round_grade_at_end = "yes"'])
+def test_a_bad_remembered_round_setup_is_refused_with_its_key(tmp_path, line) -> None:
+    from drill.config import Config, ConfigError
+
+    path = tmp_path / "config.toml"
+    path.write_text(line + "\n")
+    with pytest.raises(ConfigError, match=line.split()[0]):
+        Config.load(path)

@@ -11,13 +11,22 @@ from drill.content.vocabulary import BLOCKS
 from drill.estimate.attempt import Attempt
 
 if TYPE_CHECKING:
+    from drill.config import Config
     from drill.estimate.draw import Problem
     from drill.estimate.schema import Family
+
+# config.toml key → RoundSettings field
+CONFIG_KEYS = {
+    "mock_round_problems": "problems",
+    "mock_round_minutes": "minutes",
+    "mock_round_blocks": "blocks",
+    "mock_round_grade_at_end": "grade_at_end",
+}
 
 
 @dataclass(frozen=True)
 class RoundSettings:
-    """A round as the user sets it up."""
+    """A round as the user sets it up (config.toml remembers the last one)."""
 
     problems: int = 10
     minutes: int = 15
@@ -27,6 +36,18 @@ class RoundSettings:
     @property
     def seconds(self) -> int:
         return self.minutes * 60
+
+    @classmethod
+    def from_config(cls, config: "Config") -> "RoundSettings":
+        """The setup config.toml remembers (its blocks in the vocabulary's order)."""
+        values = {name: getattr(config, key) for key, name in CONFIG_KEYS.items()}
+        values["blocks"] = tuple(block for block in BLOCKS if block in values["blocks"])
+        return cls(**values)
+
+    def config_values(self) -> dict[str, Any]:
+        """The config.toml keys and values that remember this setup."""
+        return {key: list(value) if isinstance(value := getattr(self, name), tuple) else value
+                for key, name in CONFIG_KEYS.items()}
 
 
 def draw_round(families: list["Family"], settings: RoundSettings, rng: random.Random) -> list["Problem"]:

@@ -13,20 +13,12 @@ from textual.widgets import Footer, Header, Select, Static, Switch
 
 from drill.interview.settings import MINUTES, InterviewSettings
 from drill.tui.widgets.pitch_timer import clock_text
+from drill.tui.widgets.remembered import options_with
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.interview.plan import InterviewPlan
     from drill.study import Study
-
-
-def _options(values: list[int], label) -> list[tuple[str, int]]:
-    return [(label(value), value) for value in values]
-
-
-def _with(values: tuple[int, ...] | range, chosen: int) -> list[int]:
-    """The choices, plus the remembered one when config.toml holds another."""
-    return sorted(set(values) | {chosen})
 
 
 RUNGS = {30: "30-second", 120: "2-minute", 300: "5-minute"}
@@ -78,17 +70,17 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             yield Static("[b]Mock interview[/b]: one countdown; every graded answer is also that item's review.")
             with Horizontal(classes="row"):
                 yield Static("Length", classes="label")
-                yield Select(_options(_with(MINUTES, chosen.minutes), lambda m: f"{m} minutes"),
+                yield Select(options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
                              value=chosen.minutes, allow_blank=False, id="minutes")
                 yield Static("Pitch", classes="label")
                 yield Select([("no pitch", 0), ("30 s rung", 30), ("2 min rung", 120), ("5 min rung", 300)],
                              value=chosen.pitch_seconds, allow_blank=False, id="pitch")
             with Horizontal(classes="row"):
                 yield Static("Grill", classes="label")
-                yield Select(_options(_with(range(0, 7), chosen.grill), lambda n: f"{n} questions" if n else "none"),
+                yield Select(options_with(range(0, 7), chosen.grill, lambda n: f"{n} questions" if n else "none"),
                              value=chosen.grill, allow_blank=False, id="grill")
                 yield Static("Estimates", classes="label")
-                yield Select(_options(_with(range(0, 7), chosen.estimates), lambda n: f"{n} problems" if n else "none"),
+                yield Select(options_with(range(0, 7), chosen.estimates, lambda n: f"{n} problems" if n else "none"),
                              value=chosen.estimates, allow_blank=False, id="estimates")
             with Horizontal(classes="row"):
                 yield Static("Coding", classes="label")

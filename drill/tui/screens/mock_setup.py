@@ -1,7 +1,9 @@
-"""Setting up a mock estimation round: how many problems, how long, which blocks."""
+"""Setting up a mock estimation round: how many problems, how long, which blocks. The setup opens
+on the last one chosen (config.toml remembers it)."""
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -9,13 +11,15 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Select, Static, Switch
 
 from drill.estimate.rounds import BLOCKS, RoundSettings
+from drill.tui.widgets.remembered import options_with
+from drill.tui.workers import ShowsWorkerFailures
 
-LENGTHS = [("5 problems", 5), ("10 problems", 10), ("20 problems", 20)]
-MINUTES = [("5 minutes", 5), ("10 minutes", 10), ("15 minutes", 15), ("30 minutes", 30)]
+LENGTHS = (5, 10, 20)
+MINUTES = (5, 10, 15, 30)
 
 
-class MockSetupScreen(Screen[None]):
-    """Pick a round; Enter starts it."""
+class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
+    """Pick a round; ctrl+s starts it (and remembers the choice)."""
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", priority=True),
@@ -24,18 +28,21 @@ class MockSetupScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        chosen = RoundSettings.from_config(self.app.study.config)
         yield Header()
         with Vertical(id="mock-setup"):
             yield Static("[b]Mock estimation round[/b] — fresh numbers, answers with units, a countdown.")
             with Horizontal(classes="row"):
-                yield Select(LENGTHS, value=10, allow_blank=False, id="problems")
-                yield Select(MINUTES, value=15, allow_blank=False, id="minutes")
+                yield Select(options_with(LENGTHS, chosen.problems, lambda n: f"{n} problems"),
+                             value=chosen.problems, allow_blank=False, id="problems")
+                yield Select(options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
+                             value=chosen.minutes, allow_blank=False, id="minutes")
             yield Static("Blocks:")
             with Horizontal(classes="row"):
                 for block in BLOCKS:
-                    yield Checkbox(block, value=True, id=f"block-{block}")
+                    yield Checkbox(block, value=block in chosen.blocks, id=f"block-{block}")
             with Horizontal(classes="row"):
-                yield Switch(value=True, id="grade-at-end")
+                yield Switch(value=chosen.grade_at_end, id="grade-at-end")
                 yield Static("grade at the end (off: after each answer)", classes="switch-label")
             yield Static("[b]ctrl+s[/b] start   [b]h[/b] history   [b]escape[/b] home", id="setup-keys")
         yield Footer(compact=True, show_command_palette=False)
@@ -54,4 +61,16 @@ class MockSetupScreen(Screen[None]):
         if not settings.blocks:
             self.notify("Pick at least one block.", severity="warning")
             return
-        self.app.start_mock_round(settings)
+        self.start(settings)
+
+    @work(thread=True, group="mock", exit_on_error=False)
+    def start(self, settings: RoundSettings) -> None:
+        """Remember the setup in config.toml, then start the round (which draws its problems)."""
+        from drill.config import ConfigError
+
+        try:
+            self.app.study.remember_round_settings(settings)
+        except (OSError, ValueError, ConfigError) as error:  # only not remembered: the round goes on
+            self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
+                                      severity="warning")
+        self.app.call_from_thread(self.app.start_mock_round, settings)
