@@ -50,13 +50,13 @@ def history(as_json: bool) -> int:
 
 def history_lines(interviews) -> list[str]:
     from drill.interview.settings import SECTION_TITLES
-    from drill.stats.text import clock
+    from drill.stats.text import clock, local_time
 
     lines = []
     for card in interviews:
         sections = " · ".join(f"{SECTION_TITLES[s.section].lower()} {s.score:.0%} ({s.answered}/{s.planned})"
                               for s in card.sections)
-        started = (card.started_at or "")[:16].replace("T", " ")
+        started = local_time(card.started_at) if card.started_at else ""
         lines.append(f"{started}  {card.score:>4.0%}  {clock(card.seconds_used)}/{clock(card.settings.seconds)}  "
                      f"{card.ended:<9}  {sections}")
     return lines

@@ -87,6 +87,7 @@ def test_the_cli_lists_interviews_and_stats_carry_them(study, capsys) -> None:
     assert main(["mock", "--history"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and "abandoned" in lines[0] and "grill questions 67% (1/1)" in lines[1]
+    assert lines[1].startswith("2026-11-22 15:00 ")  # local time (this test runs in UTC)
 
     assert main(["stats", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)["mock_interviews"]
@@ -95,6 +96,15 @@ def test_the_cli_lists_interviews_and_stats_carry_them(study, capsys) -> None:
     assert figures["by_section"]["grill"] == pytest.approx(2 / 3, abs=1e-4)
     assert [entry["id"] for entry in figures["interviews"]] == [abandoned.interview_id, card.interview_id]
     assert figures["interviews"][1]["answered"] == 3
+
+
+def test_the_cli_lists_interviews_in_local_time(study, capsys, in_kolkata) -> None:
+    run_interview(study, InterviewSettings(grill=1, pitch_seconds=0, estimates=0))
+    study.drain()
+    assert main(["mock", "--history"]) == 0
+    assert capsys.readouterr().out.startswith("2026-11-22 20:30 ")  # 15:00 UTC
+    assert main(["mock", "--history", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["started_at"].startswith("2026-11-22T15:00")  # JSON: UTC
 
 
 def test_drill_mock_runs_the_tui_on_the_interview_setup(drill_home, monkeypatch) -> None:

@@ -15,6 +15,7 @@ from drill.tui.screens.mock_interview import MockInterviewScreen
 from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.confirm import Confirm
 from tui_helpers import db_rows, wait_ready, wait_until
 
@@ -26,9 +27,9 @@ def app(drill_home, clock, monkeypatch):
 
 
 async def start(pilot, grill: int = 2, pitch: int = 120, estimates: int = 2, coding: bool = False,
-                minutes: int = 45) -> MockInterviewScreen:
+                minutes: int = 45, seed: int = 11) -> MockInterviewScreen:
     await wait_ready(pilot)
-    pilot.app.study.rng = random.Random(11)
+    pilot.app.study.rng = random.Random(seed)
     await pilot.press("M")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewSetupScreen))
     setup = pilot.app.screen
@@ -60,7 +61,7 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
         await pilot.press("3")  # no grade before the reveal
         assert screen.index == 0
         await pilot.press("space")
-        assert screen.query_one("#interview-points", Markdown).display  # the checklist
+        assert screen.query_one("#interview-points", Checklist).display  # the checklist
         await pilot.press("3")
         await pilot.press("space", "4")
         assert "Pitch 1/1" in status(screen)
@@ -205,3 +206,52 @@ async def test_drill_mock_opens_on_the_setup_which_refuses_an_empty_interview(dr
         assert app.screen is setup
         assert any("at least one section" in str(n.message) for n in app._notifications)
     assert db_rows(app, "SELECT COUNT(*) FROM mock_interview") == [(0,)]
+
+
+async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the_review(app) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start(pilot, grill=1, pitch=0, estimates=0)
+        card = screen.plan.steps[0].card
+        assert len(card.points) >= 2
+        await pilot.press("t", *"paged KV", "tab")  # notes typed, then the reveal
+        await pilot.press("space")
+        checklist = screen.query_one("#interview-points", Checklist)
+        assert checklist.display and checklist.points == list(card.points)
+        assert not checklist.has_focus  # the revealed answer has the keyboard first
+        await pilot.press("tab")
+        assert checklist.has_focus
+        await pilot.press("space", "down", "enter")  # space or Enter ticks the highlighted point
+        assert checklist.ticked == {0, 1}
+        assert str(checklist.get_option_at_index(1).prompt).startswith("[x] ")
+        suggestion = str(screen.query_one("#interview-suggestion", Static).render())
+        assert suggestion.startswith(f"2 of {len(card.points)} ticked: suggests")
+        await pilot.press("3")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
+    assert db_rows(app, "SELECT item_id, button, ticked, typed_answer FROM review") == [
+        (card.item_id, 3, "[0, 1]", "paged KV")]
+
+
+async def test_the_scorecard_shows_whole_questions_and_the_history_local_times(app, in_kolkata) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot, grill=2, pitch=0, estimates=1, seed=4)  # questions of 66 and 52 characters
+        steps = screen.plan.steps
+        await pilot.press("space", "3", "space", "3")
+        await type_answer(pilot, steps[2].problem.pretty)
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
+        text = app.screen.text()
+        words = " ".join(text.split())
+        questions = [" ".join(step.card.prompt.split()) for step in steps[:2]]
+        assert max(len(question) for question in questions) > 46
+        assert all(question in words for question in questions)  # whole, wrapped rather than cut
+        assert "…" not in text
+        assert steps[2].card.topic in text  # the estimate by its family's title
+        await pilot.press("H")
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewHistoryScreen))
+        table = app.screen.query_one("#interview-history")
+        assert table.get_row_at(0)[0] == "2026-11-22 20:30"  # 15:00 UTC, shown local
+        assert [str(column.label) for column in table.columns.values()][0] == "started"
+        await pilot.press("enter")  # the stored scorecard says when it started, locally too
+        await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
+        text = app.screen.text()
+        assert "started 2026-11-22 20:30" in text and "UTC" not in text
+        assert all(question in " ".join(text.split()) for question in questions)

@@ -23,11 +23,6 @@ def errata_markdown(errata: str) -> str:
     return f"*Errata (the source notes):* {errata.strip()}"
 
 
-def points_markdown(points: list[str]) -> str:
-    """A checklist under its heading, for the reveal of a grill question or a pitch."""
-    return "**Checklist**\n\n" + "\n".join(f"- [ ] {point}" for point in points)
-
-
 def suggestion_text(ticked: int, points: int) -> str:
     """The grade the ticks suggest (shown once a point has been ticked or unticked)."""
     rating = suggested_rating(ticked, points)
@@ -104,6 +99,7 @@ class FlashCardView(CardView):
             suggestion = self.query_one("#suggestion", Static)
             suggestion.update(suggestion_text(len(self.ticked()), len(self.card.points)))
             suggestion.display = True
+            suggestion.scroll_visible(animate=False)
 
     def seconds_taken(self) -> float:
         return time.monotonic() - self.shown_at

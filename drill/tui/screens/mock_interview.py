@@ -9,6 +9,7 @@ import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -19,7 +20,8 @@ from drill.interview.plan import InterviewPlan, Step
 from drill.interview.scorecard import CODING_RESULTS, InterviewAnswer, Scorecard, button_score
 from drill.interview.settings import GRILL_TARGET_S, SECTION_TITLES
 from drill.schedule.sm2 import BUTTON_LABEL
-from drill.tui.review.flash_card import points_markdown
+from drill.tui.review.flash_card import suggestion_text
+from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
@@ -49,6 +51,8 @@ class MockInterviewScreen(Screen[None]):
     #interview-timer.over { color: $error; }
     #interview-typed { height: 6; }
     #interview-check { color: $error; }
+    #interview-points { height: auto; max-height: 12; border: round $primary-darken-2; }
+    #interview-suggestion { color: $text-muted; }
     """
 
     BINDINGS = [
@@ -92,7 +96,10 @@ class MockInterviewScreen(Screen[None]):
             yield Static("", id="interview-check")
             yield Rule(id="interview-divider")
             yield Markdown("", id="interview-reveal")
-            yield Markdown("", id="interview-points")
+            checklist = Checklist(id="interview-points")
+            checklist.border_title = "Checklist: Tab to it, space ticks what you said"
+            yield checklist
+            yield Static("", id="interview-suggestion")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -155,13 +162,14 @@ class MockInterviewScreen(Screen[None]):
         typed = self.query_one("#interview-typed", TextArea)
         typed.text = ""
         typed.display = False
+        typed.can_focus = True
         entry = self.query_one("#interview-answer", Input)
         entry.value = ""
         entry.display = section == "estimate"
         check = self.query_one("#interview-check", Static)
         check.update("")
         check.display = False
-        for selector in ("#interview-divider", "#interview-reveal", "#interview-points"):
+        for selector in ("#interview-divider", "#interview-reveal", "#interview-points", "#interview-suggestion"):
             self.query_one(selector).display = False
         self.query_one("#interview-body", VerticalScroll).scroll_home(animate=False)
         self.set_focus(entry if section == "estimate" else None)
@@ -203,13 +211,26 @@ class MockInterviewScreen(Screen[None]):
             answer = (f"**Your time {clock_text(self.spoken)}** against a target of "
                       f"{clock_text(card.target_seconds or 0)}.\n\n{answer}")
         self.query_one("#interview-reveal", Markdown).update(answer)
-        points = self.query_one("#interview-points", Markdown)
-        points.update(points_markdown(card.points) if card.points else "")
+        points = self.query_one("#interview-points", Checklist)
+        points.show_points(card.points)
         for selector in ("#interview-divider", "#interview-reveal"):
             self.query_one(selector).display = True
-        points.display = bool(card.points)
-        self.set_focus(None)
+        points.display = self.query_one("#interview-suggestion").display = bool(card.points)
+        self.show_suggestion()
+        self.query_one("#interview-typed", TextArea).can_focus = False  # notes stay in view; Tab skips them
+        self.query_one("#interview-body", VerticalScroll).focus()  # the keyboard scrolls it; Tab: the checklist
         self.refresh_bindings()
+
+    @on(Checklist.Changed, "#interview-points")
+    def show_suggestion(self) -> None:
+        step = self.step
+        if step is not None and step.card.points:
+            self.query_one("#interview-suggestion", Static).update(
+                suggestion_text(len(self.ticked()), len(step.card.points)))
+
+    def ticked(self) -> tuple[int, ...]:
+        """The checklist points ticked, by their position."""
+        return tuple(sorted(self.query_one("#interview-points", Checklist).ticked))
 
     def action_type_notes(self) -> None:
         typed = self.query_one("#interview-typed", TextArea)
@@ -222,9 +243,10 @@ class MockInterviewScreen(Screen[None]):
         if step is None or not self.revealed or self.over:
             return
         seconds = self.spoken if self.spoken is not None else monotonic() - self.shown_at
-        grade = self.study.grade(step.card, button, int(seconds * 1000))
-        recorded = self.study.save_grade(grade)
         notes = self.query_one("#interview-typed", TextArea).text.strip() or None
+        ticked = self.ticked() if step.card.points else None
+        grade = self.study.grade(step.card, button, int(seconds * 1000), typed_answer=notes, ticked=ticked)
+        recorded = self.study.save_grade(grade)
         self.give(InterviewAnswer(self.index, step.section, step.item_id, seconds, button_score(button), button,
                                   self.target_for(step), notes, BUTTON_LABEL[button]), recorded)
 
@@ -326,7 +348,7 @@ class MockInterviewScreen(Screen[None]):
             interview_id=self.interview_id, items=tuple((step.section, step.item_id) for step in self.plan.steps),
         )
         self.study.save_interview_end(self.interview_id, scorecard)
-        from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
+        from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen, item_titles
 
-        titles = {step.item_id: step.card.prompt for step in self.plan.steps}
+        titles = item_titles([step.card for step in self.plan.steps])
         self.app.switch_screen(MockInterviewScorecardScreen(scorecard, titles))

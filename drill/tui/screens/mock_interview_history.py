@@ -1,4 +1,4 @@
-"""Every mock interview so far, newest first; Enter opens one's scorecard."""
+"""Every mock interview so far, newest first (local times); Enter opens one's scorecard."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from drill.interview.scorecard import Scorecard
+from drill.stats.text import local_time
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from drill.schedule.records import Card
     from drill.study import Study
 
 ENDED = {"done": "", "time": "time ran out", "abandoned": "abandoned"}
@@ -23,7 +25,7 @@ ENDED = {"done": "", "time": "time ran out", "abandoned": "abandoned"}
 def history_row(card: Scorecard) -> tuple[str, ...]:
     scores = card.section_scores()
     cell = lambda value: "—" if value is None else f"{value:.0%}"  # noqa: E731
-    started = (card.started_at or "")[:16].replace("T", " ")
+    started = local_time(card.started_at) if card.started_at else ""
     used = f"{clock_text(card.seconds_used)}/{clock_text(card.settings.seconds)}"
     return (started, used, cell(card.score), cell(scores["grill"]), cell(scores["pitch"]), cell(scores["estimate"]),
             cell(scores["coding"]), ENDED.get(card.ended, card.ended))
@@ -49,7 +51,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         head = "Enter opens an interview's scorecard." if self.interviews else "No mock interviews yet: M starts one."
         yield Static(head, id="interview-history-head")
         table = DataTable(id="interview-history", cursor_type="row")
-        table.add_columns("started (UTC)", "time", "overall", "grill", "pitch", "estim.", "coding", "")
+        table.add_columns("started", "time", "overall", "grill", "pitch", "estim.", "coding", "")
         for card in self.interviews:
             table.add_row(*history_row(card))
         yield table
@@ -63,10 +65,10 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     @work(thread=True, group="interview", exit_on_error=False)
     def open_scorecard(self, card: Scorecard) -> None:
-        titles = {c.item_id: c.prompt for c in self.study.cards(sorted({item for _, item in card.items}))}
-        self.app.call_from_thread(self._show, card, titles)
+        cards = self.study.cards(sorted({item for _, item in card.items}))
+        self.app.call_from_thread(self._show, card, cards)
 
-    def _show(self, card: Scorecard, titles: dict[str, str]) -> None:
-        from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
+    def _show(self, card: Scorecard, cards: list["Card"]) -> None:
+        from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen, item_titles
 
-        self.app.push_screen(MockInterviewScorecardScreen(card, titles))
+        self.app.push_screen(MockInterviewScorecardScreen(card, item_titles(cards)))

@@ -3,6 +3,8 @@ slips with their worked solutions. The same screen shows a past interview from t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich import box
 from rich.console import Group
 from rich.table import Table
@@ -17,15 +19,24 @@ from drill.interview.scorecard import InterviewAnswer, Scorecard
 from drill.interview.settings import SECTION_TITLES
 from drill.schedule.pitch_time import pitch_timing
 from drill.schedule.sm2 import BUTTON_LABEL
+from drill.stats.text import local_time
+from drill.tui.plain_text import plain_text
 from drill.tui.widgets.pitch_timer import clock_text
+
+if TYPE_CHECKING:
+    from drill.schedule.records import Card
 
 ENDED = {"done": "complete", "time": "time ran out", "abandoned": "abandoned"}
 
 
-def short(item_id: str, titles: dict[str, str], width: int = 46) -> str:
-    """An item's question on one short line (its id when the text is unknown)."""
-    text = " ".join(titles.get(item_id, item_id).split())
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+def item_titles(cards: "list[Card]") -> dict[str, str]:
+    """What names each asked item: a question's text, an estimation family's title."""
+    return {card.item_id: card.topic if card.kind == "estimate" else card.prompt for card in cards}
+
+
+def title(item_id: str, titles: dict[str, str]) -> str:
+    """An item's question, whole, on one line that the table wraps (its id when the text is unknown)."""
+    return " ".join(titles.get(item_id, item_id.removeprefix("estimate:")).split())
 
 
 def headline(card: Scorecard) -> Text:
@@ -35,15 +46,16 @@ def headline(card: Scorecard) -> Text:
     text.append(f"\n{len(card.answers)} of {asked} answered in {clock_text(card.seconds_used)} of "
                 f"{clock_text(card.settings.seconds)}")
     if card.started_at:
-        text.append(f" · started {card.started_at[:16].replace('T', ' ')} UTC")
+        text.append(f" · started {local_time(card.started_at)}")
     text.append(". Unanswered questions score zero; each section weighs the same.", style="dim")
     return text
 
 
 def _table(*columns: tuple[str, str]) -> Table:
+    """A table whose first column (what was asked) wraps and whose other columns never do."""
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, header_style="bold", expand=False)
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
+    for number, (name, justify) in enumerate(columns):
+        table.add_column(name, justify=justify, no_wrap=number > 0)
     return table
 
 
@@ -67,19 +79,19 @@ def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Tabl
     if section == "grill":
         table = _table(("question", "left"), ("grade", "left"), ("spoken", "right"))
         for a in answers:
-            table.add_row(short(a.item_id, titles), _grade(a), clock_text(a.seconds))
+            table.add_row(title(a.item_id, titles), _grade(a), clock_text(a.seconds))
     elif section == "pitch":
         table = _table(("pitch", "left"), ("time / target", "right"), ("grade", "left"))
         for a in answers:
             target = a.target_seconds or 0
             timing = pitch_timing(a.seconds, target)
             said = Text(f" {timing}", style="green" if timing == "in time" else "red")
-            table.add_row(short(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + said,
+            table.add_row(title(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + said,
                           _grade(a))
     elif section == "estimate":
         table = _table(("problem", "left"), ("your answer", "left"), ("score", "right"), ("time", "right"))
         for a in answers:
-            table.add_row(a.item_id.removeprefix("estimate:"), a.answer or "—", f"{a.score:.2f}", clock_text(a.seconds))
+            table.add_row(title(a.item_id, titles), a.answer or "—", f"{a.score:.2f}", clock_text(a.seconds))
     else:
         table = _table(("drill", "left"), ("result", "left"), ("time / budget", "right"))
         for a in answers:
@@ -88,14 +100,14 @@ def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Tabl
     return table
 
 
-def slips_markdown(card: Scorecard) -> str:
+def slips_markdown(card: Scorecard, titles: dict[str, str]) -> str:
     """The worst estimation answers with their problems and worked solutions."""
     worst = card.worst_estimates()
     if not worst:
         return ""
     lines = ["## Worst estimation slips", ""]
     for answer in worst:
-        lines += [f"### {answer.item_id.removeprefix('estimate:')}", "", answer.detail or "", ""]
+        lines += [f"### {title(answer.item_id, titles)}", "", answer.detail or "", ""]
     return "\n".join(lines)
 
 
@@ -130,7 +142,7 @@ class MockInterviewScorecardScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="interview-scorecard"):
             yield Static(scorecard_renderables(self.scorecard, self.titles), id="interview-scorecard-top")
-            slips = slips_markdown(self.scorecard)
+            slips = slips_markdown(self.scorecard, self.titles)
             markdown = Markdown(slips, id="interview-slips")
             markdown.display = bool(slips)
             yield markdown
@@ -141,10 +153,5 @@ class MockInterviewScorecardScreen(Screen[None]):
 
     def text(self) -> str:
         """The scorecard as plain text (what the screen shows, slips included)."""
-        import io
-
-        from rich.console import Console
-
-        console = Console(width=100, record=True, file=io.StringIO())
-        console.print(scorecard_renderables(self.scorecard, self.titles))
-        return console.export_text() + "\n" + slips_markdown(self.scorecard)
+        return plain_text(scorecard_renderables(self.scorecard, self.titles)) + "\n" + slips_markdown(
+            self.scorecard, self.titles)
