@@ -41,7 +41,7 @@ def fit(text: str, width: int, right: bool = False) -> str:
     """`text` on one line, cut with … or padded to exactly `width` cells."""
     text = " ".join(text.split())
     if cell_len(text) > width:
-        return set_cell_size(text, width - 1) + "…" if width > 0 else ""
+        text = set_cell_size(text, width - 1).rstrip() + "…" if width > 0 else ""
     pad = " " * (width - cell_len(text))
     return pad + text if right else text + pad
 
