@@ -167,7 +167,9 @@ async def test_escape_asks_and_the_drill_offers_the_kept_attempt_again(app, cloc
         assert isinstance(app.screen, Choose)
         await pilot.press("escape")  # stay
         assert app.screen is screen and screen.finished is None
-        await pilot.press("escape", "k")  # keep it for later
+        await pilot.press("escape")
+        stopwatch.advance(30)  # reading the question is not kept on the clock
+        await pilot.press("k")  # keep it for later
         await wait_until(pilot, lambda: app.screen is app.home_screen)
         clock.now += timedelta(hours=2)
         question = await start_from_list(pilot, "dpo-loss", Choose)

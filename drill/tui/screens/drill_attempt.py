@@ -110,6 +110,12 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     """The timer runs while the screen is open, from the workspace's start (or where a resumed
     attempt left off) until the tests pass or you give up; then it shows the time it ended at."""
 
+    DEFAULT_CSS = """
+    #drill-reference {
+        padding: 0 2;
+        margin-bottom: 1;
+    }
+    """
     BINDINGS = [
         Binding("e", "edit", "Edit"),
         Binding("t", "test", "Run tests"),
@@ -233,17 +239,20 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             return
         from drill.tui.widgets.choose import Choose
 
-        self.app.push_screen(Choose(
-            f"Leave {self.drill.title} unfinished? Its clock stops at {clock_text(self.elapsed)}.",
-            [("k", "keep it for later: opening the drill again offers to resume it", "keep"),
-             ("d", "discard it: the next start is fresh", "discard")], "stay"), self.left)
+        asked_at = self.elapsed
 
-    def left(self, choice: str | None) -> None:
-        if choice is None:
-            return
-        self.discarded = choice == "discard"
-        self.keep_progress()
-        self.go_back()
+        def left(choice: str | None) -> None:
+            if choice is None:  # stay: the clock has run on all along
+                return
+            self.final_seconds = asked_at  # kept at the time the question said
+            self.discarded = choice == "discard"
+            self.keep_progress()
+            self.go_back()
+
+        self.app.push_screen(Choose(
+            f"Leave {self.drill.title} unfinished? Its clock stops at {clock_text(asked_at)}.",
+            [("k", "keep it for later: opening the drill again offers to resume it", "keep"),
+             ("d", "discard it: the next start is fresh", "discard")], "stay"), left)
 
     def go_back(self) -> None:
         """Back to the review that opened this drill (saying whether it ended), else home."""
