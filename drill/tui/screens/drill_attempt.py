@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from drill.coding.workspace import Workspace
     from drill.schedule.records import Card
     from drill.study import Study
-    from drill.tui.app import DrillApp
 
 
 class TestReported(Message):
@@ -57,7 +56,7 @@ class RunFinished(Message):
         self.started_at = started_at
 
 
-def open_attempt(app: "DrillApp", drill: "Drill", card: "Card",
+def open_attempt(app: App, drill: "Drill", card: "Card",
                  unfinished: "tuple[Workspace, Progress] | None",
                  on_close: "Callable[[str | None], None] | None") -> None:
     """Open the attempt screen on a fresh workspace, or first ask whether to resume `unfinished`
@@ -68,7 +67,7 @@ def open_attempt(app: "DrillApp", drill: "Drill", card: "Card",
     from drill.coding.workspace import create_workspace
     from drill.tui.widgets.choose import Choose
 
-    study = app.study
+    study: Study | None = getattr(app, "study", None)  # the DrillApp's, open by now
     assert study is not None
 
     def show(workspace: "Workspace", progress: Progress) -> None:
