@@ -43,10 +43,11 @@ class CustomSessionScreen(Screen[CustomSession | None]):
             with Horizontal(classes="row"):
                 for kind in SESSION_KINDS:
                     yield Checkbox(kind, value=False, id=f"kind-{kind}")
-            yield Input(placeholder="topic contains… (comma-separated)", id="topics")
+            yield Input(placeholder="topic contains… (comma-separated)", id="topics", compact=True)
             with Horizontal(classes="row"):
-                yield Input(placeholder="weakest N", id="weakest", type="integer")
-                yield Input(placeholder="due within N days", id="ahead", type="integer")
+                yield Input(placeholder="weakest N", id="weakest", type="integer", compact=True)
+                yield Static(" ", classes="gap")
+                yield Input(placeholder="due within N days", id="ahead", type="integer", compact=True)
             with Horizontal(classes="row"):
                 yield Checkbox("cram: every matching item", id="cram")
                 yield Checkbox("reschedule early reviews", id="reschedule")

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "estimate": EstimateView,
                                     "coding": CodingView}
-GLOBAL_KEYS = ("escape", "f1")  # keys of every screen, left out of the Footer while the four grades need it
+GLOBAL_KEYS = ("escape", "f1")  # keys of every screen, left out of the Footer when the four grades need the room
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later", "suspend")
 EDITABLE_KINDS = ("card", "pitch")  # deck items; problems and drills are edited in their own files
 
@@ -48,6 +48,22 @@ def grade_outcome(state: ItemState, scheduled: date | None, button: int, today: 
     if not counts_today(state, today) or scheduled is None:
         return again or "✓"
     return describe_interval((scheduled - today).days) + again
+
+
+def changed(active: dict[str, ActiveBinding], changes: dict[str, dict[str, object]]) -> dict[str, ActiveBinding]:
+    """`active` with the bindings of these keys changed (description, show, key_display)."""
+    active = dict(active)
+    for key, change in changes.items():
+        if key in active:
+            node, binding, enabled, tooltip = active[key]
+            active[key] = ActiveBinding(node, replace(binding, **change), enabled, tooltip)
+    return active
+
+
+def footer_width(app, active: dict[str, ActiveBinding]) -> int:
+    """Columns a compact Footer takes for `active`: key, space, label and a gap for each action shown."""
+    shown = {binding.action: binding for _, binding, _, _ in active.values() if binding.show}
+    return sum(len(app.get_key_display(binding)) + len(binding.description) + 2 for binding in shown.values())
 
 
 def card_name(card: "Card") -> str:
@@ -139,8 +155,8 @@ class ReviewScreen(Screen[None]):
         card, today = message.card, self.study.today
         self.grade_labels = {}
         for button in (1, 2, 3, 4):
-            if self.keeps_schedules():
-                self.grade_labels[str(button)] = f"{BUTTON_LABEL[button]} (cram)"
+            if self.keeps_schedules():  # no interval to show: the title says the schedules are kept
+                self.grade_labels[str(button)] = BUTTON_LABEL[button]
                 continue
             after = self.study.next_state(card, BUTTON_QUALITY[button], today)
             outcome = grade_outcome(card.state, self.study.scheduled_day(after), button, today)
@@ -150,18 +166,16 @@ class ReviewScreen(Screen[None]):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """Textual's active bindings as the Footer shows them: each grade key labelled by the interval it
-        gives; while the grades show, Escape and F1 (keys of every screen) leave them the room; in a text
-        box, Escape says that it (or Tab) leaves the box and keeps the text."""
+        gives; when the grades' labels leave no room, Escape and F1 (keys of every screen) are left out of
+        the Footer (they still work); in a text box, Escape says that it (or Tab) leaves the box and keeps
+        the text."""
         active = super().active_bindings
         changes: dict[str, dict[str, object]] = {key: {"description": label} for key, label in self.grade_labels.items()}
-        if self.grade_labels and not self.view.answered:
-            changes.update({key: {"show": False} for key in GLOBAL_KEYS})
         if self.query(ContentSwitcher) and self.view.in_box():
             changes["escape"] = {"description": "Leave box, keep text", "key_display": "esc/tab"}
-        for key, change in changes.items():
-            if key in active:
-                node, binding, enabled, tooltip = active[key]
-                active[key] = ActiveBinding(node, replace(binding, **change), enabled, tooltip)
+        active = changed(active, changes)
+        if self.grade_labels and footer_width(self.app, active) > self.size.width:
+            active = changed(active, {key: {"show": False} for key in GLOBAL_KEYS})
         return active
 
     # -- grades and their writes -----------------------------------------------------------
