@@ -20,4 +20,6 @@ async def test_at_80_columns_every_key_of_home_is_in_view(small_paths, clock) ->
         legend = dict(chunk.partition(" ")[::2] for chunk in
                       re.split(r"\s{3,}|\n", str(screen.query_one("#ways-in").render())))  # key → what it does
         assert {binding.key for binding in HomeScreen.BINDINGS} <= set(legend), legend
-        assert screen.query_one("#ways-in").region.bottom <= 23  # above the Footer
+        ways_in = screen.query_one("#ways-in")
+        assert ways_in.region.bottom <= 23  # above the Footer
+        assert ways_in.size.height == len(str(ways_in.render()).splitlines())  # no line wraps at 80 columns

@@ -192,21 +192,19 @@ async def test_a_failed_card_stays_due_today_after_leaving_and_after_a_restart(s
 
 
 async def test_every_footer_key_fits_80_columns_after_a_reveal(small_paths, clock) -> None:
-    """The four grades with their intervals, undo and suspend fit; Escape and F1, keys of every screen,
-    leave them the room while they show, and come back with the next card."""
+    """Fresh cards: the four grades with their intervals, undo, suspend, Escape and F1 all fit."""
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_review(pilot)
         await pilot.press("space", "3", "space")  # revealed, with an undo to offer
         await pilot.pause()
-        assert set(footer_labels(screen).values()) >= {"Again 1d↻", "Hard 1d↻", "Good 1d", "Easy 1d", "Undo", "Suspend"}
-        assert not {"escape", "f1"} & set(footer_labels(screen)) and cut_keys(screen) == []
-        await pilot.press("escape")  # still works, unlabelled
-        assert app.screen is app.home_screen
+        assert set(footer_labels(screen).values()) >= {"Again 1d↻", "Hard 1d↻", "Good 1d", "Easy 1d", "Undo",
+                                                       "Suspend", "Home", "Help"}
+        assert cut_keys(screen) == []
 
 
 async def test_the_longest_grade_labels_fit_80_columns(small_paths, clock) -> None:
-    """A mature card: every grade names months, Hard comes back today too."""
+    """A mature card: every grade names months, Hard comes back today too; Escape and F1 leave the Footer."""
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot)
@@ -222,3 +220,6 @@ async def test_the_longest_grade_labels_fit_80_columns(small_paths, clock) -> No
         labels = footer_labels(screen)
         assert labels["2"].startswith("Hard ") and labels["2"].endswith("mo↻") and labels["4"].endswith("mo"), labels
         assert {"u", "s"} <= set(labels) and cut_keys(screen) == [], labels
+        assert not {"escape", "f1"} & set(labels)  # keys of every screen give the grades their room
+        await pilot.press("escape")  # and still work
+        assert app.screen is app.home_screen

@@ -86,10 +86,10 @@ class HomeScreen(Screen[None]):
             yield Static("", id="blocks")
             yield Static("", id="problems")
             yield Static(
-                "[b]r[/b] review today's cards   [b]m[/b] mock estimation round   [b]h[/b] round history\n"
-                "[b]c[/b] custom session (cram, ahead, weakest)   [b]M[/b] mock interview   [b]H[/b] interview history\n"
-                "[b]k[/b] coding drills   [b]i[/b] interview date   [b]s[/b] stats   [b]b[/b] browse\n"
-                "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
+                "[b]r[/b] review today's cards   [b]c[/b] custom session (cram, ahead, weakest)\n"
+                "[b]m[/b] mock estimation round   [b]h[/b] past rounds   [b]k[/b] coding drills   [b]b[/b] browse\n"
+                "[b]M[/b] mock interview   [b]H[/b] past interviews   [b]i[/b] interview date   [b]s[/b] stats\n"
+                "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",  # each line fits 80 columns
                 id="ways-in",
             )
         yield Footer(compact=True, show_command_palette=False)
