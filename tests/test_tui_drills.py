@@ -220,7 +220,8 @@ async def test_the_clock_stops_at_the_pass(app, stopwatch) -> None:
         stopwatch.advance(60)  # reading the reference afterwards is not solving time
         screen.tick()
         assert "solved in 6:55 (budget 10:00)" in text(screen.query_one("#drill-status"))
-        assert "All 9 tests passed — solved in 6:55 (budget 10:00)" in screen.query_one("#drill-results", Markdown).source
+        said = screen.query_one("#drill-results", Markdown).source
+        assert "All 9 tests passed — solved in 6:55 (budget 10:00)" in said
     assert db_rows(app, "SELECT status, seconds FROM coding_attempt") == [("pass", 415.0)]
 
 

@@ -207,9 +207,9 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     def clock_line(self) -> str:
         """'5:00 / budget 10:00' while it runs; 'solved in 6:55 (budget 10:00)' once passed."""
-        budget = clock_text(self.drill.budget_s)
+        budget, now = clock_text(self.drill.budget_s), clock_text(self.elapsed)
         ended = {"pass": "solved in", "gave up": "gave up at"}.get(self.finished or "")
-        return f"{ended} {clock_text(self.elapsed)} (budget {budget})" if ended else f"{clock_text(self.elapsed)} / budget {budget}"
+        return f"{ended} {now} (budget {budget})" if ended else f"{now} / budget {budget}"
 
     def tick(self) -> None:
         parts = [self.drill.title, self.drill.difficulty, self.clock_line(),
@@ -322,7 +322,8 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     def show_results(self, head: str) -> None:
         from drill.coding.verdict import result_lines
 
-        self.query_one("#drill-results", Markdown).update("\n".join([f"**{head}**", "", *result_lines(self.results, head)]))
+        lines = [f"**{head}**", "", *result_lines(self.results, head)]
+        self.query_one("#drill-results", Markdown).update("\n".join(lines))
 
     def worker_failed(self, worker) -> None:
         """The test run itself broke (said in a notice): nothing is recorded and `r` runs again."""
