@@ -249,3 +249,11 @@ def test_a_bad_remembered_round_setup_is_refused_with_its_key(tmp_path, line) ->
     path.write_text(line + "\n")
     with pytest.raises(ConfigError, match=line.split()[0]):
         Config.load(path)
+
+
+@pytest.mark.parametrize(("answered", "abandoned", "finished", "ended"), [
+    (5, False, True, "done"), (3, False, True, "time"), (3, True, True, "abandoned"), (3, False, False, "unfinished")])
+def test_how_a_stored_round_ended(answered, abandoned, finished, ended) -> None:
+    from drill.estimate.rounds import ending
+
+    assert ending(5, answered, abandoned, finished) == ended
