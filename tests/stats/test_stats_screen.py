@@ -177,3 +177,18 @@ async def test_no_interview_yet_says_how_to_start_one(small_paths, clock) -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         await open_stats(pilot)
         assert "No mock interviews yet: M on home starts one." in text_of(app.screen, "#interviews")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_no_section_is_cut_to_an_ellipsis(history, clock, size) -> None:
+    """Every table and line of the stats screen reads whole in its section's width, at 80 and 120
+    columns, over all time (every kind of figure present)."""
+    app = DrillApp(history, clock=clock)
+    async with app.run_test(size=size) as pilot:
+        await open_stats(pilot)
+        await pilot.press("p", "p")
+        await wait_until(pilot, lambda: app.screen.has_class("loaded") and app.screen.report.scope.period is None)
+        for widget in app.screen.query("#stats-body Static"):
+            console = Console(width=widget.content_region.width, file=io.StringIO(), record=True)
+            console.print(widget.content)
+            assert "…" not in console.export_text(), (widget.id, console.export_text())

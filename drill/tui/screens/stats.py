@@ -203,7 +203,7 @@ def mock_view(report: "StatsReport") -> Group | Text:
     if not mock.count:
         return Text("No mock rounds in this period.", style="dim")
     head = Text(f"{mock.count} rounds · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
-    table = _table(("started", "left"), ("answered", "right"), ("score", "right"), ("time", "right"), ("", "left"))
+    table = _table(("started", "left"), ("done", "right"), ("score", "right"), ("time", "right"), ("", "left"))
     for row in mock.rounds[:ROUNDS_SHOWN]:
         table.add_row(local_time(row.started_at), f"{row.answered}/{row.problems}", percent(row.score),
                       f"{clock(row.seconds)}/{clock(row.time_limit_s)}", "abandoned" if row.abandoned else "")
