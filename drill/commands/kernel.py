@@ -55,6 +55,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     from drill.coding.drills import DrillError, find_drill
     from drill.coding.environment import describe, missing_requirements
     from drill.coding.limits import DEFAULT_TIMEOUT_S
+    from drill.coding.verdict import headline
     from drill.commands.output import print_json
     from drill.paths import Paths
 
@@ -82,7 +83,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         print_json(run.as_json())
         return 0
     print_failures(run.tests)
-    print(f"{run.status.upper()}: {run.passed} passed, {run.failed} failed in {run.seconds:.1f} s - {run.reason}")
+    print(f"{run.status.upper()}: {headline(run)} ({run.seconds:.1f} s)")  # the counts are in the reason
     if run.speed_ratio is not None:
         print(f"speed vs reference: {run.speed_ratio:.2f}x ({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
     return 0

@@ -63,7 +63,7 @@ def test_test_readable_summary_and_unknown_id(capsys, toy_root: Path, tmp_path: 
     assert main(["kernel", "test", "toy-add", "--solution", str(path)]) == 0
     out = capsys.readouterr().out
     assert "FAILED test_add[cpu-1-2]" in out and "add(1, 2) should be 3" in out
-    assert out.rstrip().splitlines()[-1].startswith("FAIL: 1 passed, 3 failed in ")
+    assert out.rstrip().splitlines()[-1].startswith("FAIL: 3 of 4 tests failed")
     assert main(["kernel", "test", "no-such-drill", "--solution", str(path)]) == 2
     assert "no drill named 'no-such-drill'" in capsys.readouterr().err
 
