@@ -213,11 +213,18 @@ def screen_shows(session: str, text: str):
 
 
 def pid_alive(pid: int) -> bool:
+    """Whether the process runs: a zombie (killed, not yet reaped by the tmux server, which a loaded
+    machine may take a while to do) has stopped running."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): signal 0 reaching it is all there is
+
 
 
 @pytest.mark.slow
