@@ -176,7 +176,7 @@ class Study:
         from drill.store.leeches import standings
 
         with self.engine.connect() as connection:
-            found = standings(connection)
+            found = standings(connection, ids)
         threshold = self.config.leech_threshold
         return [
             replace(card, leech=found[card.item_id].describe()) if card.item_id in found

@@ -174,3 +174,31 @@ def test_opening_a_current_database_does_not_import_alembic(tmp_path: Path) -> N
     code = ("import sys; from drill.store.engine import open_engine; "
             f"open_engine(__import__('pathlib').Path({str(tmp_path / 'd.db')!r})); print('alembic' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_revision_11_gives_pitches_their_sibling_group_and_the_queue_indexes_hold_it(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from drill.store.migrations import SCRIPTS
+
+    path = tmp_path / "ten.db"
+    legacy = create_engine(f"sqlite:///{path}")
+    with legacy.begin() as connection:  # a drill at revision 10 left pitches without a group
+        config = Config()
+        config.set_main_option("script_location", str(SCRIPTS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0010")
+        connection.exec_driver_sql("PRAGMA user_version = 10")
+        for id_, kind, siblings in (("p-30", "pitch", None), ("c-1", "card", None), ("c-2", "card", "pair")):
+            connection.exec_driver_sql(f"""INSERT INTO item (id, kind, block, topic, deck, position, prompt, answer,
+                source, content_hash, created_at, updated_at, siblings) VALUES ('{id_}', '{kind}', 'memory', 'KV',
+                'd', 0, 'p', 'a', 's', 'h', '2026-11-01', '2026-11-01', {f"'{siblings}'" if siblings else "NULL"})""")
+    legacy.dispose()
+    engine = open_engine(path)
+    with engine.connect() as connection:
+        groups = dict(connection.execute(text("SELECT id, siblings FROM item")).all())
+        indexed = {index["name"]: index["column_names"] for index in inspect(connection).get_indexes("item")}
+    assert groups == {"p-30": "pitch:KV", "c-1": None, "c-2": "pair"}
+    assert indexed["ix_item_due"][-1] == indexed["ix_item_new"][-1] == "siblings"

@@ -12,7 +12,6 @@ from drill.schedule.grading import ItemState
 from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
-from drill.schedule.siblings import group
 from drill.store.dialect import Dialect, as_date, dialect
 
 ACTIVE = "retired = FALSE AND suspended = FALSE"
@@ -48,11 +47,11 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     """
     with engine.connect() as connection:
         due = [
-            Candidate(row.id, row.block, as_date(row.due_day), row.kind, group(row.kind, row.topic, row.siblings))
+            Candidate(row[0], row[1], as_date(row[2]), row[3], row[4])
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block, due_day, kind, topic, siblings FROM (
-                        SELECT id, block, due_day, kind, topic, siblings, position, ROW_NUMBER() OVER (
+                    f"""SELECT id, block, due_day, kind, siblings FROM (
+                        SELECT id, block, due_day, kind, siblings, position, ROW_NUMBER() OVER (
                             PARTITION BY block ORDER BY due_day, position) AS lane
                         FROM item WHERE {ACTIVE} AND due_day <= :today) AS lanes
                     WHERE lane <= :per_block ORDER BY due_day, position"""
@@ -61,11 +60,11 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
             )
         ]
         new = [
-            Candidate(row.id, row.block, None, row.kind, group(row.kind, row.topic, row.siblings))
+            Candidate(row[0], row[1], None, row[2], row[3])
             for row in connection.execute(
                 text(
-                    f"""SELECT id, block, kind, topic, siblings FROM (
-                        SELECT id, block, kind, topic, siblings, position, ROW_NUMBER() OVER (
+                    f"""SELECT id, block, kind, siblings FROM (
+                        SELECT id, block, kind, siblings, position, ROW_NUMBER() OVER (
                             PARTITION BY kind, block ORDER BY position) AS lane
                         FROM item WHERE {ACTIVE} AND last_review_day IS NULL) AS lanes
                     WHERE lane <= :per_block ORDER BY position"""
@@ -95,13 +94,13 @@ def reviewed_today(engine: Engine, today: date) -> list[Candidate]:
     with engine.connect() as connection:
         rows = connection.execute(
             text(
-                """SELECT DISTINCT item.id, item.block, item.kind, item.topic, item.siblings
-                FROM review JOIN item ON item.id = review.item_id WHERE review.study_day = :today"""
+                """SELECT DISTINCT item.id, item.block, item.kind, item.siblings
+                FROM review JOIN item ON item.id = review.item_id
+                WHERE review.study_day = :today AND item.siblings IS NOT NULL"""
             ),
             {"today": today},
         ).all()
-    candidates = [Candidate(row.id, row.block, None, row.kind, group(row.kind, row.topic, row.siblings)) for row in rows]
-    return [candidate for candidate in candidates if candidate.siblings is not None]
+    return [Candidate(row.id, row.block, None, row.kind, row.siblings) for row in rows]
 
 
 def day_progress(engine: Engine, today: date) -> DayProgress:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, text
 
+from drill.schedule.siblings import group
 from drill.store import facts
 from drill.store.facts import write_fact
 from drill.store.transactions import writing
@@ -46,7 +47,7 @@ def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
         "points": json.dumps(item.points),
         "target_seconds": item.target_seconds,
         "errata": item.errata,
-        "siblings": item.siblings,
+        "siblings": group(item.kind, item.topic, item.siblings),  # the effective group, for the queue's index
         "content_hash": item.content_hash(),
         "now": now,
     }
