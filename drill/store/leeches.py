@@ -11,14 +11,17 @@ from sqlalchemy import Connection, bindparam, text
 from drill.schedule.leech import RUN_KINDS, Standing
 
 AGAIN = 1
-LAPSES = f"""SELECT item_id, COUNT(*) FROM review
-    WHERE counted = TRUE AND button = {AGAIN} AND reps_before > 0 {{only}} GROUP BY item_id"""
-# Failed tries (every review, repeats included) after the item's last pass.
-FAILED_RUNS = f"""SELECT r.item_id, COUNT(*) FROM review r JOIN item i ON i.id = r.item_id
-    WHERE i.kind IN ({", ".join(f"'{kind}'" for kind in RUN_KINDS)}) AND r.button = {AGAIN} {{only}}
-    AND NOT EXISTS (SELECT 1 FROM review p WHERE p.item_id = r.item_id AND p.button > {AGAIN}
-                    AND p.reviewed_at > r.reviewed_at)
-    GROUP BY r.item_id"""
+# The WHERE is the partial index ix_review_lapse's own, word for word, so SQLite reads that index.
+LAPSES = """SELECT item_id, COUNT(*) FROM review
+    WHERE counted = TRUE AND button = 1 AND reps_before > 0 {only} GROUP BY item_id"""
+# Failed tries (every review, repeats included) after the item's last pass, item by item: the
+# few estimation families and drills drive it, each reading its own reviews through ix_review_item.
+FAILED_RUNS = f"""SELECT * FROM (
+    SELECT i.id, (SELECT COUNT(*) FROM review r WHERE r.item_id = i.id AND r.button = {AGAIN}
+        AND NOT EXISTS (SELECT 1 FROM review p WHERE p.item_id = i.id AND p.button > {AGAIN}
+                        AND p.reviewed_at > r.reviewed_at)) AS run
+    FROM item i WHERE i.kind IN ({", ".join(f"'{kind}'" for kind in RUN_KINDS)}) {{only}}) AS runs
+    WHERE run > 0"""
 ITEMS = "SELECT id, kind, topic FROM item WHERE TRUE {only}"
 
 
@@ -36,7 +39,7 @@ def lapse_counts(connection: Connection, ids: Collection[str] | None = None) -> 
 
 def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:
     """Failed tries since the last pass, per estimation family and coding drill (none: left out)."""
-    return _counts(connection, FAILED_RUNS, "r.item_id", ids)
+    return _counts(connection, FAILED_RUNS, "i.id", ids)
 
 
 def standings(connection: Connection, ids: Collection[str] | None = None) -> dict[str, Standing]:
@@ -45,17 +48,28 @@ def standings(connection: Connection, ids: Collection[str] | None = None) -> dic
     failing = lapses.keys() | runs.keys()
     if not failing:
         return {}
-    query = text(ITEMS.format(only="AND id IN :ids")).bindparams(bindparam("ids", expanding=True))
-    items = {row[0]: row[1:] for row in connection.execute(query, {"ids": sorted(failing)})}
+    if ids is None:  # every item's kind and topic in one pass beats a list of thousands of ids
+        items = {row[0]: row[1:] for row in connection.execute(text(ITEMS.format(only="")))}
+    else:
+        query = text(ITEMS.format(only="AND id IN :ids")).bindparams(bindparam("ids", expanding=True))
+        items = {row[0]: row[1:] for row in connection.execute(query, {"ids": sorted(failing)})}
     return {
         item_id: Standing(item_id, *items.get(item_id, ("card", "")), lapses.get(item_id, 0), runs.get(item_id, 0))
         for item_id in failing
     }
 
 
+def leeches(connection: Connection, threshold: int) -> list[Standing]:
+    """The items that are leeches now (their kind and topic read for them alone)."""
+    lapses, runs = lapse_counts(connection), failed_runs(connection)
+    suspects = {item_id for item_id, number in lapses.items() if number >= threshold} | set(runs)
+    found = standings(connection, suspects) if suspects else {}
+    return [standing for standing in found.values() if standing.is_leech(threshold)]
+
+
 def leech_ids(connection: Connection, threshold: int) -> set[str]:
-    """The items that are leeches now."""
-    return {item_id for item_id, standing in standings(connection).items() if standing.is_leech(threshold)}
+    """The ids of the items that are leeches now."""
+    return {standing.item_id for standing in leeches(connection, threshold)}
 
 
 def standing(connection: Connection, item_id: str) -> Standing:

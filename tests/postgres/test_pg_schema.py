@@ -74,6 +74,7 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
         connection.execute(text("ALTER TABLE review DROP COLUMN ticked"))
         connection.execute(text("ALTER TABLE review DROP COLUMN cram"))
         connection.execute(text("ALTER TABLE item DROP COLUMN siblings"))  # and the indexes holding it
+        connection.execute(text("DROP INDEX ix_review_lapse"))  # ix_review_cram went with the cram column
         connection.execute(text("CREATE INDEX ix_item_due ON item (retired, suspended, due_day, kind, block, position, id)"))
         connection.execute(text(
             "CREATE INDEX ix_item_new ON item (retired, suspended, last_review_day, kind, block, position, id)"))

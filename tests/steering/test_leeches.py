@@ -162,3 +162,16 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock, capsy
     study.close()
     assert figures == {"cram_reviews": 1, "cram_rescheduled": 0, "leeches": [
         {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}]}
+
+
+def test_counting_lapses_and_cram_reviews_reads_their_partial_indexes(small_paths, clock) -> None:
+    """The queries' WHERE clauses must stay those of the indexes, or a million reviews are read."""
+    from drill.store.leeches import LAPSES
+
+    study = open_study(small_paths, clock)
+    with study.engine.connect() as connection:
+        lapses = connection.execute(text("EXPLAIN QUERY PLAN " + LAPSES.format(only=""))).all()
+        cram = connection.execute(text(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM review WHERE cram = TRUE AND study_day >= '2026-01-01'")).all()
+    study.close()
+    assert "ix_review_lapse" in str(lapses) and "ix_review_cram" in str(cram)

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from drill.schedule.leech import Standing
-from drill.store.leeches import standings
+from drill.store.leeches import leeches as current_leeches
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import in_block, rows
 
@@ -32,15 +32,15 @@ class Steering:
 def steering(connection: Connection, scope: Scope) -> Steering:
     [(cram, rescheduled)] = rows(
         connection,
-        f"""SELECT COUNT(*) FILTER (WHERE cram), COUNT(*) FILTER (WHERE cram AND counted)
-        FROM review WHERE study_day >= :first_day AND study_day <= :today {in_block(scope)}""",
+        f"""SELECT COUNT(*), COUNT(*) FILTER (WHERE counted) FROM review
+        WHERE cram = TRUE AND study_day >= :first_day AND study_day <= :today {in_block(scope)}""",  # ix_review_cram
         scope,
     )
     in_scope = None if scope.block is None else {
         item_id for (item_id,) in rows(connection, "SELECT id FROM item WHERE block = :block", scope)}
     leeches = sorted(
-        (standing for standing in standings(connection).values()
-         if standing.is_leech(scope.leech_threshold) and (in_scope is None or standing.item_id in in_scope)),
+        (standing for standing in current_leeches(connection, scope.leech_threshold)
+         if in_scope is None or standing.item_id in in_scope),
         key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
     )
     return Steering(cram or 0, rescheduled or 0, tuple(leeches))
