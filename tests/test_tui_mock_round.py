@@ -186,6 +186,8 @@ async def test_a_past_round_opens_from_the_history_with_its_answers_and_local_ti
             assert attempt.problem.topic in text and attempt.result.truth_pretty in text
             assert f"{attempt.score:.2f}" in text
         assert app.screen.title == "Mock round of 2026-11-22 20:30"
+        own = {key for key, active in app.screen.active_bindings.items() if active.node is app.screen}
+        assert {"escape", "h"} <= own and not {"enter", "m"} & own  # Back; not the fresh summary's Home, New round
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is history)
 

@@ -104,11 +104,12 @@ class MockSummaryScreen(Screen[None]):
         return plain_text(top(self.summary)) + "\n" + slips_markdown(self.summary)
 
 
-class PastRoundScreen(MockSummaryScreen):
+class PastRoundScreen(MockSummaryScreen, inherit_bindings=False):
     """A round opened from the history: the same summary, titled by when it started; Escape (or h)
     goes back to the list."""
 
-    BINDINGS = [Binding("escape,h", "app.pop_screen", "Back")]
+    # not the fresh summary's Home (Enter) and New round (m): Screen's own and Back only
+    BINDINGS = [*Screen.BINDINGS, Binding("escape,h", "app.pop_screen", "Back")]
 
     def __init__(self, summary: RoundSummary, started: str) -> None:
         super().__init__(summary)
