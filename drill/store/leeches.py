@@ -42,29 +42,34 @@ def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> d
     return _counts(connection, FAILED_RUNS, "i.id", ids)
 
 
-def standings(connection: Connection, ids: Collection[str] | None = None) -> dict[str, Standing]:
-    """Every item (or those of `ids`) with a lapse or a failed run, by id."""
-    lapses, runs = lapse_counts(connection, ids), failed_runs(connection, ids)
-    failing = lapses.keys() | runs.keys()
-    if not failing:
+def _standings(connection: Connection, ids: Collection[str], lapses: dict[str, int],
+               runs: dict[str, int]) -> dict[str, Standing]:
+    """The standings of `ids` from their counts, with their kind and topic."""
+    if not ids:
         return {}
-    if ids is None:  # every item's kind and topic in one pass beats a list of thousands of ids
+    if len(ids) > 500:  # every item's kind and topic in one pass beats a list of thousands of ids
         items = {row[0]: row[1:] for row in connection.execute(text(ITEMS.format(only="")))}
     else:
         query = text(ITEMS.format(only="AND id IN :ids")).bindparams(bindparam("ids", expanding=True))
-        items = {row[0]: row[1:] for row in connection.execute(query, {"ids": sorted(failing)})}
+        items = {row[0]: row[1:] for row in connection.execute(query, {"ids": sorted(ids)})}
     return {
         item_id: Standing(item_id, *items.get(item_id, ("card", "")), lapses.get(item_id, 0), runs.get(item_id, 0))
-        for item_id in failing
+        for item_id in ids
     }
 
 
+def standings(connection: Connection, ids: Collection[str] | None = None) -> dict[str, Standing]:
+    """Every item (or those of `ids`) with a lapse or a failed run, by id."""
+    lapses, runs = lapse_counts(connection, ids), failed_runs(connection, ids)
+    return _standings(connection, lapses.keys() | runs.keys(), lapses, runs)
+
+
 def leeches(connection: Connection, threshold: int) -> list[Standing]:
-    """The items that are leeches now (their kind and topic read for them alone)."""
+    """The items that are leeches now."""
     lapses, runs = lapse_counts(connection), failed_runs(connection)
     suspects = {item_id for item_id, number in lapses.items() if number >= threshold} | set(runs)
-    found = standings(connection, suspects) if suspects else {}
-    return [standing for standing in found.values() if standing.is_leech(threshold)]
+    return [standing for standing in _standings(connection, suspects, lapses, runs).values()
+            if standing.is_leech(threshold)]
 
 
 def leech_ids(connection: Connection, threshold: int) -> set[str]:

@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 from drill.schedule.leech import Standing
 from drill.store.leeches import leeches as current_leeches
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import in_block, rows
+from drill.store.stats.sql import rows
 
 
 @dataclass(frozen=True)
@@ -30,17 +30,16 @@ class Steering:
 
 
 def steering(connection: Connection, scope: Scope) -> Steering:
-    [(cram, rescheduled)] = rows(
-        connection,
-        f"""SELECT COUNT(*), COUNT(*) FILTER (WHERE counted) FROM review
-        WHERE cram = TRUE AND study_day >= :first_day AND study_day <= :today {in_block(scope)}""",  # ix_review_cram
-        scope,
-    )
     in_scope = None if scope.block is None else {
         item_id for (item_id,) in rows(connection, "SELECT id FROM item WHERE block = :block", scope)}
+    # The period's cram reviews through ix_review_cram (they are few), the block filtered here: with
+    # the block in SQL, SQLite would read every review of the block's items instead.
+    cram = [bool(counted) for item_id, counted in rows(
+        connection, "SELECT item_id, counted FROM review WHERE cram = TRUE AND study_day >= :first_day "
+        "AND study_day <= :today", scope) if in_scope is None or item_id in in_scope]
     leeches = sorted(
         (standing for standing in current_leeches(connection, scope.leech_threshold)
          if in_scope is None or standing.item_id in in_scope),
         key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
     )
-    return Steering(cram or 0, rescheduled or 0, tuple(leeches))
+    return Steering(len(cram), sum(cram), tuple(leeches))
