@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from drill.cli import main
-from drill.content.decks import load_decks
 from drill.library import load_library
 from drill.paths import Paths
 from conftest import write_deck

@@ -253,12 +253,12 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
     with engine.connect() as connection:
         rows = connection.execute(
             text(
-                f"""SELECT id, block, kind, topic, siblings FROM item WHERE {_pending(dialect(engine))}
+                f"""SELECT id, block, kind, siblings FROM item WHERE {_pending(dialect(engine))}
                 ORDER BY due_day, position LIMIT :limit"""
             ),
             {"interview": interview, "window_start": window_start, "limit": limit},
         ).all()
-    return [Candidate(row.id, row.block, today, row.kind, group(row.kind, row.topic, row.siblings)) for row in rows]
+    return [Candidate(row.id, row.block, today, row.kind, row.siblings) for row in rows]
 
 
 def brought_forward_blocks(engine: Engine, interview: date, window_start: date, limit: int) -> dict[str, int]:

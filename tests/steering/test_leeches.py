@@ -148,8 +148,7 @@ def test_a_leech_coding_drill_invites_the_hints_first(small_paths, clock) -> Non
     study.close()
 
 
-def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock, capsys) -> None:
-    from drill.cli import main
+def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> None:
     from drill.stats.report import load_report
 
     study = open_study(small_paths, clock, leech_threshold=2, leech_action='"tag"')
