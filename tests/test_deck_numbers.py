@@ -492,6 +492,7 @@ NUMBERS_AND_CHEAT_SHEET_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-inference-memory-70b", lambda: H200_BYTES / 1e9, f("{:.1f}e9 bytes")),
     ("num-inference-memory-70b", lambda: (H200_BYTES - LLAMA3_70B_PARAMS * BF16) / GB,
      f("~{:.1f} GB for")),
+    ("num-inference-memory-70b", lambda: 0.9 * H200_BYTES / GB, f("memory cap ({:.1f} GB)")),  # vLLM's default 0.9
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NODE_BUSBW, f("({:.2f} s at")),
     ("num-ring-allreduce-7b", lambda: RING_7B_64 / GB, f("= {:.1f} GB per rank")),
     ("num-ring-allreduce-7b", lambda: RING_7B_64 / DGX_A100_BUSBW, f("= {:.2f} s.")),
