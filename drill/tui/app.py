@@ -200,15 +200,17 @@ class DrillApp(ShowsWorkerFailures, App[None]):
 
         self.push_screen(DrillListScreen(drills, records))
 
-    def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None) -> None:
+    def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None,
+                    fresh: bool = False) -> None:
         """The timed attempt screen for a drill, on a fresh workspace or (asked first) its last
-        unfinished one. With `on_close` (a review session opened it) the drill screen returns
-        there with how it ended; else it replaces the list."""
+        unfinished one; `fresh` (a mock interview, timed from zero) never offers that one. With
+        `on_close` (a review session opened it) the drill screen returns there with how it ended;
+        else it replaces the list."""
         if self.study is not None:
-            self.open_drill(drill_id, on_close)
+            self.open_drill(drill_id, on_close, fresh)
 
     @work(thread=True, group="drills", exit_on_error=False)
-    def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None) -> None:
+    def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None, fresh: bool = False) -> None:
         from drill.coding.drills import DrillError, find_drill
         from drill.coding.items import item_id
         from drill.coding.progress import last_unfinished
@@ -221,7 +223,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         except (DrillError, OSError, IndexError) as error:
             self.notify(f"Could not open the drill {drill_id}: {error}", severity="error", timeout=10)
             return
-        unfinished = last_unfinished(self.paths.workspaces, drill_id)
+        unfinished = None if fresh else last_unfinished(self.paths.workspaces, drill_id)
         self.call_from_thread(open_attempt, self, drill, card, unfinished, on_close)
 
     def action_interview_date(self) -> None:

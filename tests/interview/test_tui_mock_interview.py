@@ -175,7 +175,11 @@ async def test_escape_asks_then_abandons_keeping_the_answers(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(1,)]
 
 
-async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app) -> None:
+async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app, monkeypatch) -> None:
+    import drill.coding.progress
+
+    looked_up = []  # an interview's drill starts fresh on its clock: no kept attempt is offered
+    monkeypatch.setattr(drill.coding.progress, "last_unfinished", lambda *args: looked_up.append(args))
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=0, pitch=0, estimates=0, coding=True)
         step = screen.plan.steps[0]
@@ -190,6 +194,7 @@ async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app) ->
     assert db_rows(app, "SELECT section, result, item_id FROM mock_interview_answer") == [
         ("coding", "gave up", step.item_id)]
     assert db_rows(app, "SELECT item_id FROM review") == [(step.item_id,)]
+    assert looked_up == []
 
 
 async def test_drill_mock_opens_on_the_setup_which_refuses_an_empty_interview(drill_home, clock) -> None:

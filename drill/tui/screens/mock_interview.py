@@ -285,7 +285,7 @@ class MockInterviewScreen(Screen[None]):
         from drill.coding.items import drill_id
 
         self.drill_open_at = monotonic()  # a drill that could not open is said by the app; Enter tries again
-        self.app.start_drill(drill_id(step.item_id), self.drill_closed)
+        self.app.start_drill(drill_id(step.item_id), self.drill_closed, fresh=True)  # the interview's clock, not a kept one
 
     def drill_closed(self, ended: str | None) -> None:
         """Back from the drill: its pass or giving up was already its review; record the result here."""
