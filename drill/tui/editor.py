@@ -5,9 +5,18 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SuspendNotSupported
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from drill.content.errors import ContentError
+    from drill.content.overrides import EditTarget
+    from drill.study import Study
 
 
 def editor_command(path: Path, line: int) -> list[str]:
@@ -28,3 +37,27 @@ def run_editor(app: App, path: Path, line: int) -> str | None:
     except OSError as error:
         return f"Could not start {command[0]} ({error.strerror or error}); set $VISUAL or $EDITOR."
     return None
+
+
+def edit_item(screen: "Screen", study: "Study", item_id: str, name: str
+              ) -> tuple["EditTarget", Future[list["ContentError"]]] | None:
+    """Open deck item `item_id` (`name` in notices) in the editor at its line (a shipped card of an
+    installed drill: its copy in the override deck), then hand the file to the study to re-read and
+    sync; the target and that sync's future, or None when it could not be opened (said on `screen`)."""
+    from drill.content.overrides import edit_target
+
+    target = edit_target(study.paths, item_id)
+    if target is None:
+        screen.notify(f"No deck holds {name} any more.", severity="warning")
+        return None
+    problem = run_editor(screen.app, target.path, target.line)
+    if problem is not None:
+        screen.notify(problem, title="No editor", severity="warning", timeout=12)
+        return None
+    return target, study.save_edit(target.path)
+
+
+def say_refused(screen: "Screen", path: Path, errors: list["ContentError"]) -> None:
+    """The edit of `path` broke it: its first errors, and that the card keeps its old text."""
+    screen.notify("\n".join(str(error) for error in errors[:3]), severity="error", timeout=20,
+                  title=f"{path.name} has an error: the card keeps its old text")

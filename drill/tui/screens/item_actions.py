@@ -52,22 +52,16 @@ class ItemActions(ShowsWorkerFailures):
         """Open a card or pitch in $VISUAL / $EDITOR at its line, as the review's `e` does (a shipped
         card of an installed drill: its copy in the override deck); back from the editor its deck is
         re-read and synced, the id, schedule and history kept."""
-        from drill.content.overrides import edit_target
-        from drill.tui.editor import run_editor
+        from drill.tui.editor import edit_item
 
         if row.kind not in EDITABLE_KINDS:
             self.notify(f"Only cards and pitches open in the editor; {card_name(row)} lives in its own files.",
                         severity="warning")
             return
-        target = edit_target(self.study.paths, row.item_id)
-        if target is None:
-            self.notify(f"No deck holds {card_name(row)} any more.", severity="warning")
-            return
-        problem = run_editor(self.app, target.path, target.line)
-        if problem is not None:
-            self.notify(problem, title="No editor", severity="warning", timeout=12)
-            return
-        self.reread(self.study.save_edit(target.path), row.item_id, Path(target.path))
+        opened = edit_item(self, self.study, row.item_id, card_name(row))
+        if opened is not None:
+            target, edited = opened
+            self.reread(edited, row.item_id, Path(target.path))
 
     @work(thread=True, group="browser", exit_on_error=False)
     def reread(self, written: Future, item_id: str, edited: Path | None = None) -> None:
@@ -76,9 +70,9 @@ class ItemActions(ShowsWorkerFailures):
         if written.exception() is not None:
             return  # the app has said it was not saved
         if edited is not None and written.result():
-            errors = "\n".join(str(error) for error in written.result()[:3])
-            self.app.call_from_thread(self.notify, errors, severity="error", timeout=20,
-                                      title=f"{edited.name} has an error: the card keeps its old text")
+            from drill.tui.editor import say_refused
+
+            self.app.call_from_thread(say_refused, self, edited, written.result())
             return
         row = self.study.browse_item(item_id)
         if row is not None:

@@ -314,22 +314,16 @@ class ReviewScreen(Screen[None]):
         """Open the card in $VISUAL / $EDITOR at its line (a shipped card of an installed drill: its
         copy in the override deck); back from the editor, the file is re-read and synced, and the
         card shown again, history kept."""
-        from drill.content.overrides import edit_target
-        from drill.tui.editor import run_editor
+        from drill.tui.editor import edit_item
 
         card = self.session.current
         if card is None or card.kind not in EDITABLE_KINDS:
             return
-        target = edit_target(self.study.paths, card.item_id)
-        if target is None:
-            self.notify(f"No deck holds {card_name(card)} any more.", severity="warning")
-            return
         revealed = not self.view.allows("reveal")
-        problem = run_editor(self.app, target.path, target.line)
-        if problem is not None:
-            self.notify(problem, title="No editor", severity="warning", timeout=12)
+        opened = edit_item(self, self.study, card.item_id, card_name(card))
+        if opened is None:
             return
-        edited = self.study.save_edit(target.path)
+        target, edited = opened
         edited.add_done_callback(lambda done: done.exception() is None and self.post_message(
             CardEdited(card.item_id, target, done.result(), revealed)))
 
@@ -337,8 +331,9 @@ class ReviewScreen(Screen[None]):
     def _card_edited(self, message: CardEdited) -> None:
         """Show the edited card with its new text, in the state it had (or say why the edit was refused)."""
         if message.errors:
-            self.notify("\n".join(str(error) for error in message.errors[:3]), severity="error", timeout=20,
-                        title=f"{Path(message.target.path).name} has an error: the card keeps its old text")
+            from drill.tui.editor import say_refused
+
+            say_refused(self, Path(message.target.path), message.errors)
             return
         old = self.session.cards.get(message.item_id)
         found = self.study.cards([message.item_id])
