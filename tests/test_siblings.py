@@ -13,7 +13,7 @@ from drill.content.decks import load_decks
 from drill.schedule.queue import Candidate, Limits, build
 from drill.schedule.siblings import bury, group
 from drill.study import Study
-from tests.conftest import TestPaths
+from conftest import CARD, TestPaths
 
 TODAY = date(2026, 11, 22)
 
@@ -28,17 +28,6 @@ answer = "An answer."
 source = "seed 000 §9"
 target_seconds = {seconds}
 """
-CARD = """
-[[item]]
-id = "{id}"
-kind = "card"
-block = "{block}"
-topic = "Topic"
-prompt = "Prompt of {id}?"
-answer = "Answer of {id}."
-source = "seed 000 §10"
-{extra}
-"""
 
 
 def pitches(topic: str) -> str:
@@ -47,7 +36,7 @@ def pitches(topic: str) -> str:
 
 
 def cards(*entries: tuple[str, str, str | None]) -> str:
-    return "".join(CARD.format(id=id_, block=block, extra=f'siblings = "{key}"' if key else "")
+    return "".join(CARD.format(id=id_, block=block) + (f'siblings = "{key}"\n' if key else "")
                    for id_, block, key in entries)
 
 

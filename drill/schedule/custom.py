@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 
 from drill.schedule.records import Card, Grade
 from drill.words import counted
@@ -76,7 +76,7 @@ def choose(spec: CustomSession, pool: Sequence[Card], today: date, recall: Mappi
     the spec matches, due ones first (most overdue first) or weakest first, cut to `weakest`."""
     chosen = [card for card in pool if spec.matches(card)]
     if spec.ahead is not None:
-        horizon = date.fromordinal(today.toordinal() + spec.ahead)
+        horizon = today + timedelta(days=spec.ahead)
         chosen = [card for card in chosen if card.state.due_day is not None and today < card.state.due_day <= horizon]
     elif not spec.cram and spec.weakest is not None:
         chosen = [card for card in chosen if not card.state.is_new]
