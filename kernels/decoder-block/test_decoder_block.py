@@ -7,9 +7,20 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
 
 D, H, FF = 32, 4, 64
 EPS = 1e-5
+
+# (d_model, n_heads, d_ff, eps): eps None means "leave the default (1e-5)".
+CONFIGS = [
+    pytest.param((D, H, FF, None), id="d32-h4-ff64-default_eps"),
+    pytest.param((24, 3, 40, 0.25), id="d24-h3-ff40-eps0.25"),
+    pytest.param((15, 5, 7, 1e-3), id="d15-h5-ff7-eps1e-3"),
+    pytest.param((16, 1, 48, 0.5), id="d16-h1-ff48-eps0.5"),
+]
+BANNED = "attention"  # any torch function/op with this in its name is a fused attention
 
 
 def state_shapes(d: int, ff: int) -> dict[str, tuple[int, ...]]:
@@ -40,6 +51,42 @@ def no_sdpa(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(F, "multi_head_attention_forward", forbidden)
 
 
+class _FunctionLog(TorchFunctionMode):
+    """Records the name of every torch function called (torch.*, torch._C.*, torch.ops.*)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(f"{getattr(func, '__module__', '') or ''}.{getattr(func, '__name__', func)}")
+        return func(*args, **(kwargs or {}))
+
+
+class _OpLog(TorchDispatchMode):
+    """Records every aten op that reaches the dispatcher."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def forward(block, x: torch.Tensor) -> torch.Tensor:
+    """block(x), failing if any fused attention kernel is reached, by whatever name or path."""
+    funcs, ops = _FunctionLog(), _OpLog()
+    with funcs, ops:
+        out = block(x)
+    fused = sorted({n for n in funcs.names + ops.names if BANNED in n.lower()})
+    assert not fused, (f"the forward reached a fused attention ({', '.join(fused)}): F.scaled_dot_product_attention, "
+                       "nn.MultiheadAttention and their torch._C / torch.ops / flex variants are all banned; "
+                       "write q @ k^T, the causal mask, the softmax and @ v yourself")
+    return out
+
+
 def random_state(device: str, dtype: torch.dtype = torch.float32, d: int = D,
                  ff: int = FF) -> dict[str, torch.Tensor]:
     sd = {}
@@ -51,96 +98,134 @@ def random_state(device: str, dtype: torch.dtype = torch.float32, d: int = D,
     return {k: v.to(device=device, dtype=dtype) for k, v in sd.items()}
 
 
-def make_block(candidate, device: str, dtype: torch.dtype = torch.float32):
-    block = candidate.DecoderBlock(D, H, FF)
+def build(candidate, cfg, device: str, dtype: torch.dtype = torch.float32):
+    d, h, ff, eps = cfg
+    block = candidate.DecoderBlock(d, h, ff) if eps is None else candidate.DecoderBlock(d, h, ff, eps)
     block = block.to(device=device, dtype=dtype)
-    block.load_state_dict(random_state(device, dtype), strict=True)
+    block.load_state_dict(random_state(device, dtype, d, ff), strict=True)
     return block
 
 
-def reference(sd: dict[str, torch.Tensor], x: torch.Tensor, eps: float = EPS) -> torch.Tensor:
-    """The block written out from the contract, in float32."""
-    sd = {k: v.float() for k, v in sd.items()}
-    x = x.float()
-    B, S, _ = x.shape
-    dh = D // H
+def make_block(candidate, device: str, dtype: torch.dtype = torch.float32):
+    return build(candidate, (D, H, FF, None), device, dtype)
+
+
+def reference(sd: dict[str, torch.Tensor], x: torch.Tensor, eps: float | None = EPS,
+              n_heads: int = H) -> torch.Tensor:
+    """The block written out from the contract, in float32 (float64 for a float64 x)."""
+    eps = EPS if eps is None else eps
+    ct = torch.float64 if x.dtype == torch.float64 else torch.float32
+    sd = {k: v.to(ct) for k, v in sd.items()}
+    x = x.to(ct)
+    B, S, d = x.shape
+    dh = d // n_heads
 
     def rms(t, w):
         return t / torch.sqrt(t.pow(2).mean(-1, keepdim=True) + eps) * w
 
     h = rms(x, sd["norm1.weight"])
-    q, k, v = (h @ sd["qkv.weight"].T).split(D, dim=-1)
-    q, k, v = (t.reshape(B, S, H, dh).permute(0, 2, 1, 3) for t in (q, k, v))
+    q, k, v = (h @ sd["qkv.weight"].T).split(d, dim=-1)
+    q, k, v = (t.reshape(B, S, n_heads, dh).permute(0, 2, 1, 3) for t in (q, k, v))
     scores = q @ k.transpose(-1, -2) / math.sqrt(dh)
     causal = torch.tril(torch.ones(S, S, dtype=torch.bool, device=x.device))
     scores = torch.where(causal, scores, torch.full_like(scores, float("-inf")))
-    a = (torch.softmax(scores, -1) @ v).permute(0, 2, 1, 3).reshape(B, S, D)
+    a = (torch.softmax(scores, -1) @ v).permute(0, 2, 1, 3).reshape(B, S, d)
     x = x + a @ sd["proj.weight"].T
     h = rms(x, sd["norm2.weight"])
     m = (F.silu(h @ sd["w_gate.weight"].T) * (h @ sd["w_up.weight"].T)) @ sd["w_down.weight"].T
     return x + m
 
 
-def test_state_dict_contract(no_sdpa, candidate, device):
-    block = candidate.DecoderBlock(D, H, FF).to(device)
+def draw_bs(seed: int, salt: int = 0) -> tuple[int, int]:
+    g = torch.Generator().manual_seed(1000 * seed + salt)
+    return int(torch.randint(1, 4, (), generator=g)), int(torch.randint(1, 14, (), generator=g))
+
+
+@pytest.mark.parametrize("cfg", CONFIGS)
+def test_state_dict_contract(no_sdpa, candidate, device, cfg):
+    d, h, ff, eps = cfg
+    block = (candidate.DecoderBlock(d, h, ff) if eps is None else candidate.DecoderBlock(d, h, ff, eps)).to(device)
+    want = state_shapes(d, ff)
     got = {k: tuple(v.shape) for k, v in block.state_dict().items()}
-    assert got == KEYS, f"state_dict keys/shapes must be exactly {KEYS}, got {got}"
+    assert got == want, f"DecoderBlock{(d, h, ff)}: state_dict keys/shapes must be exactly {want}, got {got}"
     for name in ("norm1.weight", "norm2.weight"):
-        assert torch.equal(block.state_dict()[name], torch.ones(D, device=device)), \
+        assert torch.equal(block.state_dict()[name], torch.ones(d, device=device)), \
             f"{name} must be initialised to ones"
 
 
-def test_bad_heads_raise(candidate):
+@pytest.mark.parametrize("d, h", [(30, 4), (12, 5), (7, 2), (8, 3)])
+def test_bad_heads_raise(candidate, d, h):
     with pytest.raises(ValueError):
-        candidate.DecoderBlock(30, 4, 64)
+        candidate.DecoderBlock(d, h, 64)
 
 
 @pytest.mark.parametrize("shape", [(2, 7), (1, 1), (3, 16)])
-def test_shape_dtype_finite(no_sdpa, candidate, device, seed, shape):
+def test_shape_dtype_finite(no_sdpa, candidate, device, shape):
     block = make_block(candidate, device)
     x = torch.randn(*shape, D, device=device)
     x0 = x.clone()
-    out = block(x)
+    out = forward(block, x)
     assert out.shape == x.shape, f"output shape {tuple(out.shape)} != input shape {tuple(x.shape)}"
     assert out.dtype == x.dtype, f"output dtype {out.dtype} != input dtype {x.dtype}"
     assert torch.isfinite(out).all(), "output contains NaN/inf (mask with -inf only before softmax?)"
     assert torch.equal(x, x0), "forward must not modify its input"
 
 
-def test_matches_reference(no_sdpa, candidate, device, seed):
-    block = make_block(candidate, device)
-    x = torch.randn(2, 11, D, device=device)
+@pytest.mark.parametrize("cfg", CONFIGS)
+def test_matches_reference(no_sdpa, candidate, device, seed, cfg):
+    block = build(candidate, cfg, device)
+    B, S = draw_bs(seed)
+    x = torch.randn(B, S, cfg[0], device=device)
     with torch.no_grad():
-        out = block(x)
-    ref = reference(block.state_dict(), x)
+        out = forward(block, x)
+    ref = reference(block.state_dict(), x, cfg[3], cfg[1])
     torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4, msg=lambda m: (
-        "output differs from the reference block built from the same state_dict "
-        "(check the q/k/v split order, head layout, 1/sqrt(Dh) scale, RMSNorm, SwiGLU):\n" + m))
+        f"DecoderBlock(d_model, n_heads, d_ff, eps) = {cfg}, x {(B, S, cfg[0])}: output differs from the "
+        "reference block built from the same state_dict (check n_heads / head layout, the q/k/v split order, "
+        "the 1/sqrt(Dh) scale, RMSNorm with eps inside the sqrt, SwiGLU):\n" + m))
 
 
-def test_matches_reference_bf16(no_sdpa, candidate, device, seed):
-    if device != "cuda":
-        pytest.skip("bfloat16 case runs on cuda only")
-    block = make_block(candidate, device, torch.bfloat16)
-    x = torch.randn(2, 11, D, device=device, dtype=torch.bfloat16)
-    with torch.no_grad():
-        out = block(x)
-    assert out.dtype == torch.bfloat16, f"bf16 input must give bf16 output, got {out.dtype}"
-    ref = reference(block.state_dict(), x)
-    torch.testing.assert_close(out.float(), ref, rtol=5e-2, atol=5e-2,
-                               msg=lambda m: "bf16 output too far from the float32 reference:\n" + m)
-
-
-def test_causal_no_leak(no_sdpa, candidate, device, seed):
+@pytest.mark.parametrize("scale", [1e-2, 30.0])
+def test_default_eps_small_and_large_inputs(no_sdpa, candidate, device, seed, scale):
+    """At |x| ~ 0.01 the default eps = 1e-5 moves RMSNorm by ~5%: it must be eps, not another default."""
     block = make_block(candidate, device)
-    S = 9
-    x = torch.randn(2, S, D, device=device)
+    x = torch.randn(2, 9, D, device=device) * scale
     with torch.no_grad():
-        out = block(x)
+        out = forward(block, x)
+    ref = reference(block.state_dict(), x)
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-4 * scale, msg=lambda m: (
+        f"inputs scaled by {scale}: output differs from the reference (RMSNorm must use the eps argument, "
+        "default 1e-5, inside the sqrt: x / sqrt(mean(x**2) + eps) * weight):\n" + m))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16], ids=["f64", "bf16"])
+def test_matches_reference_other_dtypes(no_sdpa, candidate, device, seed, dtype):
+    cfg = (24, 3, 40, 0.25)
+    block = build(candidate, cfg, device, dtype)
+    x = torch.randn(2, 11, 24, device=device, dtype=dtype)
+    x0 = x.clone()
+    with torch.no_grad():
+        out = forward(block, x)
+    assert out.dtype == dtype, f"{dtype} input must give a {dtype} output, got {out.dtype}"
+    assert torch.equal(x, x0), "forward must not modify its input"
+    ref = reference(block.state_dict(), x, cfg[3], cfg[1])
+    tol = dict(rtol=1e-9, atol=1e-9) if dtype == torch.float64 else dict(rtol=5e-2, atol=5e-2)
+    torch.testing.assert_close(out.to(ref.dtype), ref, **tol, msg=lambda m: (
+        f"{dtype} output too far from the reference computed in "
+        f"{'float64' if dtype == torch.float64 else 'float32'} (compute in the input's dtype):\n" + m))
+
+
+@pytest.mark.parametrize("cfg", CONFIGS[1:2])
+def test_causal_no_leak(no_sdpa, candidate, device, seed, cfg):
+    block = build(candidate, cfg, device)
+    S, d = 9, cfg[0]
+    x = torch.randn(2, S, d, device=device)
+    with torch.no_grad():
+        out = forward(block, x)
         for t in (1, 4, S - 1):
             x2 = x.clone()
-            x2[:, t:] = torch.randn(2, S - t, D, device=device) * 3
-            out2 = block(x2)
+            x2[:, t:] = torch.randn(2, S - t, d, device=device) * 3
+            out2 = forward(block, x2)
             torch.testing.assert_close(out2[:, :t], out[:, :t], msg=lambda m: (
                 f"changing tokens at positions >= {t} changed outputs at positions < {t}: "
                 "the future is leaking (mask scores with j > i before the softmax)\n" + m))
@@ -151,7 +236,7 @@ def test_causal_gradients(no_sdpa, candidate, device, seed):
     S = 8
     for t in (0, 3, S - 2):
         x = torch.randn(2, S, D, device=device, requires_grad=True)
-        block(x)[:, t].sum().backward()
+        forward(block, x)[:, t].sum().backward()
         g = x.grad
         assert torch.count_nonzero(g[:, t + 1:]) == 0, \
             f"output at position {t} has a nonzero gradient w.r.t. future positions > {t}"
@@ -160,10 +245,11 @@ def test_causal_gradients(no_sdpa, candidate, device, seed):
                 f"output at position {t} does not depend on earlier positions < {t}: attention is broken"
 
 
-def test_gradients_reach_all_parameters(no_sdpa, candidate, device, seed):
-    block = make_block(candidate, device)
-    x = torch.randn(2, 6, D, device=device, requires_grad=True)
-    block(x).pow(2).mean().backward()
+@pytest.mark.parametrize("cfg", CONFIGS[1:2])
+def test_gradients_reach_all_parameters(no_sdpa, candidate, device, seed, cfg):
+    block = build(candidate, cfg, device)
+    x = torch.randn(2, 6, cfg[0], device=device, requires_grad=True)
+    forward(block, x).pow(2).mean().backward()
     for name, p in block.named_parameters():
         assert p.grad is not None, f"parameter {name} received no gradient"
         assert torch.isfinite(p.grad).all(), f"gradient of {name} has NaN/inf"
