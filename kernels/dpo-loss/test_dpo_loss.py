@@ -40,15 +40,16 @@ def test_hand_computed(candidate, device):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_matches_formula(candidate, device, seed, dtype):
-    if dtype == torch.bfloat16 and device != "cuda":
-        pytest.skip("bfloat16 case runs on cuda only")
-    B, beta = 16, [0.1, 0.5, 2.0][seed]
-    pc, pr, rc, rr = (-10 * torch.rand(B, device=device, dtype=dtype) for _ in range(4))
+    g = torch.Generator().manual_seed(seed)
+    B, beta = [1, 16, int(torch.randint(2, 64, (), generator=g))][seed], [0.1, 0.5, 2.0][seed]
+    pc, pr, rc, rr = ((-10 * torch.rand(B, generator=g)).to(device=device, dtype=dtype) for _ in range(4))
     loss, cr, rj = call(candidate, pc, pr, rc, rr, beta)
     d = lambda x: x.double()
     logits = beta * ((d(pc) - d(pr)) - (d(rc) - d(rr)))
     want = -F.logsigmoid(logits).mean()
-    assert loss.dtype == dtype and cr.dtype == dtype and rj.dtype == dtype, "outputs must keep the input dtype"
+    assert loss.dtype == dtype and cr.dtype == dtype and rj.dtype == dtype, (
+        f"outputs must keep the input dtype {dtype}: got loss {loss.dtype}, rewards {cr.dtype} / {rj.dtype}")
+    assert loss.dim() == 0, f"loss must be a 0-dim tensor, got shape {tuple(loss.shape)}"
     assert cr.shape == (B,) and rj.shape == (B,), f"rewards must have shape ({B},)"
     torch.testing.assert_close(loss, want.to(dtype), **tol(dtype), msg=lambda m: "loss differs from the formula:\n" + m)
     torch.testing.assert_close(cr, (beta * (d(pc) - d(rc))).to(dtype), **tol(dtype),
@@ -90,6 +91,23 @@ def test_gradients(candidate, device, seed):
     want = -beta * torch.sigmoid(-logits) / B
     torch.testing.assert_close(pc.grad, want, msg=lambda m: "dloss/dpi_chosen must be -beta*sigmoid(-logits)/B:\n" + m)
     torch.testing.assert_close(pr.grad, -want, msg=lambda m: "dloss/dpi_rejected must be +beta*sigmoid(-logits)/B:\n" + m)
+
+
+def test_gradient_when_policy_equals_reference(candidate, device, seed):
+    """The first DPO step: the policy starts as the reference, so every logit is exactly 0."""
+    B, beta = [1, 5, 12][seed], [0.1, 0.5, 1.0][seed]
+    logps = -5 * torch.rand(2, B, device=device)
+    pc, pr = logps[0].clone().requires_grad_(), logps[1].clone().requires_grad_()
+    loss, cr, rj = call(candidate, pc, pr, logps[0].clone(), logps[1].clone(), beta)
+    torch.testing.assert_close(loss.detach(), torch.tensor(math.log(2.0), device=device), msg=lambda m: (
+        "with policy == reference every logit is 0 and the loss is log 2:\n" + m))
+    torch.testing.assert_close(cr, torch.zeros(B, device=device), msg=lambda m: "rewards must be 0 when policy == reference:\n" + m)
+    loss.backward()
+    want = torch.full((B,), -beta * 0.5 / B, device=device)
+    torch.testing.assert_close(pc.grad, want, msg=lambda m: (
+        "at logits == 0 (policy == reference, the first training step) dloss/dpi_chosen must be "
+        "-beta * sigmoid(0) / B = -beta / (2B); a hand-written relu/abs/clamp softplus gets the wrong subgradient there:\n" + m))
+    torch.testing.assert_close(pr.grad, -want, msg=lambda m: "at logits == 0 dloss/dpi_rejected must be +beta / (2B):\n" + m)
 
 
 def benchmark_case(module, device):
