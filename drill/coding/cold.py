@@ -1,7 +1,8 @@
-"""The cold runner: `python -m pytest <hidden tests> -p drill.coding.plugin` in a new session."""
+"""The cold runner: `python -m drill.coding.child` in a new session, the request on its stdin."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,41 +10,63 @@ import threading
 import time
 from collections.abc import Callable
 
-from drill.coding.invocation import Invocation
-from drill.coding.result import Exit, TestResult, TestRun, interpret, read_events
+from drill.coding.invocation import PACKAGE_PARENT, Invocation
+from drill.coding.result import Exit, TestResult, TestRun, interpret
 from drill.coding.supervise import ReportTail, supervise
 
 OUTPUT_TAIL = 4000
 
 
-def finish(inv: Invocation, exit: Exit, seconds: float) -> TestRun:
-    """Read what the run left in its scratch folder, judge it, and remove the folder."""
+def judge(inv: Invocation, tail: ReportTail, exit: Exit, seconds: float) -> TestRun:
+    """Judge the run from what the supervisor read of the signed report and saw of the process."""
+    tail.poll()
     try:
         output = inv.output.read_bytes()[-OUTPUT_TAIL:].decode("utf-8", errors="replace")
     except OSError:
         output = ""
-    run = interpret(read_events(inv.report), exit, seconds=seconds, timeout_s=inv.timeout_s,
-                    memory_mb=inv.memory_mb, device=inv.device, output=output)
-    inv.cleanup()
-    return run
+    return interpret(tail.verifier.events, exit, seconds=seconds, timeout_s=inv.timeout_s, memory_mb=inv.memory_mb,
+                     device=inv.device, output=output, tampered=tail.verifier.tampered)
 
 
-def run_cold(inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
-             cancel: threading.Event | None = None) -> TestRun:
-    """Run the invocation in a fresh interpreter; the process group dies with the run."""
-    start = time.monotonic()
-    tail = ReportTail(inv.report, on_test)
+def add_timing(run: TestRun, inv: Invocation, start: Callable[[Invocation, ReportTail], Exit]) -> None:
+    """After a pass, time the candidate against the reference in a second contained process."""
+    if run.status != "pass" or not inv.benchmark:
+        return
+    timed = inv.for_timing()
+    tail = ReportTail(timed.report, timed.key, None)
+    start(timed, tail)
+    tail.poll()
+    timing = next((event for event in tail.verifier.events if event.get("event") == "timing"), {})
+    run.speed_ratio, run.candidate_s = timing.get("speed_ratio"), timing.get("candidate_s")
+    run.reference_s = timing.get("reference_s")
 
+
+def _spawn(inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event | None) -> Exit:
     def tick() -> bool:
         time.sleep(0.01)
         tail.poll()
         return cancel is not None and cancel.is_set()
 
-    with open(inv.output, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pytest", *inv.pytest_args()], cwd=inv.scratch, env={**os.environ, **inv.env()},
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    exit = supervise(process.pid, process.poll, inv.timeout_s, inv.rss_limit, tick)
-    tail.poll()
-    return finish(inv, exit, time.monotonic() - start)
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT) + (os.pathsep + path if path else "")}
+    process = subprocess.Popen([sys.executable, "-m", "drill.coding.child"], cwd=inv.scratch, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        process.stdin.write((json.dumps(inv.request(mode)) + "\n").encode())
+        process.stdin.close()
+    except OSError:
+        pass  # it died at once: the supervisor sees how
+    return supervise(process.pid, process.poll, inv.timeout_s, inv.rss_limit, tick)
+
+
+def run_cold(inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
+             cancel: threading.Event | None = None) -> TestRun:
+    """Run the invocation in a fresh interpreter; every process it starts dies with the run."""
+    start = time.monotonic()
+    tail = ReportTail(inv.report, inv.key, on_test)
+    exit = _spawn(inv, tail, "test", cancel)
+    run = judge(inv, tail, exit, time.monotonic() - start)
+    add_timing(run, inv, lambda timed, timed_tail: _spawn(timed, timed_tail, "time", None))
+    inv.cleanup()
+    return run

@@ -1,6 +1,8 @@
 """Resource limits for a test process, and the defaults the runner uses.
 
-CPU runs cap the address space with RLIMIT_AS (what is mapped at start-up plus memory_mb), so
+Every run is also watched as a whole: the resident memory of all the processes it started, added
+up, is capped (tree_rss), so three children of 3 GiB each cannot get round a per-process cap.
+CPU runs cap each process's address space with RLIMIT_AS (what is mapped at start-up plus memory_mb), so
 a huge allocation fails inside the user's code as a clean MemoryError / "can't allocate memory". CUDA runs cannot: the CUDA driver
 reserves tens of GiB of *virtual* address space at start-up, so RLIMIT_AS would break every
 run. There the supervising process watches the child's resident memory (RSS) instead and kills
@@ -16,6 +18,7 @@ DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GPU_MEMORY_MB = 16384
 CUDA_RSS_ALLOWANCE_MB = 2048  # resident memory of python + torch + a CUDA context, on top of memory_mb
+CPU_RSS_ALLOWANCE_MB = 1024  # python + torch (each forked process counts its shared pages again)
 MiB = 2**20
 
 
@@ -69,6 +72,59 @@ def _status_kib(pid: int | str, key: str) -> int | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def _parents() -> dict[int, int]:
+    """pid -> parent pid of every process (Linux /proc)."""
+    parents = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    parents[int(entry.name)] = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return parents
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below `root` (children, their children, ...), whatever session or group."""
+    children: dict[int, list[int]] = {}
+    for pid, parent in _parents().items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def tree_rss(root: int) -> int:
+    """Resident memory of `root` and every process below it, in bytes."""
+    return sum(rss_bytes(pid) or 0 for pid in [root, *descendants(root)])
+
+
+def kill_tree(root: int) -> None:
+    """SIGKILL `root`, its process group and every process below it. The tree is stopped first
+    (twice, to catch what forked meanwhile), so nothing escapes by forking during the kill."""
+    import signal
+
+    tree: set[int] = set()
+    for _round in range(2):
+        for pid in {root, *descendants(root)} - tree:
+            tree.add(pid)
+            _signal(pid, signal.SIGSTOP)
+    for pid in tree:
+        _signal(pid, signal.SIGKILL)
+    kill_group(root)
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def kill_group(pgid: int) -> None:

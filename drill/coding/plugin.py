@@ -1,17 +1,22 @@
-"""pytest plugin for the test process: per-test results as JSON lines in $DRILL_REPORT.
+"""The reporter: a pytest plugin object in the test process that writes the signed report.
 
-Loaded with `-p drill.coding.plugin`. It applies the memory limits at configure time, writes
-one line per event (start, result, collect_error, timing, end) and flushes each, so the
-supervisor can stream results and still knows which test was running if the process dies.
-Environment: DRILL_REPORT, DRILL_DEVICE, DRILL_MEMORY_MB, DRILL_GPU_MEMORY_MB, DRILL_BENCHMARK,
-DRILL_CANDIDATE, DRILL_SOLUTION, and DRILL_FIXTURES: the shipped kernels/conftest.py, registered as
-a plugin for a user's drill whose kernels folder has no conftest.py of its own.
+The child (drill.coding.child) builds one Reporter per run with the run's key and passes it to
+pytest.main. Everything it reports is what it observed itself, not what pytest's reports say:
+- `collected`: the test ids, written when collection ends - before any candidate code runs (the
+  candidate is imported by a fixture, inside a test);
+- then it seals the run (the sandbox hides the hidden folder, the guard starts refusing the
+  candidate's reads of hidden files) and takes a snapshot of the assertion helpers;
+- a test counts as passed only when its own test function ran to its end (the reporter wraps
+  each one), no phase raised, and the assertion helpers are still the ones the tests imported.
+pytest's reports only add the words: the failure message, a one-line summary, captured output.
+The runner (drill.coding.result) then compares the collected ids with the results.
 """
 
 from __future__ import annotations
 
-import json
-import os
+import functools
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -19,9 +24,7 @@ import pytest
 
 MESSAGE_LIMIT = 2000
 OUTPUT_LIMIT = 2000
-
-_report: IO[str] | None = None
-_results: dict[str, dict] = {}
+NOT_FINISHED = "the test did not run to its end: the code under test changed how the tests run"
 
 
 def truncate(text: str, limit: int, keep: str = "head") -> str:
@@ -32,12 +35,6 @@ def truncate(text: str, limit: int, keep: str = "head") -> str:
     if keep == "head":
         return text[:limit] + f"\n... ({cut} more characters)"
     return f"... ({cut} earlier characters)\n" + text[-limit:]
-
-
-def emit(event: dict) -> None:
-    if _report is not None:
-        _report.write(json.dumps(event) + "\n")
-        _report.flush()
 
 
 def _test_name(nodeid: str) -> str:
@@ -52,90 +49,165 @@ def _summary(excinfo: pytest.ExceptionInfo) -> str:
     return f"{excinfo.typename}: {first}" if first else excinfo.typename
 
 
-def _describe(excinfo: pytest.ExceptionInfo) -> tuple[str, str]:
+def describe(excinfo: pytest.ExceptionInfo, candidate: str) -> tuple[str, str]:
     """(message, one-line summary) for an exception, pointing at the candidate's line if any."""
     text = excinfo.exconly()
-    candidate = os.environ.get("DRILL_CANDIDATE")
-    if candidate:
-        try:
-            entries = [entry for entry in excinfo.traceback if str(entry.path) == candidate]
-        except Exception:  # a broken traceback must not break the report
-            entries = []
-        if entries:
-            entry = entries[-1]
-            text += f"\n  at {Path(candidate).name}:{entry.lineno + 1} in {entry.name}"
+    try:
+        entries = [entry for entry in excinfo.traceback if str(entry.path) == candidate]
+    except Exception:  # a broken traceback must not break the report
+        entries = []
+    if entries:
+        entry = entries[-1]
+        text += f"\n  at {Path(candidate).name}:{entry.lineno + 1} in {entry.name}"
     return truncate(text, MESSAGE_LIMIT), truncate(_summary(excinfo), 300)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    global _report
-    from drill.coding.limits import apply_memory_limit, cap_gpu_memory
+class Reporter:
+    """One run's observer; `sign` turns an event into its signed line (drill.coding.signed)."""
 
-    path = os.environ.get("DRILL_REPORT")
-    if path:
-        _report = open(path, "a", encoding="utf-8")
-    fixtures = os.environ.get("DRILL_FIXTURES")
-    if fixtures:
-        config.pluginmanager.register(load_module(fixtures, "drill_kernel_fixtures"), "drill-kernel-fixtures")
-    device = os.environ.get("DRILL_DEVICE", "cpu")
-    apply_memory_limit(int(os.environ.get("DRILL_MEMORY_MB") or 0), device)
-    if device == "cuda":
-        cap_gpu_memory(int(os.environ.get("DRILL_GPU_MEMORY_MB") or 0))
+    def __init__(self, report: IO[str], sign: Callable[[dict], str], candidate: str, device: str,
+                 seal: Callable[[], None]) -> None:
+        self._write = lambda event: (report.write(sign(event)), report.flush())
+        self._candidate, self._device, self._seal = candidate, device, seal
+        self._finished: set[str] = set()
+        self._raised: dict[str, tuple[str, BaseException]] = {}
+        self._results: dict[str, dict] = {}
+        self._helpers: list[tuple[object, str, object]] = []
+        self._tampered = ""
+
+    # collection: candidate-free
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Deselect the cases parametrized for the other device, instead of reporting them skipped."""
+        keep, drop = [], []
+        for item in items:
+            params = getattr(getattr(item, "callspec", None), "params", {})
+            (drop if params.get("device", self._device) != self._device else keep).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self._write({"event": "collect_error", "name": report.nodeid,
+                         "message": truncate(str(report.longrepr), MESSAGE_LIMIT, keep="tail")})
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        for item in session.items:
+            if isinstance(item, pytest.Function):
+                item.obj = self._observed(item.obj, item.nodeid)
+        self._write({"event": "collected", "names": [_test_name(item.nodeid) for item in session.items]})
+        self._seal()
+        self._helpers = assertion_helpers()
+
+    def _observed(self, function: Callable, nodeid: str) -> Callable:
+        finished = self._finished
+
+        @functools.wraps(function)
+        def run(*args, **kwargs):
+            result = function(*args, **kwargs)
+            finished.add(nodeid)
+            return result
+
+        return run
+
+    # each test: what happened, seen from outside pytest's reports
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple) -> None:
+        self._write({"event": "start", "name": _test_name(nodeid)})
+
+    def _phase(self, item: pytest.Item, when: str):
+        try:
+            return (yield)
+        except BaseException as error:
+            self._raised.setdefault(item.nodeid, (when, error))
+            raise
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item):
+        return (yield from self._phase(item, "setup"))
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_call(self, item: pytest.Item):
+        try:
+            return (yield from self._phase(item, "call"))
+        finally:
+            if changed := replaced_helpers(self._helpers):
+                self._tampered = self._tampered or f"the code under test replaced {changed}"
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_teardown(self, item: pytest.Item):
+        return (yield from self._phase(item, "teardown"))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        report = yield
+        if call.excinfo is not None and not report.skipped:
+            report.drill_message, report.drill_summary = describe(call.excinfo, self._candidate)
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        entry = self._results.setdefault(report.nodeid, {"message": "", "summary": "", "output": "", "skip": ""})
+        if report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            entry["skip"] = reason.removeprefix("Skipped: ")
+        elif report.failed and not entry["message"]:
+            message = getattr(report, "drill_message", "") or truncate(report.longreprtext, MESSAGE_LIMIT)
+            entry["message"] = ("error in teardown: " if report.when == "teardown" else "") + message
+            entry["summary"] = getattr(report, "drill_summary", "")
+        captured = report.capstdout + report.capstderr  # each phase's report repeats the earlier phases'
+        if captured:
+            entry["output"] = truncate(captured, OUTPUT_LIMIT, keep="tail")
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: tuple) -> None:
+        words = self._results.pop(nodeid, {"message": "", "summary": "", "output": "", "skip": ""})
+        outcome, message = self._outcome(nodeid, words)
+        self._write({"event": "result", "name": _test_name(nodeid), "outcome": outcome, "message": message,
+                     "summary": words["summary"] if outcome != "passed" else "", "output": words["output"]})
+
+    def _outcome(self, nodeid: str, words: dict) -> tuple[str, str]:
+        raised = self._raised.pop(nodeid, None)
+        if raised is not None and isinstance(raised[1], pytest.skip.Exception):
+            return "skipped", words["skip"] or str(raised[1])
+        if raised is not None:
+            when, error = raised
+            message = words["message"] or truncate(f"{type(error).__name__}: {error}", MESSAGE_LIMIT)
+            return ("failed" if when == "call" else "error"), message
+        if self._tampered:
+            return "failed", self._tampered
+        if nodeid not in self._finished:
+            return "failed", NOT_FINISHED
+        return "passed", ""
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self._write({"event": "end", "exitstatus": int(exitstatus), "tampered": self._tampered})
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect the cases parametrized for the other device, instead of reporting them skipped."""
-    device = os.environ.get("DRILL_DEVICE")
-    if not device:
-        return
-    keep, drop = [], []
-    for item in items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        (drop if params.get("device", device) != device else keep).append(item)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+# What the tests judge with (module, attribute path); the code under test must leave them as they were.
+HELPERS = (("torch.testing", "assert_close"), ("torch", "allclose"), ("torch", "equal"), ("torch", "isclose"),
+           ("torch", "Tensor.allclose"), ("torch", "Tensor.equal"), ("torch", "Tensor.__eq__"), ("math", "isclose"),
+           ("builtins", "isinstance"), ("builtins", "all"), ("builtins", "any"), ("builtins", "abs"),
+           ("pytest", "raises"), ("pytest", "approx"))
 
 
-def pytest_collectreport(report: pytest.CollectReport) -> None:
-    if report.failed:
-        message = truncate(str(report.longrepr), MESSAGE_LIMIT, keep="tail")
-        emit({"event": "collect_error", "name": report.nodeid, "message": message,
-              "summary": getattr(report, "drill_summary", "")})
+def assertion_helpers() -> list[tuple[object, str, object]]:
+    """(owner, name, the object now) for each assertion helper already imported."""
+    found = []
+    for module, path in HELPERS:
+        owner = sys.modules.get(module)
+        *parents, name = path.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent, None)
+        if owner is not None and hasattr(owner, name):
+            found.append((owner, name, getattr(owner, name)))
+    return found
 
 
-def pytest_runtest_logstart(nodeid: str, location: tuple) -> None:
-    emit({"event": "start", "name": _test_name(nodeid)})
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    report = yield
-    if call.excinfo is not None and not report.skipped:
-        report.drill_message, report.drill_summary = _describe(call.excinfo)
-    return report
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    entry = _results.setdefault(report.nodeid, {"event": "result", "name": _test_name(report.nodeid),
-                                                "outcome": "passed", "message": "", "summary": "", "output": ""})
-    if report.skipped:
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        entry.update(outcome="skipped", message=reason.removeprefix("Skipped: "))
-    elif report.failed and entry["outcome"] in ("passed", "skipped"):
-        entry["outcome"] = "failed" if report.when == "call" else "error"
-        entry["message"] = getattr(report, "drill_message", "") or truncate(report.longreprtext, MESSAGE_LIMIT)
-        entry["summary"] = getattr(report, "drill_summary", "")
-        if report.when == "teardown":
-            entry["message"] = "error in teardown: " + entry["message"]
-    captured = report.capstdout + report.capstderr  # each phase's report repeats the earlier phases'
-    if captured:
-        entry["output"] = truncate(captured, OUTPUT_LIMIT, keep="tail")
-
-
-def pytest_runtest_logfinish(nodeid: str, location: tuple) -> None:
-    if nodeid in _results:
-        emit(_results.pop(nodeid))
+def replaced_helpers(helpers: list[tuple[object, str, object]]) -> str:
+    """The first helper that is no longer the object it was ('' when none)."""
+    for owner, name, original in helpers:
+        if getattr(owner, name, None) is not original:
+            return f"{getattr(owner, '__name__', owner)}.{name}"
+    return ""
 
 
 def load_module(path: str | Path, name: str):
@@ -147,26 +219,3 @@ def load_module(path: str | Path, name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _time(session: pytest.Session) -> None:
-    """Time the candidate against the reference with the test module's benchmark_case."""
-    modules = {getattr(item, "module", None) for item in session.items}
-    case = next((module.benchmark_case for module in modules if hasattr(module, "benchmark_case")), None)
-    if case is None:
-        return
-    try:
-        from drill.coding.timing import compare
-
-        candidate = load_module(os.environ["DRILL_CANDIDATE"], "drill_timed_candidate")
-        reference = load_module(os.environ["DRILL_SOLUTION"], "drill_timed_reference")
-        emit({"event": "timing", **compare(case, candidate, reference, os.environ.get("DRILL_DEVICE", "cpu"))})
-    except Exception as error:  # timing is a bonus: never turn a pass into a failure
-        emit({"event": "timing", "error": f"{type(error).__name__}: {error}"})
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    wanted = os.environ.get("DRILL_BENCHMARK") == "1" and os.environ.get("DRILL_SOLUTION")
-    if wanted and exitstatus == 0 and session.testsfailed == 0 and os.environ.get("DRILL_CANDIDATE"):
-        _time(session)
-    emit({"event": "end", "exitstatus": int(exitstatus)})

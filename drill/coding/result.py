@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import signal
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
@@ -76,21 +74,6 @@ class Exit:
     cancelled: bool = False
 
 
-def read_events(path: Path) -> list[dict]:
-    """Every complete JSON line the report plugin wrote (a crash may leave a partial last line)."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    events = []
-    for line in text.splitlines():
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return events
-
-
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -107,9 +90,17 @@ def _summary(test: TestResult) -> str:
     return test.summary or _last_line(test.message)
 
 
+NOT_REPORTED = "the run did not report its tests"
+
+
 def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: float, memory_mb: int,
-              device: str, output: str = "") -> TestRun:
-    """Turn the plugin's events and the process's end into one TestRun with a human reason."""
+              device: str, output: str = "", tampered: bool = False) -> TestRun:
+    """Turn the signed report's events and the process's end into one TestRun with a human reason.
+
+    A pass needs all of: a report no one else wrote into (`tampered` False), the collected test
+    ids, a passed (or skipped) result for each of them and none other, the end of the session,
+    and pytest's exit code 0. Anything short of that is never a pass.
+    """
     tests = [TestResult.from_event(event) for event in events if event.get("event") == "result"]
     passed = sum(test.outcome == "passed" for test in tests)
     failed = sum(test.outcome in ("failed", "error") for test in tests)
@@ -139,14 +130,18 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     elif collect:
         run.status = "error"
         run.reason = "the tests could not be collected: " + (collect[0].get("summary") or _last_line(collect[0].get("message", "")))
+    elif tampered:
+        run.status, run.reason = "fail", f"{NOT_REPORTED}: its report holds lines the test runner did not write"
     elif not any(event.get("event") == "end" for event in events):
         last = _last_line(output)
         run.status = "error"
-        run.reason = (f"the test process exited early with code {code}{during} (sys.exit() or os._exit()?)"
-                      + (f": {last}" if last else ""))
+        run.reason = (f"{NOT_REPORTED}: the test process exited early with code {code}{during} "
+                      "(sys.exit() or os._exit()?)" + (f": {last}" if last else ""))
     elif code not in (0, 1):
         run.status = "error"
         run.reason = f"pytest stopped with exit code {code}: " + (_last_line(output) or "no output")
+    elif failed == 0 and (unreported := _unreported(events, tests) or (code != 0 and f"pytest ended with code {code}")):
+        run.status, run.reason = "fail", f"{NOT_REPORTED}: {unreported}"
     elif passed + failed == 0:
         skipped = next((test.message for test in tests if test.outcome == "skipped"), "")
         run.status, run.reason = "error", "no test ran" + (f" (skipped: {skipped})" if skipped else "")
@@ -164,6 +159,22 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     if run.status == "error" and not tests and not started and not exit.cancelled:
         _environment_check(run, output, collect)
     return run
+
+
+def _unreported(events: list[dict], tests: list[TestResult]) -> str:
+    """What is wrong between the collected ids and the results ('' when they match one to one)."""
+    collected = next((event.get("names") for event in events if event.get("event") == "collected"), None)
+    if not isinstance(collected, list):
+        return "no list of collected tests"
+    names = [test.name for test in tests]
+    if len(set(names)) != len(names):
+        return "a test reported twice"
+    missing = [name for name in collected if name not in set(names)]
+    if missing:
+        return f"{len(missing)} of {len(collected)} collected tests never reported (first: {missing[0]})"
+    if extra := [name for name in names if name not in set(collected)]:
+        return f"a result for a test that was never collected ({extra[0]})"
+    return ""
 
 
 def _environment_check(run: TestRun, output: str, collect: list[dict]) -> None:

@@ -1,7 +1,8 @@
 """Watching a test process: wall-clock deadline, memory watchdog, cancel, streamed results.
 
-Used by the cold runner (on a Popen) and by the warm worker (on a forked child). The test
-process leads its own process group, so a kill takes every process it started with it.
+Used by the cold runner (on a Popen) and by the warm worker (on a forked child). A kill takes
+the whole process tree the run started, whatever group or session its processes moved to, and
+the memory limit counts that whole tree.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from drill.coding.limits import kill_group, rss_bytes
+from drill.coding.limits import kill_tree, tree_rss
 from drill.coding.result import Exit, TestResult
+from drill.coding.signed import Verifier
 
-MEMORY_CHECK_S = 0.05
+MEMORY_CHECK_S = 0.1
 
 
 def supervise(pid: int, poll: Callable[[], int | None], timeout_s: float, rss_limit: int | None,
@@ -21,8 +23,8 @@ def supervise(pid: int, poll: Callable[[], int | None], timeout_s: float, rss_li
     """Wait for `pid` (poll() returns its exit code, negative for a signal, or None).
 
     tick() waits a little and returns True to cancel. Past the deadline, past `rss_limit`
-    resident bytes, or on cancel, the whole process group is killed. It is killed at the end
-    in any case, so nothing the candidate started outlives the run.
+    resident bytes (the tree's), or on cancel, the whole tree is killed. What is left of the
+    process group is killed at the end in any case.
     """
     deadline = time.monotonic() + timeout_s
     next_memory_check = 0.0
@@ -33,31 +35,29 @@ def supervise(pid: int, poll: Callable[[], int | None], timeout_s: float, rss_li
             reason["timed_out"] = True
         elif rss_limit and now >= next_memory_check:
             next_memory_check = now + MEMORY_CHECK_S
-            if (rss_bytes(pid) or 0) > rss_limit:
+            if tree_rss(pid) > rss_limit:
                 reason["over_memory"] = True
         if not reason and tick():
             reason["cancelled"] = True
         if reason:
-            kill_group(pid)
+            kill_tree(pid)
             while (code := poll()) is None:
                 time.sleep(0.005)
             break
-    kill_group(pid)
+    kill_tree(pid)
     return Exit(code, **reason)
 
 
 class ReportTail:
-    """Reads the report file as it grows and hands each finished test to a callback."""
+    """Reads the signed report as it grows and hands each finished test to a callback."""
 
-    def __init__(self, path: Path, on_test: Callable[[TestResult], None] | None) -> None:
+    def __init__(self, path: Path, key: str, on_test: Callable[[TestResult], None] | None) -> None:
         self.path, self.on_test = path, on_test
-        self.offset, self.partial = 0, b""
+        self.verifier = Verifier(key)
+        self.offset = 0
 
     def poll(self) -> None:
-        if self.on_test is None:
-            return
-        import json
-
+        """Read what was added since the last poll."""
         try:
             with open(self.path, "rb") as report:
                 report.seek(self.offset)
@@ -65,13 +65,8 @@ class ReportTail:
         except OSError:
             return
         self.offset += len(chunk)
-        *lines, self.partial = (self.partial + chunk).split(b"\n")
-        for line in lines:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            if event.get("event") == "result":
+        for event in self.verifier.feed(chunk):
+            if event.get("event") == "result" and self.on_test is not None:
                 try:
                     self.on_test(TestResult.from_event(event))
                 except Exception:  # a broken callback must not stop the run

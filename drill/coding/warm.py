@@ -16,9 +16,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from drill.coding.cold import finish, run_cold
+from drill.coding.cold import add_timing, judge, run_cold
 from drill.coding.invocation import PACKAGE_PARENT, Invocation
-from drill.coding.limits import kill_group
+from drill.coding.limits import kill_tree
 from drill.coding.result import Exit, TestResult, TestRun
 from drill.coding.supervise import ReportTail
 
@@ -79,7 +79,7 @@ class WarmWorker:
         except (OSError, subprocess.TimeoutExpired):
             pass
         if process.poll() is None:
-            kill_group(process.pid)
+            kill_tree(process.pid)
             process.wait()
         for stream in (process.stdin, process.stdout):
             try:
@@ -93,24 +93,30 @@ class WarmWorker:
         with self._lock:
             start = time.monotonic()
             for _attempt in range(2):
-                tail = ReportTail(inv.report, on_test)
+                tail = ReportTail(inv.report, inv.key, on_test)
                 try:
-                    exit = self._run_once(inv, tail, cancel)
+                    exit = self._run_once(inv, tail, "test", cancel)
                 except WorkerGone:
                     self._stop()
                     inv.report.unlink(missing_ok=True)
                     continue
-                tail.poll()
-                return finish(inv, exit, time.monotonic() - start)
+                run = judge(inv, tail, exit, time.monotonic() - start)
+                add_timing(run, inv, self._timed)
+                inv.cleanup()
+                return run
         return run_cold(inv, on_test, cancel)
 
-    def _run_once(self, inv: Invocation, tail: ReportTail, cancel: threading.Event | None) -> Exit:
+    def _timed(self, inv: Invocation, tail: ReportTail) -> Exit:
+        try:
+            return self._run_once(inv, tail, "time", None)
+        except WorkerGone:
+            self._stop()
+            return Exit(None)
+
+    def _run_once(self, inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event | None) -> Exit:
         process = self._ensure()
         self._ids += 1
-        request = {"op": "run", "id": self._ids, "args": inv.pytest_args(), "env": inv.env(), "cwd": str(inv.scratch),
-                   "output": str(inv.output), "timeout_s": inv.timeout_s, "rss_limit": inv.rss_limit,
-                   "memory_mb": inv.memory_mb, "device": inv.device}
-        self._send(process, request)
+        self._send(process, {**inv.request(mode), "id": self._ids})
         child: int | None = None
         deadline = time.monotonic() + STARTUP_S
         cancel_sent = False
@@ -131,7 +137,7 @@ class WarmWorker:
             if time.monotonic() > deadline:
                 if child is None:
                     raise WorkerGone("the worker did not start in time")
-                kill_group(child)
+                kill_tree(child)
                 self._stop()
                 return Exit(None, timed_out=True)
 

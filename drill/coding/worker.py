@@ -1,13 +1,14 @@
 """The warm worker process: torch and pytest imported once, one forked child per test run.
 
 Run as `python -m drill.coding.worker`. JSON lines; requests on stdin, answers on stdout:
-  -> {"op": "run", "id", "args", "env", "cwd", "output", "timeout_s", "rss_limit", "memory_mb", "device"}
+  -> {"op": "run", "id", ...Invocation.request()}   one run (drill.coding.child)
   -> {"op": "cancel"}                      kill the running child
   <- {"event": "ready", "pid"}             imports done
   <- {"event": "started", "id", "pid"}     the child's pid (it leads its own process group)
   <- {"event": "done", "id", "returncode", "timed_out", "over_memory", "cancelled"}
 End of stdin kills the running child and ends the worker. The parent never touches CUDA or
-runs a torch op, so each child starts clean (CUDA and OpenMP are not fork-safe once used).
+runs a torch op, so each child starts clean (CUDA and OpenMP are not fork-safe once used). The
+worker is a child subreaper: whatever a run leaves behind comes back to it and is killed.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import json
 import os
 import select
 import sys
-import traceback
 
 PRELOAD = (
     "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
@@ -24,7 +24,8 @@ PRELOAD = (
     "pytest", "_pytest.python", "_pytest.fixtures", "_pytest.assertion.rewrite", "_pytest.skipping",
     "_pytest.faulthandler", "_pytest.junitxml", "_pytest.pastebin", "_pytest.helpconfig", "_pytest.warnings",
     "_pytest.unittest", "_pytest.setuponly", "_pytest.setupplan", "_pytest.tracemalloc", "_pytest.threadexception",
-    "pdb", "drill.coding.limits", "drill.coding.timing",
+    "pdb", "drill.coding.limits", "drill.coding.timing", "drill.coding.child", "drill.coding.plugin",
+    "drill.coding.guard", "drill.coding.sandbox", "drill.coding.signed",
 )
 
 
@@ -66,39 +67,21 @@ def preload() -> None:
 
 
 def child(request: dict, private_fds: list[int]) -> None:
-    """In the forked child: own process group, output to a file, limits, pytest.main; never returns."""
-    code = 3
+    """In the forked child: own process group, none of the worker's pipes, then the run."""
     try:
         os.setpgid(0, 0)
         for fd in private_fds:
             os.close(fd)
-        out = os.open(request["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.environ.update(request["env"])
-        os.chdir(request["cwd"])
-        sys.dont_write_bytecode = True
-        from drill.coding.limits import apply_memory_limit
+    except OSError:
+        pass
+    from drill.coding.child import run_child
 
-        apply_memory_limit(request["memory_mb"], request["device"])
-        import pytest
-
-        code = int(pytest.main(request["args"]))
-    except BaseException:
-        traceback.print_exc()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:
-                pass
-        os._exit(code)
+    run_child(request)
 
 
 def serve(request: dict, lines: Lines, answer) -> None:
     """Fork a child for one run and supervise it until it ends."""
+    from drill.coding.limits import descendants, kill_tree
     from drill.coding.supervise import supervise
 
     sys.stdout.flush()
@@ -123,8 +106,22 @@ def serve(request: dict, lines: Lines, answer) -> None:
         return bool(line) and json.loads(line).get("op") == "cancel"
 
     exit = supervise(pid, poll, float(request["timeout_s"]), request.get("rss_limit"), tick)
+    for left in descendants(os.getpid()):  # orphans that came back to this subreaper
+        kill_tree(left)
+    _reap()
     send(answer, {"event": "done", "id": request["id"], "returncode": exit.returncode, "timed_out": exit.timed_out,
                   "over_memory": exit.over_memory, "cancelled": exit.cancelled})
+
+
+def _reap() -> None:
+    """Collect the exit status of every finished child (orphans of earlier runs)."""
+    while True:
+        try:
+            done, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done == 0:
+            return
 
 
 def send(answer, message: dict) -> None:
@@ -135,6 +132,11 @@ def send(answer, message: dict) -> None:
 def main() -> int:
     answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # a stray print can never corrupt the protocol
+    import ctypes
+
+    from drill.coding.sandbox import PR_SET_CHILD_SUBREAPER
+
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     preload()
     send(answer, {"event": "ready", "pid": os.getpid()})
     lines = Lines(0)

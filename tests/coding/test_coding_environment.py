@@ -28,12 +28,13 @@ DRILL = "quantize-per-channel"
 
 # On PYTHONPATH, this makes every module named in DRILL_TEST_BLOCK fail to import with the real
 # message ("No module named 'torch'"); with DRILL_TEST_BLOCK_RUNNER_ONLY set, only in a test
-# process (one the runner started: DRILL_REPORT is set), so the app's own check sees nothing.
+# process (the runner's `-m drill.coding.child` or warm worker), so the app's own check sees nothing.
 SITECUSTOMIZE = '''
 import os, sys
 
 _BLOCKED = set(filter(None, os.environ.get("DRILL_TEST_BLOCK", "").split(",")))
-if os.environ.get("DRILL_TEST_BLOCK_RUNNER_ONLY") and not os.environ.get("DRILL_REPORT"):
+_RUNNER = ("drill.coding.child", "drill.coding.worker")
+if os.environ.get("DRILL_TEST_BLOCK_RUNNER_ONLY") and not any(name in sys.orig_argv for name in _RUNNER):
     _BLOCKED = set()
 
 
@@ -150,7 +151,8 @@ def test_output_that_says_a_requirement_is_missing(text, expected) -> None:
 
 
 def judge(events, exit, output=""):
-    return interpret(events, exit, seconds=0.5, timeout_s=60, memory_mb=4096, device="cpu", output=output)
+    collected = [{"event": "collected", "names": [event["name"] for event in events if event.get("event") == "result"]}]
+    return interpret(collected + events, exit, seconds=0.5, timeout_s=60, memory_mb=4096, device="cpu", output=output)
 
 
 def test_a_test_process_without_pytest_is_an_environment_failure() -> None:

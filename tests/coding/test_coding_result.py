@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drill.coding.plugin import truncate
-from drill.coding.result import Exit, TestResult, interpret, read_events
+from drill.coding.result import Exit, TestResult, interpret
 
 END = {"event": "end", "exitstatus": 0}
 
@@ -18,8 +18,11 @@ def result(name: str, outcome: str, message: str = "", summary: str = "") -> dic
     return {"event": "result", "name": name, "outcome": outcome, "message": message, "summary": summary}
 
 
-def judge(events: list[dict], exit: Exit = Exit(0), output: str = ""):
-    return interpret(events, exit, seconds=1.5, timeout_s=10, memory_mb=4096, device="cpu", output=output)
+def judge(events: list[dict], exit: Exit = Exit(0), output: str = "", tampered: bool = False):
+    """The verdict on `events`, after the `collected` event the reporter writes first (naming the results)."""
+    collected = {"event": "collected", "names": [event["name"] for event in events if event.get("event") == "result"]}
+    return interpret([collected, *events], exit, seconds=1.5, timeout_s=10, memory_mb=4096, device="cpu",
+                     output=output, tampered=tampered)
 
 
 def test_all_passed() -> None:
@@ -67,7 +70,8 @@ def test_memory_watchdog_cancel_and_early_exit() -> None:
     assert "too much memory (the tests may use 4096 MiB)" in judge([], Exit(-9, over_memory=True)).reason
     assert judge([], Exit(-9, cancelled=True)).reason == "cancelled"
     early = judge([{"event": "start", "name": "test_a"}], Exit(7), output="bye\n")
-    assert early.status == "error" and early.reason.startswith("the test process exited early with code 7")
+    assert early.status == "error"
+    assert early.reason.startswith("the run did not report its tests: the test process exited early with code 7")
 
 
 def test_collection_errors_and_empty_runs() -> None:
@@ -89,13 +93,20 @@ def test_timing_is_carried() -> None:
     assert (run.speed_ratio, run.candidate_s, run.reference_s) == (2.0, 1.0, 2.0)
 
 
-def test_read_events_skips_a_torn_last_line(tmp_path: Path) -> None:
-    path = tmp_path / "report.jsonl"
-    path.write_text(json.dumps(result("test_a", "passed")) + "\n" + '{"event": "res')
-    assert [TestResult.from_event(event).name for event in read_events(path)] == ["test_a"]
-    assert read_events(tmp_path / "missing.jsonl") == []
-
-
+def test_a_pass_needs_every_collected_test_reported_passed() -> None:
+    """What the reporter collected and what it reported must match one to one, with exit code 0."""
+    passed = [result("test_a", "passed"), result("test_b", "passed")]
+    collected = {"event": "collected", "names": ["test_a", "test_b", "test_c"]}
+    short = interpret([collected, *passed, END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
+    assert short.status == "fail" and short.reason == ("the run did not report its tests: "
+                                                        "1 of 3 collected tests never reported (first: test_c)")
+    unlisted = interpret(passed + [END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
+    assert unlisted.status == "fail" and unlisted.reason.endswith("no list of collected tests")
+    twice = judge([result("test_a", "passed"), result("test_a", "passed"), END])
+    assert twice.status == "fail" and twice.reason.endswith("a test reported twice")
+    assert judge(passed + [END], Exit(1)).status == "fail"
+    assert judge(passed + [END], tampered=True).reason.endswith("holds lines the test runner did not write")
+    assert judge(passed + [END]).status == "pass"
 def test_truncate_keeps_head_or_tail() -> None:
     assert truncate("abc", 5) == "abc"
     assert truncate("x" * 10 + "END", 10).startswith("x" * 10) and "3 more characters" in truncate("x" * 10 + "END", 10)

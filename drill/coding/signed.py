@@ -1,0 +1,93 @@
+"""The report channel between the test process and the runner: numbered, HMAC-signed JSON lines.
+
+The runner makes a fresh random key for every run and hands it to the test process's reporter
+before any candidate code is imported; the key is never in the environment or a file. Each line
+carries its sequence number and a signature over both, so a line written by anyone else, a
+replayed line, a dropped line or a reordered one is noticed: the Verifier keeps the events up
+to the first bad line and says that the report was tampered with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+KEY_BYTES = 32
+
+
+def new_key() -> str:
+    """A fresh key for one run, as hex (it travels in the run request)."""
+    return secrets.token_hex(KEY_BYTES)
+
+
+def _mac(key: bytes, seq: int, body: str) -> str:
+    return hmac.new(key, f"{seq}\n{body}".encode(), hashlib.sha256).hexdigest()
+
+
+def signer(key_hex: str) -> Callable[[dict], str]:
+    """A function turning each event into its signed line; it numbers them itself (0, 1, 2, ...)."""
+    key = bytes.fromhex(key_hex)
+    counter = iter(range(2**62))
+
+    def sign(event: dict) -> str:
+        seq = next(counter)
+        body = json.dumps(event, separators=(",", ":"))
+        return json.dumps({"seq": seq, "event": body, "mac": _mac(key, seq, body)}) + "\n"
+
+    return sign
+
+
+class Verifier:
+    """Accepts a report's bytes as they arrive; keeps the good events in order.
+
+    At the first line that is not the next signed event it stops accepting and sets `tampered`.
+    A partial last line waits for more bytes (a crash mid-write leaves it unfinished: ignored).
+    """
+
+    def __init__(self, key_hex: str) -> None:
+        self.key = bytes.fromhex(key_hex)
+        self.events: list[dict] = []
+        self.tampered = False
+        self._partial = b""
+
+    def feed(self, chunk: bytes) -> list[dict]:
+        """The new events in `chunk` (and whatever partial line came before it)."""
+        *lines, self._partial = (self._partial + chunk).split(b"\n")
+        fresh = []
+        for raw in lines:
+            if self.tampered or not raw.strip():
+                continue
+            event = self._check(raw)
+            if event is None:
+                self.tampered = True
+                continue
+            self.events.append(event)
+            fresh.append(event)
+        return fresh
+
+    def _check(self, raw: bytes) -> dict | None:
+        try:
+            line = json.loads(raw)
+            body, seq, mac = line["event"], line["seq"], line["mac"]
+            if not (isinstance(body, str) and isinstance(mac, str) and seq == len(self.events)):
+                return None
+            if not hmac.compare_digest(mac, _mac(self.key, seq, body)):
+                return None
+            event = json.loads(body)
+        except (ValueError, KeyError, TypeError):
+            return None
+        return event if isinstance(event, dict) else None
+
+
+def read_signed(path: Path, key_hex: str) -> Verifier:
+    """The report file at `path`, checked whole (a missing file has no events)."""
+    verifier = Verifier(key_hex)
+    try:
+        verifier.feed(path.read_bytes())
+    except OSError:
+        pass
+    return verifier
