@@ -1,0 +1,38 @@
+"""merge() builds the new nn.Linear without the base's dtype/device (default float32 on cpu)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn as nn
+from torch import Tensor
+
+
+class LoRALinear(nn.Module):
+    def __init__(self, base: nn.Linear, r: int, alpha: float) -> None:
+        """Attributes: base (frozen), lora_A (r, in), lora_B (out, r) zeros, scaling = alpha / r."""
+        super().__init__()
+        if r < 1:
+            raise ValueError(f"rank r must be >= 1, got {r}")
+        self.base = base
+        base.requires_grad_(False)
+        factory = {"device": base.weight.device, "dtype": base.weight.dtype}
+        self.lora_A = nn.Parameter(torch.empty(r, base.in_features, **factory))
+        self.lora_B = nn.Parameter(torch.zeros(base.out_features, r, **factory))
+        nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5))
+        self.scaling = alpha / r
+
+    def forward(self, x: Tensor) -> Tensor:
+        """(..., in_features) -> (..., out_features): base(x) + scaling * x @ A.T @ B.T."""
+        return self.base(x) + self.scaling * ((x @ self.lora_A.T) @ self.lora_B.T)
+
+    @torch.no_grad()
+    def merge(self) -> nn.Linear:
+        """A new nn.Linear with weight W + scaling * B @ A and the base's bias."""
+        base = self.base
+        merged = nn.Linear(base.in_features, base.out_features, bias=base.bias is not None)
+        merged.weight.copy_(base.weight + self.scaling * (self.lora_B @ self.lora_A))
+        if base.bias is not None:
+            merged.bias.copy_(base.bias)
+        return merged
