@@ -265,3 +265,39 @@ def test_path_lines_break_after_separators() -> None:
     assert path_lines("File: ", "~/a/bb/ccc.py", 80) == ["File: ~/a/bb/ccc.py"]
     assert path_lines("File: ", "~/a/bb/ccc.py", 11) == ["File: ~/a/", "  bb/ccc.py"]
     assert path_lines("File: ", "~/a/bb/ccc.py", 4) == ["File: ", "  ~/", "  a/", "  bb/", "  ccc.py"]
+
+
+async def test_watch_mode_runs_on_each_save_and_on_a_save_made_during_a_run(app, monkeypatch) -> None:
+    """w watches the file through OS events: a save starts a run; a save while a run goes on is
+    run once that run ends (its latest text), so no fix is left untested."""
+    import threading
+
+    from drill.coding.result import TestRun
+
+    release, texts = threading.Event(), []
+
+    def fake_run(drill, candidate, device="cpu", **options):
+        texts.append(candidate.read_text())
+        if len(texts) == 1:
+            release.wait(30)  # the first run is long: the user saves again meanwhile
+        return TestRun("fail", 0, 1, reason="1 of 1 tests failed")
+
+    monkeypatch.setattr("drill.coding.api.run_tests", fake_run)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(pilot, "dpo-loss")
+        solution = screen.workspace.solution
+        await pilot.press("w")
+        assert "watching your file" in str(screen.query_one("#drill-status", Static).render())
+        await pilot.pause(0.5)  # the watcher is up
+        solution.write_text("# first save\n")
+        await wait_until(pilot, lambda: len(texts) == 1, timeout=20)
+        solution.write_text("# the fix, saved during the run\n")
+        await pilot.pause(1.0)
+        assert len(texts) == 1 and screen.running
+        release.set()
+        await wait_until(pilot, lambda: len(texts) == 2 and not screen.running, timeout=20)
+        assert texts == ["# first save\n", "# the fix, saved during the run\n"]
+        await pilot.press("w")  # stop watching: a save runs nothing
+        solution.write_text("# after watching\n")
+        await pilot.pause(1.0)
+        assert len(texts) == 2

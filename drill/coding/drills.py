@@ -71,6 +71,16 @@ class Drill(DrillMeta):
         return self.folder / f"test_{self.id.replace('-', '_')}.py"
 
     @property
+    def mutants(self) -> list[Path]:
+        """Wrong answers a candidate would write (mutants/*.py): every one must fail the tests."""
+        return sorted((self.folder / "mutants").glob("*.py"))
+
+    @property
+    def alternates(self) -> list[Path]:
+        """Right answers written another way (alternates/*.py): every one must pass the tests."""
+        return sorted((self.folder / "alternates").glob("*.py"))
+
+    @property
     def kernels_dir(self) -> Path:
         """The kernels folder this drill is in (holding the shared conftest.py, if it has one)."""
         return self.folder.parent

@@ -1,8 +1,8 @@
-"""`drill kernel verify`: every reference passes and every starter fails, on cpu (and cuda).
+"""`drill kernel verify`: every reference and alternate passes, every starter and mutant fails.
 
-Runs in parallel on a few warm workers. A starter "fails" when its tests ran and judged it
-(status fail, or error with per-test results): a crash, a timeout or a collection error is a
-broken drill, not a failing starter.
+On cpu (and cuda). Runs in parallel on a few warm workers. A starter or mutant "fails" when its
+tests ran and judged it (status fail, or error with per-test results): a crash, a timeout or a
+collection error is a broken drill, not a caught mistake.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import threading
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from drill.coding.drills import Drill, KernelDirs, load_drills
@@ -32,14 +32,21 @@ def cuda_available() -> bool:
     return result.stdout.strip() == "True"
 
 
+def judged_failure(run: TestRun) -> bool:
+    """The tests ran and failed it (not a crash, a timeout or a collection error)."""
+    return run.status in ("fail", "error") and any(test.outcome in ("failed", "error") for test in run.tests)
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """One drill on one device: the reference's run and the starter's run."""
+    """One drill on one device: the runs of its reference, starter, mutants and alternates."""
 
     drill: Drill
     device: str
     reference: TestRun
     starter: TestRun
+    mutants: dict[str, TestRun] = field(default_factory=dict)
+    alternates: dict[str, TestRun] = field(default_factory=dict)
 
     @property
     def reference_ok(self) -> bool:
@@ -47,8 +54,17 @@ class Verdict:
 
     @property
     def starter_ok(self) -> bool:
-        judged = any(test.outcome in ("failed", "error") for test in self.starter.tests)
-        return self.starter.status in ("fail", "error") and judged
+        return judged_failure(self.starter)
+
+    @property
+    def surviving_mutants(self) -> list[str]:
+        """Mutants the tests did not catch."""
+        return [name for name, run in self.mutants.items() if not judged_failure(run)]
+
+    @property
+    def failing_alternates(self) -> list[str]:
+        """Right answers the tests rejected."""
+        return [name for name, run in self.alternates.items() if run.status != "pass"]
 
     @property
     def skipped(self) -> bool:
@@ -57,7 +73,8 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return self.skipped or (self.reference_ok and self.starter_ok)
+        return self.skipped or (self.reference_ok and self.starter_ok and not self.surviving_mutants
+                                and not self.failing_alternates)
 
     def line(self) -> str:
         ref, start = self.reference, self.starter
@@ -66,8 +83,15 @@ class Verdict:
         ref_text = f"reference {ref.status} {ref.passed}/{ref.passed + ref.failed} in {ref.seconds:.1f} s"
         if not self.reference_ok:
             ref_text += f" ({ref.reason})"
-        starter_text = f"starter {start.status}" + ("" if self.starter_ok else f" (must fail: {start.reason})")
-        return f"{'ok  ' if self.ok else 'FAIL'} {self.drill.id:<24} {self.device:<4}  {ref_text}; {starter_text}"
+        parts = [ref_text, "starter " + start.status + ("" if self.starter_ok else f" (must fail: {start.reason})")]
+        survivors, rejected = self.surviving_mutants, self.failing_alternates
+        parts.append(f"{len(self.mutants) - len(survivors)}/{len(self.mutants)} mutants caught"
+                     + "".join(f"; mutant {name} not caught ({self.mutants[name].status}: {self.mutants[name].reason})"
+                               for name in survivors))
+        if self.alternates:
+            parts.append(f"{len(self.alternates) - len(rejected)}/{len(self.alternates)} alternates pass"
+                         + "".join(f"; alternate {name} rejected: {self.alternates[name].reason}" for name in rejected))
+        return f"{'ok  ' if self.ok else 'FAIL'} {self.drill.id:<24} {self.device:<4}  " + "; ".join(parts)
 
 
 def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int = 2,
@@ -93,7 +117,9 @@ def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int
         options = dict(device=device, timeout_s=VERIFY_TIMEOUT_S, benchmark=False, worker=worker())
         reference = run_tests(drill, drill.solution, **options)
         starter = run_tests(drill, drill.starter, maxfail=1, **options)
-        return Verdict(drill, device, reference, starter)
+        mutants = {path.stem: run_tests(drill, path, maxfail=1, **options) for path in drill.mutants}
+        alternates = {path.stem: run_tests(drill, path, **options) for path in drill.alternates}
+        return Verdict(drill, device, reference, starter, mutants, alternates)
 
     drills = [drill for drill in load_drills(kernels_dirs) if not ids or drill.id in ids]
     jobs_list = [(drill, device) for drill in drills for device in devices]

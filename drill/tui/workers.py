@@ -14,6 +14,7 @@ SHOWN: dict[str, str] = {
     "stats": "Could not load the stats",
     "browser": "Could not read the items for the browser",
     "tests": "The tests could not be run",
+    "watch": "Watching your file stopped",
     "prewarm": "",  # warming the test runner up is only a speed-up: its failure is silent
 }
 UNLISTED = "A background task failed"

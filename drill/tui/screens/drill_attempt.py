@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import threading
 import time
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -27,6 +28,8 @@ from textual.widgets import Footer, Header, Markdown, Static
 from drill.tui.widgets.path_label import PathLabel
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
+
+WATCH_DEBOUNCE_MS = 200  # saves closer together than this are one save
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,6 +50,10 @@ class TestReported(Message):
     def __init__(self, result: "TestResult") -> None:
         super().__init__()
         self.result = result
+
+
+class FileSaved(Message):
+    """The workspace's file changed on disk (posted from the watcher's thread)."""
 
 
 class RunFinished(Message):
@@ -138,8 +145,8 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.final_seconds: float | None = None  # the clock stopped here at the pass or giving up
         self.hints_used = progress.hints_used if progress else 0
         self.running = False
-        self.watching = False
-        self.watched_mtime = workspace.solution.stat().st_mtime_ns
+        self.watching: threading.Event | None = None  # set: the watcher stops
+        self.saved_while_running = False  # watching: the last save comes after the running test
         self.finished: str | None = None  # "pass" or "gave up": the review has been recorded
         self.discarded = False  # left with "discard": never offered again
         self.results: list[TestResult] = []
@@ -164,13 +171,14 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             self.notify(f"Resumed at {clock_text(self.elapsed)} on the clock.")
         self.keep_progress()
         self.set_interval(1.0, self.tick)
-        self.set_interval(0.5, self.poll_file)
         if not self.environment_missing():
             self.prewarm()
         self.tick()
 
     def on_unmount(self) -> None:
         self.keep_progress()  # quitting the app keeps an unfinished attempt, with its clock
+        if self.watching is not None:
+            self.watching.set()
 
     def keep_progress(self) -> None:
         """Write where this attempt stands beside its workspace, so it can be resumed."""
@@ -216,7 +224,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
                  f"hints {self.hints_used}/{len(self.drill.hints)}"]
         if self.running:
             parts.append("running tests…")
-        elif self.watching:
+        elif self.watching is not None:
             parts.append("watching your file")
         elif self.finished is None:
             parts.append("ready")
@@ -278,19 +286,35 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.run_tests()
 
     def action_watch(self) -> None:
-        self.watching = not self.watching
-        self.notify("Watching: the tests rerun each time you save." if self.watching else "Stopped watching.")
+        if self.watching is None:
+            self.watching = threading.Event()
+            self.watch_file(self.watching)
+            self.notify("Watching: the tests rerun each time you save.")
+        else:
+            self.watching.set()
+            self.watching = None
+            self.notify("Stopped watching.")
         self.tick()
 
-    def poll_file(self) -> None:
-        try:
-            mtime = self.workspace.solution.stat().st_mtime_ns
-        except OSError:
+    @work(thread=True, group="watch", exit_on_error=False)
+    def watch_file(self, stop: threading.Event) -> None:
+        """Post FileSaved for each save of the workspace's file (OS file events, debounced), until
+        `stop` is set. The folder is watched: editors often save by renaming a new file over it."""
+        from watchfiles import watch
+
+        target = str(self.workspace.solution)
+        for _changes in watch(self.workspace.folder, watch_filter=lambda _change, path: path == target,
+                              debounce=WATCH_DEBOUNCE_MS, step=50, stop_event=stop, rust_timeout=500,
+                              yield_on_timeout=False, raise_interrupt=False):
+            self.post_message(FileSaved())
+
+    def on_file_saved(self, message: FileSaved) -> None:
+        if self.watching is None:
             return
-        if mtime != self.watched_mtime:
-            self.watched_mtime = mtime
-            if self.watching:
-                self.run_tests()
+        if self.running:
+            self.saved_while_running = True  # run again on this save once the current run ends
+        else:
+            self.run_tests()
 
     # -- running --------------------------------------------------------------------------
 
@@ -330,7 +354,9 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         if worker.group == "tests":
             self.running = False
             self.query_one("#drill-results", Markdown).update("**The tests could not run; nothing is recorded.**")
-            self.tick()
+        elif worker.group == "watch":
+            self.watching = None
+        self.tick()
 
     def on_run_finished(self, message: RunFinished) -> None:
         from drill.coding.verdict import headline
@@ -356,6 +382,10 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.keep_progress()
         self.refresh_bindings()
         self.tick()
+        if self.saved_while_running:
+            self.saved_while_running = False
+            if self.watching is not None and self.finished is None:
+                self.run_tests()
 
     def record(self, run: "TestRun", started_at: datetime, grade) -> None:
         from drill.coding.attempt import CodingAttempt
