@@ -137,7 +137,7 @@ def test_zero_counts_are_valid(candidate):
 
 
 INVALID = [
-    dict(dtype="int8"), dict(dtype="fp8"), dict(dtype=""), dict(optimizer="adafactor"), dict(optimizer="lion"),
+    dict(dtype="int8"), dict(dtype="fp8"), dict(dtype="BF16"), dict(optimizer="adafactor"), dict(optimizer="Adam"),
     dict(zero_stage=4), dict(zero_stage=-1), dict(zero_stage=7), dict(dp_size=0), dict(dp_size=-3),
     dict(recompute="some"), dict(recompute=""), dict(n_params=-1), dict(batch=-2), dict(seq_len=-1),
     dict(hidden=-5), dict(n_layers=-1), dict(n_heads=-1),
