@@ -1,0 +1,33 @@
+"""Calls send() with the right chunks but adds/copies the payload it sent, ignoring what send returns."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def ring_allreduce(tensors, send=None):
+    if not tensors:
+        raise ValueError("need at least one rank")
+    shape, dtype = tensors[0].shape, tensors[0].dtype
+    if any(t.shape != shape or t.dtype != dtype for t in tensors):
+        raise ValueError("mismatched ranks")
+    send = send or (lambda src, dst, payload: payload.clone())
+    n = len(tensors)
+    bufs = [t.reshape(-1).clone() for t in tensors]
+    chunks = [torch.tensor_split(b, n) for b in bufs]
+    e = bufs[0].element_size()
+    sent = [0] * n
+    for s in range(n - 1):
+        msgs = [(r, (r - s) % n, chunks[r][(r - s) % n].clone()) for r in range(n)]
+        for r, c, payload in msgs:
+            send(r, (r + 1) % n, payload)
+            chunks[(r + 1) % n][c].add_(payload)
+            sent[r] += payload.numel() * e
+    for s in range(n - 1):
+        msgs = [(r, (r + 1 - s) % n, chunks[r][(r + 1 - s) % n].clone()) for r in range(n)]
+        for r, c, payload in msgs:
+            send(r, (r + 1) % n, payload)
+            chunks[(r + 1) % n][c].copy_(payload)
+            sent[r] += payload.numel() * e
+    return [b.view(shape) for b in bufs], sent

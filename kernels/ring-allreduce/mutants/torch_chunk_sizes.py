@@ -1,0 +1,38 @@
+"""Cuts the buffer with torch.chunk (ceil-sized chunks, padded with empty ones) instead of tensor_split."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def ring_allreduce(tensors, send=None):
+    if not tensors:
+        raise ValueError("need at least one rank")
+    shape, dtype = tensors[0].shape, tensors[0].dtype
+    if any(t.shape != shape or t.dtype != dtype for t in tensors):
+        raise ValueError("mismatched ranks")
+    send = send or (lambda src, dst, payload: payload.clone())
+    n = len(tensors)
+    bufs = [t.reshape(-1).clone() for t in tensors]
+
+    def split(b):
+        parts = list(torch.chunk(b, n)) if b.numel() else []
+        while len(parts) < n:
+            parts.append(b[b.numel():])
+        return parts
+
+    chunks = [split(b) for b in bufs]
+    e = bufs[0].element_size()
+    sent = [0] * n
+    for s in range(n - 1):
+        msgs = [(r, (r - s) % n, chunks[r][(r - s) % n].clone()) for r in range(n)]
+        for r, c, payload in msgs:
+            chunks[(r + 1) % n][c].add_(send(r, (r + 1) % n, payload))
+            sent[r] += payload.numel() * e
+    for s in range(n - 1):
+        msgs = [(r, (r + 1 - s) % n, chunks[r][(r + 1 - s) % n].clone()) for r in range(n)]
+        for r, c, payload in msgs:
+            chunks[(r + 1) % n][c].copy_(send(r, (r + 1) % n, payload))
+            sent[r] += payload.numel() * e
+    return [b.view(shape) for b in bufs], sent
