@@ -116,15 +116,54 @@ def test_invariants(candidate, device, seed, cf):
         assert int(dispatch.sum()) == T * k
 
 
-def test_capacity_rounding(candidate, device):
-    # 1.1 * 10 * 1 / 1 == 11.000000000000002 in Python floats, so C = 12
-    call(candidate, torch.randn(10, 1, device=device), 1, 1.1)
+@pytest.mark.parametrize("T, E, k, cf", [(10, 1, 1, 1.1), (25, 5, 3, 2.2), (50, 10, 6, 1.1)])
+def test_capacity_rounding(candidate, device, T, E, k, cf):
+    # 1.1 * 10 * 1 / 1 == 11.000000000000002 and 2.2 * 25 * 3 / 5 == 33.00000000000001 in Python floats, so
+    # C = 12 and 34; any other order of operations (cf * (T * k / E), ...) or a float32 ceil gives 11 / 33.
+    logits = torch.randn(T, E, device=device)
+    check_against_reference(candidate, logits, k, cf, f"T={T}, E={E}, k={k}, cf={cf}")
 
 
-def test_invalid_k(candidate, device):
-    for k in (0, 5):
-        with pytest.raises(ValueError):
-            candidate.route(torch.randn(4, 4, device=device), k, 1.0)
+def test_single_token(candidate, device):
+    logits = torch.tensor([[0.3, -1.0, 2.0, 0.1]], device=device)
+    for k, cf in ((1, 1.0), (2, 0.5), (4, 1.0), (3, 0.1)):
+        check_against_reference(candidate, logits, k, cf, f"T=1, E=4, k={k}, cf={cf}")
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16, torch.float16], ids=["f64", "bf16", "f16"])
+def test_other_dtypes(candidate, device, seed, dtype):
+    """Gates are softmaxed in the logits' dtype and combine has that dtype (float64: to ~1e-12)."""
+    T, E = 37, 6
+    # distinct values in every row (no ties even after rounding to 16 bits)
+    logits = (torch.rand(T, E).argsort(-1).double() * 0.75 + 0.1 * torch.rand(T, E)).to(device=device, dtype=dtype)
+    for k, cf in ((2, 1.25), (3, 0.5)):
+        dispatch, combine = call(candidate, logits, k, cf)
+        w_dispatch, w_combine = reference(logits, k, cf)
+        assert torch.equal(dispatch, w_dispatch), f"{dtype} logits, k={k}, cf={cf}: wrong dispatch entries"
+        tol = dict(rtol=1e-12, atol=1e-12) if dtype == torch.float64 else dict(rtol=1e-2, atol=1e-2)
+        torch.testing.assert_close(combine, w_combine, **tol, msg=lambda m: (
+            f"{dtype} logits: combine must hold the gates computed in {dtype} (softmax over the k chosen logits):\n" + m))
+
+
+def test_many_tokens_low_precision(candidate, device):
+    """Slot counters must be exact past 256 choices per expert (count in an integer dtype, not in bf16)."""
+    T = 700
+    g = torch.Generator().manual_seed(7)
+    a = (0.5 + torch.rand(T, generator=g)) * torch.where(torch.rand(T, generator=g) < 0.8, 1.0, -1.0)
+    logits = torch.stack([a, -a], dim=1).to(device=device, dtype=torch.bfloat16)
+    check_against_reference(candidate, logits, 1, 1.0, "T=700 bf16 logits, E=2, k=1, C=350")
+
+
+def test_non_contiguous_logits(candidate, device, seed):
+    logits = (torch.randn(8, 30, device=device) * 2).T  # (30, 8), strides (1, 30)
+    check_against_reference(candidate, logits, 2, 1.0, "non-contiguous (transposed) logits, T=30, E=8, k=2")
+
+
+@pytest.mark.parametrize("k", [0, -1, 5, 9])
+def test_invalid_k(candidate, device, k):
+    with pytest.raises(ValueError):
+        candidate.route(torch.randn(4, 4, device=device), k, 1.0)
+        pytest.fail(f"E = 4: k = {k} must raise ValueError (need 1 <= k <= E)")
 
 
 def benchmark_case(module, device):
