@@ -9,7 +9,11 @@ warm worker. The app's entry points (imported lazily from their modules):
     api.run_tests(drill, candidate, device="cpu", timeout_s=60, warm=True, *, benchmark=None,
                   on_test=None, cancel=None) -> TestRun          api.prewarm()
     quality.quality(status, seconds, budget_s, hints_used) -> int
-    verify.verify(kernels_dir) -> list[Verdict]
+    verify.verify(kernels_dir) -> list[Verdict]     (reference, starter, mutants/, alternates/)
+
+A run crosses two process boundaries: the app side (invocation, cold, warm, supervise, result)
+and the test side (child, sandbox, guard, plugin), which talk only through the signed report
+(signed.py) and what the supervisor sees of the process tree.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test.add_argument("--benchmark", action="store_true", help="after a pass, time it against the reference")
     test.set_defaults(handler=cmd_test)
     verify = actions.add_parser("verify", help="check every drill folder (path:line errors), then that every "
-                                               "reference passes and every starter fails")
+                                               "reference and alternate passes and every starter and mutant fails")
     verify.add_argument("ids", nargs="*", metavar="ID", help="only these drills (default: all, yours included)")
     verify.add_argument("--device", choices=["cpu", "cuda"], action="append",
                         help="only this device (repeatable; default cpu, and cuda when present)")
@@ -130,6 +130,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if missing := missing_requirements(*drills):
         print(f"drill: {describe(missing)}", file=sys.stderr)
         return 2
+    from drill.coding.sandbox import available
+
+    print(f"runs contained by {available().describe()}", flush=True)
     verdicts = verify(kernel_dirs, devices=args.device, jobs=args.jobs, ids=args.ids,
                       on_verdict=lambda verdict: print(verdict.line(), flush=True))
     bad = [verdict for verdict in verdicts if not verdict.ok]
