@@ -6,8 +6,11 @@ import pytest
 import torch
 
 
-def make_docs(lengths, device):
-    """Document d holds tokens 1000*(d+1) + 0, 1, ...: every token identifies its document and offset."""
+def make_docs(lengths, device, strided=False):
+    """Document d holds tokens 1000*(d+1) + 0, 1, ...: every token identifies its document and offset.
+    strided: every document is a non-contiguous view (every other element of a longer tensor)."""
+    if strided:
+        return [(1000 * (d + 1) + torch.arange(2 * n, device=device) // 2)[::2] for d, n in enumerate(lengths)]
     return [1000 * (d + 1) + torch.arange(n, device=device) for d, n in enumerate(lengths)]
 
 
@@ -38,10 +41,10 @@ def expected(lengths, seq_len, pad_id=0):
     return ids, pos, doc, mask
 
 
-def check(candidate, lengths, seq_len, device, pad_id=0):
-    docs = make_docs(lengths, device)
+def check(candidate, lengths, seq_len, device, pad_id=0, strided=False):
+    docs = make_docs(lengths, device, strided)
     before = [d.clone() for d in docs]
-    out = candidate.pack_documents(docs, seq_len, pad_id)
+    out = candidate.pack_documents(docs, seq_len, pad_id) if pad_id != 0 else candidate.pack_documents(docs, seq_len)
     for d, b in zip(docs, before):
         assert torch.equal(d, b), "pack_documents must not modify the documents"
     assert isinstance(out, tuple) and len(out) == 4, "return (input_ids, position_ids, doc_ids, mask)"
@@ -91,13 +94,38 @@ def test_random_batches(candidate, device, seed, seq_len):
     check(candidate, lengths, seq_len, device)
 
 
-def test_invalid(candidate, device):
+def test_random_shapes_and_pad_ids(candidate, device, seed):
+    """Odd and tiny seq_len (1 included), mostly-short documents (so rows hold many), non-zero pad_id,
+    and documents that are non-contiguous views."""
+    g = torch.Generator().manual_seed(100 + seed)
+    for case in range(4):
+        seq_len = [1, 7, 13, 29][case]
+        n_docs = int(torch.randint(1, 25, (), generator=g))
+        cap = seq_len if case % 2 else max(1, seq_len // 3)
+        lengths = torch.randint(1, cap + 1, (n_docs,), generator=g).tolist()
+        pad_id = int(torch.randint(1, 50000, (), generator=g))
+        check(candidate, lengths, seq_len, device, pad_id=pad_id, strided=bool(case % 2))
+
+
+def test_calls_are_independent(candidate, device):
+    """Two packings in a row: nothing from the first call may leak into the second."""
+    check(candidate, [5, 2, 6], 8, device)
+    check(candidate, [1, 3], 8, device, pad_id=9)
+    check(candidate, [4, 4, 4], 5, device)
+
+
+@pytest.mark.parametrize("lengths, seq_len, why", [
+    ([], 8, "an empty list of documents"),
+    ([9], 8, "a document longer than seq_len"),
+    ([3, 9, 2], 8, "a document longer than seq_len (in the middle of the list)"),
+    ([0, 3], 8, "an empty document (first)"),
+    ([3, 0], 8, "an empty document (last)"),
+])
+def test_invalid(candidate, device, lengths, seq_len, why):
+    docs = [torch.arange(n, device=device) for n in lengths]
     with pytest.raises(ValueError):
-        candidate.pack_documents([], 8)
-    with pytest.raises(ValueError):
-        candidate.pack_documents([torch.arange(9, device=device)], 8)
-    with pytest.raises(ValueError):
-        candidate.pack_documents([torch.arange(3, device=device), torch.arange(0, device=device)], 8)
+        candidate.pack_documents(docs, seq_len)
+        pytest.fail(f"{why} must raise ValueError")
 
 
 def benchmark_case(module, device):
