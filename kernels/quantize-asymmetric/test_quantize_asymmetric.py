@@ -50,6 +50,10 @@ def check_all(w, q, scale, zp, bits, gs):
     assert scale.shape == (rows, n_groups), f"scale must have shape {(rows, n_groups)}, got {tuple(scale.shape)}"
     assert zp.shape == (rows, n_groups), f"zero_point must have shape {(rows, n_groups)}, got {tuple(zp.shape)}"
     assert q.device == w.device and scale.device == w.device and zp.device == w.device, "outputs on w's device"
+    assert int(q.max()) <= qmax, (
+        f"codes above qmax = {qmax}: clamp round(w / scale) + zero_point to [0, qmax] (the group max can round "
+        "one past it on a tie)")
+    assert int(zp.max()) <= qmax, f"zero_points above qmax = {qmax}"
     ref_scale, zp_exact = ref_params(w, bits, gs)
     torch.testing.assert_close(
         scale, ref_scale, msg=lambda m: "scale must be (max(hi,0) - min(lo,0)) / (2**bits - 1) per group\n" + m
@@ -79,6 +83,53 @@ def test_values(candidate, device, seed, dtype, bits, gs):
     w = (torch.randn(24, 256) * torch.rand(24, 1) * 2 + torch.randn(24, 1) * 0.3).to(device=device, dtype=dtype)
     q, scale, zp = run(candidate, w, bits, gs)
     check_all(w, q, scale, zp, bits, gs)
+
+
+@pytest.mark.parametrize("bits,gs", [(2, 8), (5, 48)])
+def test_other_bits_and_noncontiguous(candidate, device, seed, bits, gs):
+    """A transposed (non-contiguous) weight, bits and group sizes other than the defaults."""
+    g = torch.Generator().manual_seed(seed)
+    base = torch.randn(gs * 4, 10, generator=g) * (torch.rand(1, 10, generator=g) * 3 + 0.1)
+    w = base.to(device).t()  # (10, gs * 4), strides (1, 10)
+    q, scale, zp = run(candidate, w, bits, gs)
+    check_all(w, q, scale, zp, bits, gs)
+    deq = candidate.dequantize_asymmetric(q, scale, zp, gs)
+    assert deq.dtype == torch.float32 and deq.shape == w.shape, "dequantize returns float32 (rows, cols)"
+    torch.testing.assert_close(deq, ref_dequant(q, scale, zp, gs), msg=lambda m: (
+        "dequantize must be (q - zero_point) * scale per group, computed in float32 (uint8 q - zero_point "
+        "wraps around)\n" + m))
+
+
+def test_exact_ties_round_half_to_even(candidate, device):
+    """Groups with power-of-two scales whose values sit exactly on .5: torch.round sends ties to the even
+    code (for the zero-point too), and the group max can round one past qmax before the clamp."""
+    rows = [
+        # bits=4: lo=-2.5, hi=12.5 -> scale 1, zero_point round(2.5) = 2
+        [-2.5, 12.5, 0.5, 1.5, 2.5, 3.5, -0.5, -1.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5],
+        # lo=-7.5, hi=7.5 -> scale 1, zero_point round(7.5) = 8; 7.5 -> 8 + 8 = 16, clamped to 15
+        [-7.5, 7.5, -6.5, -5.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 0.0, -1.5, -2.5, -3.5],
+        # lo=-1.25, hi=6.25 -> scale 0.5, zero_point round(2.5) = 2
+        [-1.25, 6.25, 0.25, 0.75, 1.25, 1.75, -0.25, -0.75, 2.25, 3.25, 4.75, 5.25, 5.75, 0.0, 1.0, 2.0],
+    ]
+    w = torch.tensor(rows, device=device)
+    q, scale, zp = run(candidate, w, 4, 16)
+    want_scale = torch.tensor([[1.0], [1.0], [0.5]], device=device)
+    assert torch.equal(scale, want_scale), f"scales should be exactly {want_scale.flatten().tolist()}, got {scale.flatten().tolist()}"
+    assert zp.flatten().tolist() == [2, 8, 2], (
+        f"zero_points should be [2, 8, 2] (torch.round(2.5) = 2, torch.round(7.5) = 8: ties go to even), "
+        f"got {zp.flatten().tolist()}")
+    want_q = (torch.round(w / want_scale) + torch.tensor([[2.0], [8.0], [2.0]], device=device)).clamp(0, 15)
+    bad = (q.float() != want_q).nonzero()
+    assert not len(bad), (
+        f"exact .5 ties must round half to even (torch.round), then clamp to [0, 15]: at {tuple(bad[0].tolist())} "
+        f"w={w[tuple(bad[0])].item()} got code {int(q[tuple(bad[0])])}, want {int(want_q[tuple(bad[0])])}")
+    w8 = torch.tensor([[-127.5, 127.5] + [0.5 * k for k in range(-20, 18)]], device=device)  # scale 1, zp 128
+    q8, s8, z8 = run(candidate, w8, 8, 40)
+    assert s8.item() == 1.0 and z8.item() == 128, f"8 bits, range +-127.5: scale 1, zero_point 128; got {s8.item()}, {z8.item()}"
+    want8 = (torch.round(w8) + 128).clamp(0, 255)
+    assert torch.equal(q8.float(), want8), (
+        "8 bits: codes must be clamp(round(w / scale) + zero_point, 0, 255) with ties to even; 127.5 -> 256 must "
+        "clamp to 255 (not wrap to 0 in uint8)")
 
 
 def test_one_sided_groups(candidate, device, seed):
