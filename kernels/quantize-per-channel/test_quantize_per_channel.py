@@ -114,6 +114,42 @@ def test_low_bits(candidate, device, seed, bits):
     check_bound(q, w, scale)
 
 
+def test_exact_ties_round_half_to_even(candidate, device):
+    """Rows with power-of-two scales whose values sit exactly on .5 ties: torch.round sends them to even."""
+    w = torch.zeros(3, 10, device=device)
+    w[0] = torch.tensor([127.0, -127.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 126.5, -126.5])  # scale 1
+    w[1] = torch.tensor([63.5, -63.5, 0.25, 0.75, 1.25, -0.25, -0.75, 62.25, 3.0, -1.0])  # scale 0.5
+    q, scale = run(candidate, w, 8)
+    assert scale.flatten().tolist() == [1.0, 0.5, 1.0], (
+        f"scales should be [1.0, 0.5, 1.0] (abs-max / 127; 1.0 for the all-zero row), got {scale.flatten().tolist()}")
+    want = torch.round(w / torch.tensor([[1.0], [0.5], [1.0]], device=device)).to(torch.int8)
+    bad = (q != want).nonzero()
+    assert not len(bad), (
+        f"exact .5 ties must round half to even like torch.round: w[{tuple(bad[0].tolist())}] = "
+        f"{w[tuple(bad[0])].item()} got code {int(q[tuple(bad[0])])}, want {int(want[tuple(bad[0])])}")
+    w4 = torch.tensor([[7.0, -7.0, 6.5, -6.5, 3.5, -3.5, 0.5, -0.5, 2.5, 1.0]], device=device)  # 4 bits, scale 1
+    q4, s4 = run(candidate, w4, 4)
+    assert s4.item() == 1.0 and q4.tolist() == [[7, -7, 6, -6, 4, -4, 0, 0, 2, 1]], (
+        f"4 bits, abs-max 7: scale 1 and ties to even [7, -7, 6, -6, 4, -4, 0, 0, 2, 1], got {s4.item()}, {q4.tolist()}")
+
+
+@pytest.mark.parametrize("bits", [3, 5])
+def test_noncontiguous_other_bits(candidate, device, seed, bits):
+    """A transposed (non-contiguous) weight of odd shape, other bit widths."""
+    g = torch.Generator().manual_seed(seed)
+    w = (torch.randn(37, 11, generator=g) * (torch.rand(1, 11, generator=g) * 5 + 0.01)).to(device).t()
+    q, scale = run(candidate, w, bits)
+    qmax = 2 ** (bits - 1) - 1
+    assert q.shape == w.shape and scale.shape == (11, 1), (
+        f"q must have w's shape {tuple(w.shape)} and scale (11, 1); got {tuple(q.shape)}, {tuple(scale.shape)}")
+    _, ref_scale = reference(w, bits)
+    torch.testing.assert_close(scale, ref_scale, msg=lambda m: f"scale must be row abs-max / {qmax} per row\n" + m)
+    assert int(q.abs().max()) <= qmax and (q.abs().amax(dim=1) == qmax).all(), (
+        f"bits={bits}: every row's abs-max must map to +-{qmax} and no code may exceed it")
+    check_codes(q, w, scale, bits)
+    check_bound(q, w, scale)
+
+
 def test_default_bits_is_8(candidate, device):
     w = torch.randn(4, 16, device=device)
     q, scale = candidate.quantize_per_channel(w)

@@ -1,0 +1,21 @@
+"""Rounds half away from zero (sign * floor(|x| + 0.5)) instead of torch.round (half to even)."""
+
+from __future__ import annotations
+
+import torch
+
+
+def quantize_per_channel(w: torch.Tensor, bits: int = 8) -> tuple[torch.Tensor, torch.Tensor]:
+    """Quantize a (rows, cols) weight symmetrically with one scale per row.
+
+    Returns (q, scale): q is int8 of w's shape with codes in [-qmax, qmax],
+    qmax = 2**(bits-1) - 1; scale is float32 of shape (rows, 1), equal to
+    row abs-max / qmax, or 1.0 for an all-zero row. q = clamp(round(w / scale)).
+    """
+    qmax = 2 ** (bits - 1) - 1
+    w32 = w.float()
+    absmax = w32.abs().amax(dim=1, keepdim=True)
+    scale = torch.where(absmax > 0, absmax / qmax, torch.ones_like(absmax))
+    x = w32 / scale
+    q = (torch.sign(x) * torch.floor(x.abs() + 0.5)).clamp_(-qmax, qmax).to(torch.int8)
+    return q, scale
