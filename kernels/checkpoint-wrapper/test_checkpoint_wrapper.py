@@ -86,9 +86,11 @@ def test_input_without_grad(candidate, device, seed):
         torch.testing.assert_close(a.lin.weight.grad, b.lin.weight.grad)
 
 
-def test_bad_every(candidate):
+@pytest.mark.parametrize("every", [0, -1, -3])
+def test_bad_every(candidate, every):
     with pytest.raises(ValueError):
-        candidate.CheckpointedSequential([nn.Linear(2, 2)], every=0)
+        candidate.CheckpointedSequential([nn.Linear(2, 2)], every=every)
+        pytest.fail(f"every={every} must raise ValueError (every >= 1)")
 
 
 @pytest.mark.parametrize("n_layers,every", [(8, 2), (7, 3)])
@@ -136,6 +138,66 @@ def test_recomputation_order(candidate, device, n_layers, every):
         f"backward recomputed layers in order {log}; expected {want} "
         f"(segments of {every}, last segment first, layers in order within a segment)"
     )
+
+
+@pytest.mark.parametrize("n_layers,every", [(5, 2), (3, 3)])
+def test_autograd_grad_and_inputs(candidate, device, seed, n_layers, every):
+    """torch.autograd.grad works through the model (the reentrant checkpoint refuses it)."""
+    layers = make_layers(n_layers, 12, device)
+    plain = nn.Sequential(*copy.deepcopy(layers))
+    model = candidate.CheckpointedSequential(layers, every=every)
+    params = [p for l in layers for p in l.parameters()]
+    for x_grad in (True, False):
+        x = torch.randn(2, 3, 12, device=device, requires_grad=x_grad)
+        wrt = ([x] if x_grad else []) + params
+        try:
+            got = torch.autograd.grad(model(x).square().sum(), wrt)
+        except RuntimeError as e:
+            raise AssertionError(
+                f"torch.autograd.grad(loss, [x, *every layer parameter]) failed: {e}\n(it must work like for "
+                "nn.Sequential: x and the given layers' parameters are all in the graph, and every segment runs "
+                "under checkpoint(fn, x, use_reentrant=False); the reentrant variant refuses .grad())") from None
+        want = torch.autograd.grad(plain(x).square().sum(), ([x] if x_grad else []) + list(plain.parameters()))
+        for i, (a, b) in enumerate(zip(got, want)):
+            torch.testing.assert_close(a, b, msg=lambda m: f"autograd.grad result {i} differs from nn.Sequential:\n" + m)
+        assert x.requires_grad == x_grad, "forward must not change the input's requires_grad"
+
+
+class Noisy(nn.Module):
+    """Logged layer followed by dropout: the recomputation must replay the same random mask."""
+
+    def __init__(self, idx: int, width: int, log: list[int]):
+        super().__init__()
+        self.inner = Logged(idx, width, log)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.drop(self.inner(x))
+
+
+@pytest.mark.parametrize("n_layers,every", [(4, 2), (5, 3)])
+def test_random_layers_recompute_same_randomness(candidate, device, seed, n_layers, every):
+    log: list[int] = []
+    layers = [Noisy(i, 16, log).to(device).train() for i in range(n_layers)]
+    plain = nn.Sequential(*copy.deepcopy(layers)).train()
+    model = candidate.CheckpointedSequential(layers, every=every)
+    x = torch.randn(8, 16, device=device, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_(True)
+    torch.manual_seed(1234 + seed)
+    y_ref = plain(x_ref)
+    torch.manual_seed(1234 + seed)
+    y = model(x)
+    torch.testing.assert_close(y, y_ref, msg=lambda m: (
+        "with dropout layers and the same seed, the output differs from nn.Sequential:\n" + m))
+    g = torch.randn_like(y)
+    y_ref.backward(g)
+    y.backward(g)
+    torch.testing.assert_close(x.grad, x_ref.grad, msg=lambda m: (
+        "with dropout layers, the input gradient differs from nn.Sequential: the recomputation must replay "
+        "the forward's random numbers (keep checkpoint's default preserve_rng_state=True):\n" + m))
+    for i, (a, b) in enumerate(zip(layers, plain)):
+        torch.testing.assert_close(a.inner.lin.weight.grad, b.inner.lin.weight.grad, msg=lambda m: (
+            f"with dropout layers, layer {i}'s weight gradient differs from nn.Sequential:\n" + m))
 
 
 def test_cuda_memory_drops(candidate, device):
