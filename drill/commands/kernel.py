@@ -132,7 +132,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 2
     from drill.coding.sandbox import available
 
-    print(f"runs contained by {available().describe()}", flush=True)
+    print(f"runs contained by {available().describe()}", file=sys.stderr, flush=True)
     verdicts = verify(kernel_dirs, devices=args.device, jobs=args.jobs, ids=args.ids,
                       on_verdict=lambda verdict: print(verdict.line(), flush=True))
     bad = [verdict for verdict in verdicts if not verdict.ok]
