@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import signal
-from pathlib import Path
 
 import pytest
 
 from drill.coding.plugin import truncate
-from drill.coding.result import Exit, TestResult, interpret
+from drill.coding.result import Exit, interpret
 
 END = {"event": "end", "exitstatus": 0}
 
