@@ -4,8 +4,10 @@
 
 For each drill (the reference solution, on cpu), the median of N runs of:
   plain_pytest_s   `python -m pytest kernels/<id>/` as a user would type it (no drill plugin)
-  cold_s           drill's cold runner: a fresh `python -m pytest` with the report plugin
+  cold_s           drill's cold runner: a fresh `python -m drill.coding.child` (private copies,
+                   namespaces where the kernel gives them, the signed report)
   warm_s           a rerun on the warm worker (torch already imported; one fork per run)
+  warm_fallback_s  the same without namespaces (DRILL_SANDBOX=off: subreaper and audit hook)
   ratio            cold_s / warm_s                                    target: warm ≤ 1 s
 """
 
@@ -66,6 +68,9 @@ def main() -> None:
                 "cold_s": _median(lambda: _checked(drill, warm=False), args.runs),
                 "warm_s": _median(lambda: _checked(drill, worker=worker), args.runs),
             }
+            os.environ["DRILL_SANDBOX"] = "off"
+            row["warm_fallback_s"] = _median(lambda: _checked(drill, worker=worker), args.runs)
+            del os.environ["DRILL_SANDBOX"]
             row["ratio"] = round(row["cold_s"] / row["warm_s"], 1)
             row["plain_ratio"] = round(row["plain_pytest_s"] / row["warm_s"], 1)
             results[drill_id] = row
