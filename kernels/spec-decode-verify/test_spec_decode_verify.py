@@ -74,6 +74,40 @@ def test_forced_rejection_emits_residual(candidate, device, seed, reject_at):
             f"token {r}: want {want.tolist()}, got {out.tolist()}")
 
 
+def test_random_sizes_forced_outcomes(candidate, device, seed):
+    """k from 1 up and vocabularies of other sizes, with outcomes the rule fixes: drafts where p == q are
+    always kept; a row where p puts no mass on the draft rejects it and the one-hot residual decides the
+    token; with every draft kept the bonus comes from a one-hot p[k]."""
+    g = torch.Generator().manual_seed(500 + seed)
+    for case in range(6):
+        k = 1 if case == 0 else int(torch.randint(1, 7, (), generator=g))
+        vocab = int(torch.randint(2, 41, (), generator=g))
+        q = (0.7 * torch.softmax(torch.randn(k, vocab, generator=g) * 2, -1) + 0.3 / vocab)
+        d = torch.multinomial(q, 1, generator=g).squeeze(1)
+        p = torch.cat([q, torch.zeros(1, vocab)])
+        reject_at = int(torch.randint(0, k + 1, (), generator=g))  # k: nothing rejected
+        if reject_at < k:
+            x = int(d[reject_at])
+            r = (x + 1 + int(torch.randint(0, vocab - 1, (), generator=g))) % vocab
+            p[reject_at, r] += p[reject_at, x]
+            p[reject_at, x] = 0.0
+            want = torch.cat([d[:reject_at], torch.tensor([r])])
+        else:
+            r = int(torch.randint(0, vocab, (), generator=g))
+            want = torch.cat([d, torch.tensor([r])])
+        p[k] = torch.softmax(torch.randn(vocab, generator=g), -1)
+        if reject_at == k:
+            p[k] = 0.0
+            p[k, r] = 1.0
+        p, q, d, want = p.to(device), q.to(device), d.to(device), want.to(device)
+        out = call(candidate, p, q, d, gen(device, case))
+        assert torch.equal(out, want), (
+            f"k={k}, V={vocab}: " + (f"p[{reject_at}, draft] = 0 must reject draft {reject_at} and emit the residual's "
+                                      f"only token {r}" if reject_at < k else f"p == q keeps all {k} drafts and the "
+                                      f"bonus comes from the one-hot p[k] (token {r})")
+            + f"; drafts before it have p == q and are always kept: want {want.tolist()}, got {out.tolist()}")
+
+
 def test_deterministic_and_uses_only_the_generator(candidate, device, seed):
     p, q = dists(K + 1, device, 3.0), dists(K, device, 3.0)
     d = torch.multinomial(q, 1).squeeze(1)

@@ -1,0 +1,21 @@
+"""Accepts a draft iff p[i, x] >= q[i, x], with no random draw."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def verify(p: Tensor, q: Tensor, draft_tokens: Tensor, generator: torch.Generator) -> Tensor:
+    k = draft_tokens.shape[0]
+    out = []
+    for i in range(k):
+        x = int(draft_tokens[i])
+        if p[i, x] >= q[i, x]:
+            out.append(x)
+            continue
+        residual = (p[i] - q[i]).clamp_min(0)
+        out.append(int(torch.multinomial(residual / residual.sum(), 1, generator=generator)))
+        return torch.tensor(out, dtype=torch.long, device=p.device)
+    out.append(int(torch.multinomial(p[k], 1, generator=generator)))
+    return torch.tensor(out, dtype=torch.long, device=p.device)

@@ -1,0 +1,24 @@
+"""Samples the residual by inverse CDF without normalising it, so leftover mass lands on the last token."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+
+def verify(p: Tensor, q: Tensor, draft_tokens: Tensor, generator: torch.Generator) -> Tensor:
+    k = draft_tokens.shape[0]
+    out = []
+    for i in range(k):
+        x = int(draft_tokens[i])
+        u = torch.rand((), generator=generator, device=p.device)
+        if u < p[i, x] / q[i, x]:
+            out.append(x)
+            continue
+        residual = (p[i] - q[i]).clamp_min(0)
+        v = torch.rand((), generator=generator, device=p.device)
+        idx = torch.searchsorted(residual.cumsum(0), v.reshape(1), right=True)
+        out.append(min(int(idx), residual.numel() - 1))
+        return torch.tensor(out, dtype=torch.long, device=p.device)
+    out.append(int(torch.multinomial(p[k], 1, generator=generator)))
+    return torch.tensor(out, dtype=torch.long, device=p.device)
