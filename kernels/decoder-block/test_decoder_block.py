@@ -20,7 +20,7 @@ CONFIGS = [
     pytest.param((15, 5, 7, 1e-3), id="d15-h5-ff7-eps1e-3"),
     pytest.param((16, 1, 48, 0.5), id="d16-h1-ff48-eps0.5"),
 ]
-BANNED = "attention"  # any torch function/op with this in its name is a fused attention
+BANNED = ("attention", "sdp", "_transformer_encoder")  # torch functions/ops with these in their name are fused attention
 
 
 def state_shapes(d: int, ff: int) -> dict[str, tuple[int, ...]]:
@@ -80,7 +80,7 @@ def forward(block, x: torch.Tensor) -> torch.Tensor:
     funcs, ops = _FunctionLog(), _OpLog()
     with funcs, ops:
         out = block(x)
-    fused = sorted({n for n in funcs.names + ops.names if BANNED in n.lower()})
+    fused = sorted({n for n in funcs.names + ops.names if any(b in n.lower() for b in BANNED)})
     assert not fused, (f"the forward reached a fused attention ({', '.join(fused)}): F.scaled_dot_product_attention, "
                        "nn.MultiheadAttention and their torch._C / torch.ops / flex variants are all banned; "
                        "write q @ k^T, the causal mask, the softmax and @ v yourself")
@@ -209,10 +209,11 @@ def test_matches_reference_other_dtypes(no_sdpa, candidate, device, seed, dtype)
     assert out.dtype == dtype, f"{dtype} input must give a {dtype} output, got {out.dtype}"
     assert torch.equal(x, x0), "forward must not modify its input"
     ref = reference(block.state_dict(), x, cfg[3], cfg[1])
-    tol = dict(rtol=1e-9, atol=1e-9) if dtype == torch.float64 else dict(rtol=5e-2, atol=5e-2)
+    # float32 tolerances for float64 too: upcasting the softmax to float32 (Llama style) is allowed
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == torch.float64 else dict(rtol=5e-2, atol=5e-2)
     torch.testing.assert_close(out.to(ref.dtype), ref, **tol, msg=lambda m: (
         f"{dtype} output too far from the reference computed in "
-        f"{'float64' if dtype == torch.float64 else 'float32'} (compute in the input's dtype):\n" + m))
+        f"{'float64' if dtype == torch.float64 else 'float32'}:\n" + m))
 
 
 @pytest.mark.parametrize("cfg", CONFIGS[1:2])
