@@ -22,6 +22,7 @@ from pathlib import Path
 from drill.coding.drills import Drill
 from drill.coding.limits import (CPU_RSS_ALLOWANCE_MB, CUDA_RSS_ALLOWANCE_MB, DEFAULT_GPU_MEMORY_MB,
                                  DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MiB)
+from drill.coding.sandbox import available
 from drill.coding.signed import new_key
 
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]  # the folder holding the `drill` package
@@ -105,7 +106,7 @@ class Invocation:
                 "rss_limit": self.rss_limit, "memory_mb": self.memory_mb, "gpu_memory_mb": self.gpu_memory_mb,
                 "device": self.device,
                 # DRILL_SANDBOX=off tries the fallback a machine without user namespaces gets (tests)
-                "namespaces": os.environ.get("DRILL_SANDBOX") != "off"}
+                "namespaces": os.environ.get("DRILL_SANDBOX") != "off" and available().namespaces}
 
     def for_timing(self) -> "Invocation":
         """The same run, set up to time candidate and reference (after a pass): a fresh key and

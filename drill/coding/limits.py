@@ -76,8 +76,12 @@ def _status_kib(pid: int | str, key: str) -> int | None:
 
 def _parents() -> dict[int, int]:
     """pid -> parent pid of every process (Linux /proc)."""
-    parents = {}
-    for entry in os.scandir("/proc"):
+    parents: dict[int, int] = {}
+    try:
+        entries = list(os.scandir("/proc"))
+    except OSError:  # no /proc (macOS): no tree to walk; the process group is still killed
+        return parents
+    for entry in entries:
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/stat", "rb") as stat:

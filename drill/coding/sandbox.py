@@ -17,6 +17,9 @@ Either way the runner's supervisor kills the whole tree on a timeout, and counts
 from __future__ import annotations
 
 import ctypes
+import dataclasses
+import functools
+import json
 import os
 import sys
 from dataclasses import dataclass
@@ -73,6 +76,14 @@ def _enter_namespaces(libc) -> None:
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
 
 
+def become_subreaper(libc=None) -> bool:
+    """Orphans below this process come back to it instead of init (Linux); False where unknown."""
+    try:
+        return (libc or _libc()).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except AttributeError:
+        return False
+
+
 def _cover(libc, folder: str) -> None:
     """An empty read-only tmpfs over `folder`."""
     _check(libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
@@ -94,7 +105,7 @@ def contain(hide: list[str], namespaces: bool = True) -> Containment:
         _enter_namespaces(libc)
         containment = Containment(True)
     except (OSError, AttributeError) as error:
-        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        become_subreaper(libc)
         containment = Containment(False, f"no namespaces here: {error}")
     if pid := os.fork():
         _keep(pid, sweep=not containment.namespaces, relay=containment.namespaces)
@@ -154,8 +165,8 @@ def seal(containment: Containment, folder: str) -> None:
     _check(libc.capset(ctypes.byref(header), data), "capset")
 
 
-def available() -> Containment:
-    """Whether namespaces work here, asked in a throwaway child (for `drill kernel verify`)."""
+def _probe() -> Containment:
+    """In a throwaway child of this (single-threaded) process: can it enter the namespaces?"""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -174,6 +185,27 @@ def available() -> Containment:
     return Containment(True) if message == "ok" else Containment(False, f"no namespaces here: {message}")
 
 
-if __name__ == "__main__":  # `python -m drill.coding.sandbox`: say what this machine gives
-    print(available().describe())
+@functools.cache
+def available() -> Containment:
+    """What runs get on this machine, asked once per process in a fresh interpreter (the caller
+    may have threads, and a forked copy of a threaded process must not run Python)."""
+    import subprocess
+
+    try:
+        answer = subprocess.run([sys.executable, "-m", "drill.coding.sandbox", "--json"], capture_output=True,
+                                text=True, timeout=60, env={**os.environ, "PYTHONPATH": _package_parent()})
+        return Containment(**json.loads(answer.stdout))
+    except (OSError, ValueError, TypeError, subprocess.TimeoutExpired) as error:
+        return Containment(False, f"the check failed: {error}")
+
+
+def _package_parent() -> str:
+    path = os.environ.get("PYTHONPATH")
+    parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return parent + (os.pathsep + path if path else "")
+
+
+if __name__ == "__main__":  # `python -m drill.coding.sandbox [--json]`: what this machine gives
+    found = _probe()
+    print(json.dumps(dataclasses.asdict(found)) if "--json" in sys.argv else found.describe())
     sys.exit(0)

@@ -132,11 +132,9 @@ def send(answer, message: dict) -> None:
 def main() -> int:
     answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # a stray print can never corrupt the protocol
-    import ctypes
+    from drill.coding.sandbox import become_subreaper
 
-    from drill.coding.sandbox import PR_SET_CHILD_SUBREAPER
-
-    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    become_subreaper()
     preload()
     send(answer, {"event": "ready", "pid": os.getpid()})
     lines = Lines(0)
