@@ -24,7 +24,7 @@ def ref_advantages(rewards, G, eps):
 
 
 def reference(lp, old, ref, rewards, mask, G, clip_eps, beta, eps):
-    """Response by response over its selected tokens, in float64; differentiable in lp."""
+    """Response by response over its selected tokens, in float64; differentiable in lp; results on the cpu."""
     adv = ref_advantages(rewards, G, eps)
     losses, kls = [], []
     for i in range(lp.shape[0]):
@@ -37,7 +37,7 @@ def reference(lp, old, ref, rewards, mask, G, clip_eps, beta, eps):
         kl = torch.exp(r - x) - (r - x) - 1
         losses.append((-(surr - beta * kl)).mean())
         kls.append(kl.mean())
-    return torch.stack(losses).mean(), adv, torch.stack(kls).mean()
+    return torch.stack(losses).mean().cpu(), adv, torch.stack(kls).mean().cpu()
 
 
 def make(P, G, T, gen, device, dtype=torch.float64, constant_group=False, shift=0.0):

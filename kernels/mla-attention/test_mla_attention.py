@@ -117,7 +117,7 @@ def test_prefill_cache_is_latent_only(candidate, device, seed):
 def test_prefill_shapes(candidate, device, cfg):
     gen = torch.Generator().manual_seed(sum(cfg))
     mod = make(candidate, cfg, device, 7)
-    for B, T in [(1, 1), (3, 5), (int(torch.randint(1, 4, (1,), generator=gen)), int(torch.randint(2, 12, (1,), generator=gen)))]:
+    for B, T in [(1, 1), (int(torch.randint(2, 4, (1,), generator=gen)), int(torch.randint(2, 12, (1,), generator=gen)))]:
         h = torch.randn(B, T, cfg[0], generator=gen).to(device)
         out, (c, kr) = step(mod, h, None)
         ref_out, ref_c, ref_kr = reference(mod, h)
@@ -128,8 +128,8 @@ def test_prefill_shapes(candidate, device, cfg):
 def test_token_by_token(candidate, device, seed):
     cfg = CONFIGS[(seed + 1) % len(CONFIGS)]
     mod = make(candidate, cfg, device, seed)
-    h = torch.randn(2, 9, cfg[0], device=device)
-    out, (c, kr) = decode(mod, h, [1] * 9)
+    h = torch.randn(2, 6, cfg[0], device=device)
+    out, (c, kr) = decode(mod, h, [1] * 6)
     ref_out, ref_c, ref_kr = reference(mod, h)
     close(kr, ref_kr, "after token-by-token decoding, k_rope of token p must be rotated at its absolute position p "
                       "(P + t, not t)")
@@ -160,14 +160,14 @@ def test_decode_from_a_given_cache(candidate, device, seed):
     close(out, ref_out[:, P:], "decoding 3 tokens from a cache of 5 built outside the module differs: use only the "
                                "cache you are given (no state kept on the module)")
     close(kr, ref_kr, "the returned k_rope must be the given one followed by the new tokens' rotated keys")
-    g = torch.randn(1, 6, cfg[0], device=device)
+    g = torch.randn(1, 3, cfg[0], device=device)
     ref_g = reference(mod, g)[0]
     cache_h, cache_g, outs_h, outs_g = None, None, [], []
-    for i in range(6):
+    for i in range(3):
         o, cache_g = step(mod, g[:, i:i + 1], cache_g)
         outs_g.append(o)
-        if i < 4:
-            o, cache_h = step(mod, h[:, 2 * i:2 * i + 2], cache_h)
+        if i < 2:
+            o, cache_h = step(mod, h[:, 3 * i:5 * i + 3], cache_h)   # tokens 0..2, then 3..7
             outs_h.append(o)
     close(torch.cat(outs_h, 1), ref_out, "two sequences decoded in turn through one module: the first one differs")
     close(torch.cat(outs_g, 1), ref_g, "two sequences decoded in turn through one module: the second one differs")
