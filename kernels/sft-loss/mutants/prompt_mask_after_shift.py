@@ -1,0 +1,20 @@
+"""Masks the prompt on the shifted labels (index j < P), so the first response token is never trained on."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+
+def sft_loss(logits: Tensor, input_ids: Tensor, prompt_lengths: Tensor, attention_mask: Tensor) -> Tensor:
+    B, T, V = logits.shape
+    labels = input_ids.clone()
+    positions = torch.arange(T, device=input_ids.device)
+    labels[attention_mask == 0] = -100  # padding
+    shift_logits = logits[:, :-1].float()
+    shift_labels = labels[:, 1:].clone()
+    shift_labels[positions[None, :-1] < prompt_lengths[:, None]] = -100
+    if not bool((shift_labels != -100).any()):
+        raise ValueError("nothing to train on")
+    return F.cross_entropy(shift_logits.reshape(-1, V), shift_labels.reshape(-1), ignore_index=-100)
