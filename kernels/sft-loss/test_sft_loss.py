@@ -141,7 +141,8 @@ def test_no_counted_token_raises(candidate, device, case):
         pytest.fail(f"{case}: no target counts, so sft_loss must raise ValueError, not return {out!r}")
 
 
-def benchmark_case(module, device):
+def _benchmark_inputs(device):
+    """Seeded bf16 logits (4, 512, 32000), ids, prompt lengths and right-padding mask for benchmark_case."""
     torch.manual_seed(0)
     B, T, V = 4, 512, 32000
     logits = torch.randn(B, T, V, device=device, dtype=torch.bfloat16)
@@ -149,4 +150,9 @@ def benchmark_case(module, device):
     P = torch.randint(16, 256, (B,), device=device)
     L = torch.randint(256, T + 1, (B,), device=device)
     mask = torch.arange(T, device=device)[None, :] < L[:, None]
+    return logits, ids, P, mask
+
+
+def benchmark_case(module, device):
+    logits, ids, P, mask = _benchmark_inputs(device)
     return lambda: module.sft_loss(logits, ids, P, mask)
