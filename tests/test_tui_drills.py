@@ -92,14 +92,14 @@ async def test_solving_a_drill_records_a_pass_and_a_review(app) -> None:
         await pilot.press("t")  # the starter fails
         await wait_until(pilot, lambda: not screen.running, timeout=120)
         assert screen.finished is None
-        assert "32 of 32 tests failed" in screen.query_one("#drill-results", Markdown).source
+        assert re.search(r"(\d+) of \1 tests failed", screen.query_one("#drill-results", Markdown).source)
         await pilot.press("h")
         assert screen.hints_used == 1 and "1." in screen.query_one("#drill-hints", Markdown).source
         shutil.copy(KERNELS / "quantize-per-channel" / "solution.py", screen.workspace.solution)
         await pilot.press("t")
         await wait_until(pilot, lambda: not screen.running, timeout=120)
         assert screen.finished == "pass"
-        assert "All 32 tests passed — solved in" in screen.query_one("#drill-results", Markdown).source
+        assert re.search(r"All \d+ tests passed — solved in", screen.query_one("#drill-results", Markdown).source)
         await pilot.press("s")
         assert "Reference solution" in reference(screen)
     rows = db_rows(app, "SELECT status, hints_used, review_id IS NOT NULL FROM coding_attempt ORDER BY id")
