@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from coding_toys import write_candidate, write_toy_kernels
+from coding_toys import write_candidate
 from drill.coding.api import run_tests
 from drill.coding.drills import Drill, find_drill
 from drill.coding.result import NOT_REPORTED
@@ -26,18 +26,6 @@ from drill.paths import Paths
 
 NAMESPACES = available().namespaces
 WRONG = "def add(a, b):\n    return a - b\n"
-
-
-@pytest.fixture(scope="module")
-def worker():
-    warm = WarmWorker()
-    yield warm
-    warm.close()
-
-
-@pytest.fixture
-def toy(tmp_path: Path) -> Drill:
-    return find_drill(write_toy_kernels(tmp_path / "content"), "toy-add")
 
 
 @pytest.fixture(params=["namespaces", "fallback"])

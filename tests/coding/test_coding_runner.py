@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from coding_toys import write_candidate, write_toy_kernels
+from coding_toys import write_candidate
 from drill.coding.api import run_tests
-from drill.coding.drills import Drill, find_drill
+from drill.coding.drills import Drill
 from drill.coding.limits import MiB
 from drill.coding.supervise import supervise
 from drill.coding.warm import WarmWorker
@@ -31,18 +31,6 @@ CRASHES = {
     "exit": ("import os\nos._exit(3)\n", "error", "exited early with code 3"),
     "wrong": ("def add(a, b):\n    return a - b\n", "fail", "AssertionError: add(1, 2) should be 3"),
 }
-
-
-@pytest.fixture(scope="module")
-def worker():
-    warm = WarmWorker()
-    yield warm
-    warm.close()
-
-
-@pytest.fixture
-def toy(tmp_path: Path) -> Drill:
-    return find_drill(write_toy_kernels(tmp_path / "content"), "toy-add")
 
 
 @pytest.fixture(params=["cold", "warm"])
