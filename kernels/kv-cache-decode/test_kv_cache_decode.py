@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 LOW = dict(atol=3e-2, rtol=3e-2)
 
@@ -109,22 +110,93 @@ def test_no_future_leak(candidate, device, seed):
     torch.testing.assert_close(out[:, :6], out2[:, :6], msg=lambda m: "outputs at positions < 6 changed when tokens >= 6 changed (future leak)\n" + m)
 
 
+MATMULS = {"mm": 0, "addmm": 1, "bmm": 0, "baddbmm": 1, "mv": 0, "addmv": 1, "matmul": 0}
+
+
+class ProjectionWork(TorchDispatchMode):
+    """Sums the multiply-adds of every matmul that contracts d_model (the projections), however they
+    are written: four separate nn.Linear calls, a fused QKV weight, einsum, x @ W.T ..."""
+
+    def __init__(self, d_model):
+        super().__init__()
+        self.d_model = d_model
+        self.macs = 0
+        self.where: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = func.overloadpacket.__name__
+        if name in MATMULS:
+            a, b = args[MATMULS[name]], args[MATMULS[name] + 1]
+            if a.dim() >= 1 and a.shape[-1] == self.d_model:
+                n = b.shape[-1] if b.dim() >= 2 else 1
+                self.macs += a.numel() * n
+                self.where.append(f"{func}{tuple(a.shape)}x{tuple(b.shape)}")
+        return func(*args, **(kwargs or {}))
+
+
 @torch.no_grad()
 def test_projects_only_new_tokens(candidate, device):
+    """A call with T new tokens may project only those: at most 4 * B * T * d_model**2 multiply-adds
+    in matmuls contracting d_model (q, k, v and o projections), whatever module or fused weight runs."""
+    d, h = 32, 4
+    mod = make(candidate, device, d_model=d, n_heads=h)
+    x = torch.randn(2, 9, d, device=device)
+    cache = None
+    for start, n in ((0, 6), (6, 1), (7, 2)):
+        work = ProjectionWork(d)
+        with work:
+            _, cache = step(mod, x[:, start : start + n], cache)
+        budget = 4 * 2 * n * d * d
+        assert 0 < work.macs <= budget, (
+            f"a call with {n} new token(s) after {start} cached ran {work.macs} multiply-adds in matmuls "
+            f"contracting d_model (budget {budget} = 4 projections x B*T rows x d_model^2): project only the "
+            f"new tokens, never the cached ones ({', '.join(work.where)})"
+        )
+
+
+@torch.no_grad()
+def test_uses_the_given_cache(candidate, device, seed):
+    """The cache argument is the only memory: a cache built elsewhere (the reference's keys/values of
+    the first tokens) works, and branching twice from one cache gives two independent continuations."""
     mod = make(candidate, device)
-    seen: list[tuple[str, int]] = []
-    for name in ("wq", "wk", "wv"):
-        getattr(mod, name).register_forward_hook(lambda m, a, o, name=name: seen.append((name, a[0].shape[-2])))
-    x = torch.randn(2, 8, 32, device=device)
-    _, cache = step(mod, x[:, :6], None)
-    seen.clear()
-    step(mod, x[:, 6:7], cache)
-    assert seen, "wq / wk / wv were not called"
-    assert all(n == 1 for _, n in seen), f"decode step must project only the new token; projections saw {seen}"
-    seen.clear()
-    _, cache = step(mod, x[:, 6:7], cache)
-    step(mod, x[:, 7:8], cache)
-    assert all(n == 1 for _, n in seen), f"projections must not re-run on cached tokens; saw {seen}"
+    x = torch.randn(2, 9, 32, device=device)
+    ref, k_ref, v_ref = reference(mod, x)
+    given = (k_ref[:, :, :6].clone(), v_ref[:, :, :6].clone())
+    out, (k, v) = step(mod, x[:, 6:], given)
+    torch.testing.assert_close(out, ref[:, 6:], msg=lambda m: "a cache the module did not build itself must be used as given\n" + m)
+    torch.testing.assert_close(k, k_ref)
+    other = x.clone()
+    other[:, 6:] = torch.randn(2, 3, 32, device=device)
+    ref2, _, _ = reference(mod, other)
+    out_a, cache_a = step(mod, x[:, 6:8], given)
+    kept = (cache_a[0].clone(), cache_a[1].clone())
+    out_b, _ = step(mod, other[:, 6:8], given)  # branch again from the same cache
+    torch.testing.assert_close(out_a, ref[:, 6:8])
+    torch.testing.assert_close(out_b, ref2[:, 6:8], msg=lambda m: "second branch from the same cache\n" + m)
+    assert torch.equal(cache_a[0], kept[0]) and torch.equal(cache_a[1], kept[1]), (
+        "a returned cache changed when the module was called again: keep no state on the module"
+    )
+    out_c, _ = step(mod, x[:, 8:9], cache_a)
+    torch.testing.assert_close(out_c, ref[:, 8:9], msg=lambda m: "continuing the first branch after the second\n" + m)
+
+
+@torch.no_grad()
+def test_random_shapes(candidate, device, seed):
+    """Seeded draws of batch, heads, head_dim and chunk sizes (including B = 1 and one head)."""
+    gen = torch.Generator().manual_seed(500 + seed)
+    configs = [(1, 1, 8, [1, 1, 1]), (3, 2, 4, [7])]
+    for _ in range(3):
+        B, h, dh = (int(torch.randint(1, hi, (), generator=gen)) for hi in (4, 5, 9))
+        chunks = [int(torch.randint(1, 5, (), generator=gen)) for _ in range(int(torch.randint(1, 5, (), generator=gen)))]
+        configs.append((B, h, dh, chunks))
+    for B, h, dh, chunks in configs:
+        mod = make(candidate, device, d_model=h * dh, n_heads=h)
+        x = torch.randn(B, sum(chunks), h * dh, device=device)
+        out, (k, v) = decode(mod, x, chunks)
+        ref, k_ref, v_ref = reference(mod, x)
+        torch.testing.assert_close(out, ref, msg=lambda m: f"B={B}, n_heads={h}, head_dim={dh}, chunks {chunks}\n" + m)
+        torch.testing.assert_close(k, k_ref)
+        torch.testing.assert_close(v, v_ref)
 
 
 @torch.no_grad()
