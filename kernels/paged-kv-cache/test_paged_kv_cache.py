@@ -114,6 +114,90 @@ def test_copies_not_views(candidate, device, seed):
     assert cache.block_table(7) != table, "block_table must return a new list"
 
 
+def test_freed_sequence_is_forgotten(candidate, device):
+    cache = candidate.PagedKVCache(4, 4, H, D, device=device)
+    append(cache, 5, *kv(3, device))
+    cache.free(5)
+    for method in (cache.gather, cache.free, cache.block_table, cache.seq_len):
+        with pytest.raises(KeyError):
+            method(5)
+    assert cache.num_free_blocks() == 4
+    a = kv(2, device)
+    append(cache, 5, *a)  # the id can start again from empty
+    check_state(cache, {5: a}, 4, 4)
+
+
+def test_gather_copies_single_block(candidate, device):
+    cache = candidate.PagedKVCache(4, 8, H, D, device=device)
+    k, v = kv(3, device)
+    append(cache, 1, k, v)  # fits in one block: a view would be tempting
+    gk, gv = cache.gather(1)
+    gk.fill_(7.0)
+    gv.fill_(7.0)
+    gk2, gv2 = cache.gather(1)
+    assert torch.equal(gk2, k) and torch.equal(gv2, v), "gather must return new tensors, not views of the cache"
+
+
+def test_independent_instances(candidate, device):
+    """Two caches share nothing: free lists, tables and pools are per instance."""
+    c1 = candidate.PagedKVCache(3, 2, H, D, device=device)
+    c2 = candidate.PagedKVCache(5, 2, H, D, device=device)
+    a, b = kv(3, device), kv(4, device)
+    append(c1, 0, *a)
+    assert c2.num_free_blocks() == 5, "appending to one cache changed another cache's free blocks"
+    with pytest.raises(KeyError):
+        c2.seq_len(0)
+    append(c2, 0, *b)
+    assert c2.block_table(0) == [0, 1], f"a fresh cache starts at block 0, got {c2.block_table(0)}"
+    check_state(c1, {0: a}, 3, 2)
+    check_state(c2, {0: b}, 5, 2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_random_ops_against_model(candidate, device, seed, dtype):
+    """Random appends and frees over several sequences, checked after every step against a model of
+    the allocator (lowest free block first; RuntimeError and no change when blocks run out)."""
+    gen = torch.Generator().manual_seed(400 + seed)
+    rnd = lambda lo, hi: int(torch.randint(lo, hi, (), generator=gen))  # noqa: E731
+    num_blocks, bs, h, d = rnd(3, 10), rnd(1, 6), rnd(1, 4), rnd(1, 5)
+    cache = candidate.PagedKVCache(num_blocks, bs, h, d, dtype=dtype, device=device)
+    free, tables, data = set(range(num_blocks)), {}, {}
+    for _ in range(25):
+        seq = rnd(0, 4)
+        if seq in tables and rnd(0, 4) == 0:
+            cache.free(seq)
+            free |= set(tables.pop(seq))
+            del data[seq]
+        else:
+            n = rnd(1, 2 * bs + 2)
+            k = torch.randn(n, h, d, generator=gen).to(device=device, dtype=dtype)
+            v = torch.randn(n, h, d, generator=gen).to(device=device, dtype=dtype)
+            old = data[seq][0].shape[0] if seq in data else 0
+            need = -(-(old + n) // bs) - len(tables.get(seq, []))
+            if need > len(free):
+                with pytest.raises(RuntimeError):
+                    cache.append(seq, k, v)
+            else:
+                append(cache, seq, k, v)
+                new = sorted(free)[:need]
+                free -= set(new)
+                tables[seq] = tables.get(seq, []) + new
+                pk, pv = data.get(seq, (k[:0], v[:0]))
+                data[seq] = (torch.cat([pk, k]), torch.cat([pv, v]))
+        assert cache.num_free_blocks() == len(free), f"num_free_blocks {cache.num_free_blocks()}, want {len(free)}"
+        for s_id, table in tables.items():
+            assert cache.block_table(s_id) == table, (
+                f"seq {s_id}: block table {cache.block_table(s_id)}, want {table} (lowest free block first, "
+                "fill the last block before taking a new one)")
+            assert cache.seq_len(s_id) == data[s_id][0].shape[0]
+            gk, gv = cache.gather(s_id)
+            assert torch.equal(gk, data[s_id][0]) and torch.equal(gv, data[s_id][1]), f"seq {s_id}: gathered K/V differ"
+            pos = torch.arange(gk.shape[0])
+            blocks = torch.tensor(table, dtype=torch.long)[pos // bs].to(cache.k_cache.device)
+            assert torch.equal(cache.k_cache[blocks, (pos % bs).to(cache.k_cache.device)], data[s_id][0]), (
+                f"seq {s_id}: token i must live at k_cache[table[i // block_size], i % block_size]")
+
+
 def test_unknown_sequence(candidate, device):
     cache = candidate.PagedKVCache(4, 4, H, D, device=device)
     for method in (cache.gather, cache.free, cache.block_table, cache.seq_len):
