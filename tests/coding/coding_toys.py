@@ -1,9 +1,15 @@
-"""A toy kernels/ folder for the runner's tests: one drill, `toy-add`, with no torch in it."""
+"""A toy kernels/ folder for the runner's tests: one drill, `toy-add`, with no torch in it; and the
+fixtures the runner's test modules share (import them by name: `toy`, `worker`)."""
 
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+
+import pytest
+
+from drill.coding.drills import Drill, find_drill
+from drill.coding.warm import WarmWorker
 
 CONFTEST = '''
 import importlib.util, os
@@ -72,3 +78,17 @@ def write_candidate(folder: Path, name: str, source: str) -> Path:
     path = folder / f"{name}.py"
     path.write_text(textwrap.dedent(source))
     return path
+
+
+@pytest.fixture(scope="module")
+def worker():
+    """One warm worker for a test module."""
+    warm = WarmWorker()
+    yield warm
+    warm.close()
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Drill:
+    """The toy drill in a fresh kernels folder."""
+    return find_drill(write_toy_kernels(tmp_path / "content"), "toy-add")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from coding_toys import write_candidate
+from coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
 from drill.coding.api import run_tests
 from drill.coding.drills import Drill
 from drill.coding.limits import MiB
