@@ -25,6 +25,7 @@ import pytest
 MESSAGE_LIMIT = 2000
 OUTPUT_LIMIT = 2000
 NOT_FINISHED = "the test did not run to its end: the code under test changed how the tests run"
+SKIPPED_BY_CANDIDATE = "the code under test skipped the test: only the tests may skip themselves"
 
 
 def truncate(text: str, limit: int, keep: str = "head") -> str:
@@ -167,6 +168,8 @@ class Reporter:
     def _outcome(self, nodeid: str, words: dict) -> tuple[str, str]:
         raised = self._raised.pop(nodeid, None)
         if raised is not None and isinstance(raised[1], pytest.skip.Exception):
+            if self._raised_in_candidate(raised[1]):
+                return "failed", SKIPPED_BY_CANDIDATE
             return "skipped", words["skip"] or str(raised[1])
         if raised is not None:
             when, error = raised
@@ -178,8 +181,17 @@ class Reporter:
             return "failed", NOT_FINISHED
         return "passed", ""
 
+    def _raised_in_candidate(self, error: BaseException) -> bool:
+        """Whether the candidate's file is among the frames `error` passed through."""
+        trace = error.__traceback__
+        while trace is not None:
+            if trace.tb_frame.f_code.co_filename == self._candidate:
+                return True
+            trace = trace.tb_next
+        return False
+
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        self._write({"event": "end", "exitstatus": int(exitstatus), "tampered": self._tampered})
+        self._write({"event": "end", "exitstatus": int(exitstatus)})
 
 
 # What the tests judge with (module, attribute path); the code under test must leave them as they were.

@@ -67,16 +67,20 @@ def preload() -> None:
 
 
 def child(request: dict, private_fds: list[int]) -> None:
-    """In the forked child: own process group, none of the worker's pipes, then the run."""
+    """In the forked child: own process group, none of the worker's pipes, then the run; it
+    never returns into the worker's loop, whatever fails."""
     try:
-        os.setpgid(0, 0)
-        for fd in private_fds:
-            os.close(fd)
-    except OSError:
-        pass
-    from drill.coding.child import run_child
+        try:
+            os.setpgid(0, 0)
+            for fd in private_fds:
+                os.close(fd)
+        except OSError:
+            pass
+        from drill.coding.child import run_child
 
-    run_child(request)
+        run_child(request)
+    finally:
+        os._exit(3)
 
 
 def serve(request: dict, lines: Lines, answer) -> None:

@@ -89,6 +89,14 @@ def test_patching_pytest_is_not_a_pass(runner, toy: Drill, tmp_path: Path, patch
     never_passes(runner(toy, write_candidate(tmp_path, "patch", WRONG + patch)))
 
 
+def test_skipping_the_tests_it_fails_is_not_a_pass(runner, toy: Drill, tmp_path: Path) -> None:
+    """Only the tests may skip themselves: a skip raised in the candidate's code is a failure."""
+    source = "import pytest\ndef add(a, b):\n    if (a, b) != (1, 2):\n        pytest.skip('not sure')\n    return 3\n"
+    never_passes(runner(toy, write_candidate(tmp_path, "skip", source)), "the code under test skipped the test")
+    at_import = "import pytest\npytest.skip('nothing to see', allow_module_level=True)\n"
+    never_passes(runner(toy, write_candidate(tmp_path, "skip-import", at_import)), "the code under test skipped")
+
+
 def test_exiting_before_the_tests_is_not_a_pass(runner, toy: Drill, tmp_path: Path) -> None:
     run = runner(toy, write_candidate(tmp_path, "exit0", "import os\nos._exit(0)\n"))
     never_passes(run, NOT_REPORTED)
