@@ -103,6 +103,11 @@ class Paths:
         return [self.kernels, self.user_kernels]
 
     @property
+    def pending_writes(self) -> Path:
+        """Journals of writes not yet made (drill.store.journal), one per running drill."""
+        return self.home / "pending-writes"
+
+    @property
     def backups(self) -> Path:
         return self.home / "backups"
 

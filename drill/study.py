@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -30,6 +31,9 @@ from drill.store.damage import checked_open
 from drill.store.engine import open_store
 from drill.store.facts import read_fact
 from drill.store.fsrs_parameters import read_parameters
+from drill.store.busy import is_busy
+from drill.store.journal import Journal
+from drill.store.pending_writes import Replayed, as_json, replay
 from drill.store.recorder import FailedWrite, Recorder
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import forget_item, record_grade, set_suspended, undo_grade
@@ -38,7 +42,7 @@ if TYPE_CHECKING:
     from drill.coding.attempt import CodingAttempt
     from drill.coding.drills import Drill
     from drill.content.decks import DeckLoad
-    from drill.estimate.attempt import Attempt
+    from drill.estimate.attempt import Attempt, AttemptRow
     from drill.estimate.draw import Problem
     from drill.estimate.rounds import RoundSettings
     from drill.estimate.schema import Family
@@ -52,6 +56,12 @@ if TYPE_CHECKING:
     from drill.store.estimates import RoundRow
 
 T = TypeVar("T")
+QUIT_WAIT_S = 5.0  # how long closing waits for writes the database is too busy to take
+PENDING = {  # each journalled write (drill.store.pending_writes) and the method that makes it
+    "grade": "record", "estimate": "record_attempt", "coding": "record_coding", "undo": "undo",
+    "suspend": "suspend", "forget": "forget", "round_answer": "record_round_attempt", "round_end": "finish_round",
+}
+ADDS_ROWS = {"grade", "estimate", "coding", "round_answer"}  # replayed, these skip what is stored already
 
 
 class Study:
@@ -66,16 +76,19 @@ class Study:
         self.rng = rng or random.Random()
         self.engine = open_store(paths)
         self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
-        self._writer = Recorder()
+        self.replayed = self._replay()
+        self._writer = Recorder(Journal(paths.pending_writes), is_busy)
         self._on_leech: Callable[["Flagged"], None] = lambda _flagged: None
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
     @classmethod
     def open(
-        cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
+        cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None,
+        say: Callable[[str], None] = lambda line: print(f"drill: {line}", file=sys.stderr),
     ) -> "Study":
-        """Create the state folder if needed, open the database and sync the content into it.
+        """Create the state folder if needed, open the database, make the writes an earlier drill
+        kept in its journal (each said to `say`) and sync the content into it.
         A database file SQLite cannot read raises DamagedDatabaseError (the file is left as it is)."""
         paths = paths or Paths.resolve()
         paths.ensure()
@@ -83,11 +96,21 @@ class Study:
 
         def opened() -> "Study":
             study = cls(paths, config, clock, rng)
+            for line in study.replayed.lines():
+                say(line)
             study.sync()
             study.reconcile_schedule()
             return study
 
         return checked_open(paths.database, paths.backups, opened)
+
+    def _replay(self) -> Replayed:
+        """Make the writes a drill that could not save them before it closed kept in its journal."""
+        def make(op: str, arguments: tuple[Any, ...]) -> object:
+            extra = {"replayed": True} if op in ADDS_ROWS else {}
+            return getattr(self, PENDING[op])(*arguments, **extra)
+
+        return replay(self.paths.pending_writes, make, is_busy)
 
     def sync(self) -> SyncReport:
         """Bring the store in line with the content files; skipped when none changed since the
@@ -231,8 +254,16 @@ class Study:
         """The item's state after a review of `quality` today; its due day from the configured
         scheduler, spread over the least loaded nearby days unless config.toml says `fuzz = false`;
         FSRS with the desired retention and, once fitted, the user's own parameters."""
-        balance = Balance(card.item_id, partial(queries.due_load, self.engine, card.item_id)) if self.config.fuzz else None
-        return grading.advance(card.state, quality, today, self.config.scheduler, balance, self.fsrs_settings)
+        return self._advance(card.item_id, card.state, quality, today)
+
+    def regrade(self, grade: Grade, current: ItemState) -> ItemState:
+        """The state `grade` gives when applied to `current` (the stored state, when another session
+        moved the item after this one showed it)."""
+        return self._advance(grade.item_id, current, grade.quality, grade.study_day)
+
+    def _advance(self, item_id: str, state: ItemState, quality: int, today: date) -> ItemState:
+        balance = Balance(item_id, partial(queries.due_load, self.engine, item_id)) if self.config.fuzz else None
+        return grading.advance(state, quality, today, self.config.scheduler, balance, self.fsrs_settings)
 
     def scheduled_day(self, state: ItemState) -> date | None:
         """The day the item is due once passed: a passed state's own due day, else the day the
@@ -251,17 +282,17 @@ class Study:
         return Grade(card.item_id, button, quality, duration_ms, now, today, card.state,
                      self.next_state(card, quality, today), typed_answer, ticked)
 
-    def record(self, grade: Grade) -> int:
-        return record_grade(self.engine, grade)
+    def record(self, grade: Grade, replayed: bool = False) -> int:
+        return record_grade(self.engine, grade, self.regrade, replayed)
 
-    def undo(self, review_id: int, grade: Grade) -> None:
-        undo_grade(self.engine, review_id, grade)
+    def undo(self, grade: Grade) -> None:
+        undo_grade(self.engine, grade, self.config.scheduler)
 
     def suspend(self, item_id: str, suspended: bool = True) -> None:
         set_suspended(self.engine, item_id, suspended)
 
-    def forget(self, item_id: str) -> None:
-        forget_item(self.engine, item_id)
+    def forget(self, item_id: str, at: datetime | None = None) -> None:
+        forget_item(self.engine, item_id, at or self.clock())
 
     # -- estimation --------------------------------------------------------------------
 
@@ -308,10 +339,10 @@ class Study:
         duration_ms = int(attempt.seconds * 1000)
         return Grade(card.item_id, button, quality, duration_ms, attempt.attempted_at, today, card.state, after)
 
-    def record_attempt(self, grade: Grade, attempt: "Attempt") -> int:
+    def record_attempt(self, grade: Grade, row: "AttemptRow", replayed: bool = False) -> int:
         from drill.store.estimates import record_review_attempt
 
-        return record_review_attempt(self.engine, grade, attempt.row())
+        return record_review_attempt(self.engine, grade, row, self.regrade, replayed)
 
     def start_round(self, settings: "RoundSettings") -> tuple[int, list["Problem"]]:
         """Draw a mock round's problems and store the round; return its id and problems."""
@@ -322,15 +353,15 @@ class Study:
         round_id = start_round(self.engine, self.clock(), settings.problems, settings.seconds, list(settings.blocks))
         return round_id, problems
 
-    def record_round_attempt(self, round_id: int, attempt: "Attempt") -> None:
+    def record_round_attempt(self, round_id: int, row: "AttemptRow", replayed: bool = False) -> None:
         from drill.store.estimates import record_round_attempt
 
-        record_round_attempt(self.engine, round_id, attempt.row())
+        record_round_attempt(self.engine, round_id, row, replayed)
 
-    def finish_round(self, round_id: int, score: float, abandoned: bool) -> None:
+    def finish_round(self, round_id: int, score: float, abandoned: bool, finished_at: datetime | None = None) -> None:
         from drill.store.estimates import finish_round
 
-        finish_round(self.engine, round_id, self.clock(), score, abandoned)
+        finish_round(self.engine, round_id, finished_at or self.clock(), score, abandoned)
 
     def round_history(self) -> list["RoundRow"]:
         from drill.store.estimates import round_history
@@ -369,10 +400,10 @@ class Study:
         after = self.next_state(card, q, today)
         return Grade(card.item_id, grading.button_for_quality(q), q, int(seconds * 1000), now, today, card.state, after)
 
-    def record_coding(self, attempt: "CodingAttempt", grade: Grade | None) -> int | None:
+    def record_coding(self, attempt: "CodingAttempt", grade: Grade | None, replayed: bool = False) -> int | None:
         from drill.store.coding import record_attempt
 
-        return record_attempt(self.engine, attempt, grade)
+        return record_attempt(self.engine, attempt, grade, self.regrade, replayed)
 
     # -- mock interviews ------------------------------------------------------------------
 
@@ -470,15 +501,26 @@ class Study:
         """Call `report` (from the writer's thread) whenever a saved grade flags its item as a leech."""
         self._on_leech = report
 
+    def on_write_waiting(self, report: Callable[[str], None]) -> None:
+        """Call `report` (from the writer's thread) with a write that waits for the database (another
+        drill is writing); it is tried again until it commits."""
+        self._writer.on_waiting = report
+
+    def _journalled(self, what: str, op: str, *arguments: Any, watch: str | None = None) -> Future[Any]:
+        """Hand over the journalled write `op` (PENDING); `watch` an item whose leech standing it may change."""
+        make = getattr(self, PENDING[op])
+        journalled = (op, as_json(op, arguments))
+        if watch is None:
+            return self._writer.submit(what, make, *arguments, journalled=journalled)
+        return self._writer.submit(what, self.watching_leeches, watch, make, *arguments, journalled=journalled)
+
     def save_grade(self, grade: Grade) -> Future[int]:
         """Commit a grade; the future gives its review id."""
-        return self._writer.submit(f"the grade of {grade.item_id}", self.watching_leeches, grade.item_id,
-                                   self.record, grade)
+        return self._journalled(f"the grade of {grade.item_id}", "grade", grade, watch=grade.item_id)
 
     def save_estimate(self, grade: Grade, attempt: "Attempt") -> Future[int]:
         """Commit an answered estimate card: its review and its attempt."""
-        return self._writer.submit(f"the answer to {grade.item_id}", self.watching_leeches, grade.item_id,
-                                   self.record_attempt, grade, attempt)
+        return self._journalled(f"the answer to {grade.item_id}", "estimate", grade, attempt.row(), watch=grade.item_id)
 
     def watching_leeches(self, item_id: str, write: Callable[..., T], *args: object) -> T:
         """Run a grade's write; if it flags the item as a leech, apply leech_action and report it."""
@@ -497,31 +539,30 @@ class Study:
             self._on_leech(Flagged(after, suspend))
         return written
 
-    def save_undo(self, recorded: Future[int], grade: Grade) -> Future[None]:
-        """Take back a grade once its own write (`recorded`) has committed."""
-        return self._writer.submit(f"the undo on {grade.item_id}", lambda: self.undo(recorded.result(), grade))
+    def save_undo(self, grade: Grade) -> Future[None]:
+        """Take back a grade (written before it, in order)."""
+        return self._journalled(f"the undo on {grade.item_id}", "undo", grade)
 
     def save_suspended(self, item_id: str, suspended: bool = True) -> Future[None]:
         what = f"{'suspending' if suspended else 'unsuspending'} {item_id}"
-        return self._writer.submit(what, self.suspend, item_id, suspended)
+        return self._journalled(what, "suspend", item_id, suspended)
 
     def save_forget(self, item_id: str) -> Future[None]:
         """Put an item back to new; its history stays."""
-        return self._writer.submit(f"forgetting {item_id}", self.forget, item_id)
+        return self._journalled(f"forgetting {item_id}", "forget", item_id, self.clock())
 
     def save_edit(self, edited: Path) -> Future[list[ContentError]]:
         """Sync a content file just edited (sync_edit); the future gives its errors."""
         return self._writer.submit(f"the edit of {edited.name}", self.sync_edit, edited)
 
     def save_round_attempt(self, round_id: int, attempt: "Attempt") -> Future[None]:
-        return self._writer.submit("a mock-round answer", self.record_round_attempt, round_id, attempt)
+        return self._journalled("a mock-round answer", "round_answer", round_id, attempt.row())
 
     def save_round_end(self, round_id: int, score: float, abandoned: bool) -> Future[None]:
-        return self._writer.submit("the end of the mock round", self.finish_round, round_id, score, abandoned)
+        return self._journalled("the end of the mock round", "round_end", round_id, score, abandoned, self.clock())
 
     def save_coding(self, attempt: "CodingAttempt", grade: Grade | None) -> Future[int | None]:
-        return self._writer.submit(f"the attempt at {attempt.item_id}", self.watching_leeches, attempt.item_id,
-                                   self.record_coding, attempt, grade)
+        return self._journalled(f"the attempt at {attempt.item_id}", "coding", attempt, grade, watch=attempt.item_id)
 
     def start_interview(self, plan: "InterviewPlan") -> Future[int]:
         """Store a mock interview as it starts; the future gives its id."""
@@ -547,9 +588,24 @@ class Study:
         failures are returned, already reported to `on_write_failed`."""
         return self._writer.settle()
 
-    def close(self) -> None:
-        try:
-            self.drain()
-        finally:
-            self._writer.close()
+    @property
+    def writes_waiting(self) -> int:
+        """Writes handed over and not yet made."""
+        return self._writer.waiting
+
+    @property
+    def journal(self) -> Path:
+        """The file that keeps this session's writes until they are made."""
+        assert self._writer.journal is not None
+        return self._writer.journal.path
+
+    def close(self, wait_s: float | None = None) -> int:
+        """Wait for the writes handed over (at most `wait_s` seconds; None: until each is made or
+        failed, failures already reported) and close. Returns how many could not be made: they
+        stay in the journal, fsynced, and the next start makes them."""
+        kept = self._writer.close(wait_s)
+        assert self._writer.journal is not None
+        self._writer.journal.close()
+        if not kept:
             self.engine.dispose()
+        return kept

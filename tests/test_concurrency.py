@@ -57,3 +57,56 @@ def test_two_processes_grade_at_once(drill_home: Path) -> None:
     assert dict(connection.execute("SELECT id, item_id FROM review")) == recorded
     assert connection.execute("SELECT COUNT(*) FROM item WHERE interval = 1").fetchone() == (ITEMS,)
     assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+SAME_CARD = """
+import sys
+from drill.paths import Paths
+from drill.study import Study
+study = Study.open(Paths.resolve())
+grade = study.grade(study.cards(["x-0"])[0], int(sys.argv[1]), 500)  # both read the card before either writes
+print("ready", flush=True)
+sys.stdin.readline()
+study.record(grade)
+study.close()
+"""
+
+
+def grade_one_card_twice(envs: list[dict[str, str]], buttons: tuple[int, int] = (3, 1)) -> None:
+    """Two processes show the card x-0 (never graded), then each grade it at once."""
+    processes = [
+        subprocess.Popen([sys.executable, "-c", SAME_CARD, str(button)], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for button, env in zip(buttons, envs)
+    ]
+    for process in processes:
+        assert process.stdout.readline() == "ready\n", process.stderr.read()
+    for process in processes:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    for process in processes:
+        _, err = process.communicate(timeout=120)
+        assert (process.returncode, err) == (0, "")
+
+
+REVIEWS_OF_ONE = """SELECT counted, reps_before, last_day_before, reps_after, interval_after
+    FROM review WHERE item_id = 'x-0' ORDER BY id"""
+
+
+def assert_counted_once(reviews: list[tuple], item: tuple) -> None:
+    """Two grades of one card on one day, written from stale reads: the second is rebased on the
+    first (its before is the first's after), only the first is counted, and the item moved once."""
+    first, second = reviews
+    assert (first[0], second[0]) == (True, False)
+    assert first[1:3] == (0, None)
+    assert second[1] == first[3] and second[2] is not None  # written against the state the first left
+    assert item == (first[3], first[4])  # SM-2 moved once: repetitions and interval from the first grade
+
+
+def test_two_processes_grading_one_card_count_it_once(drill_home: Path) -> None:
+    write_deck(drill_home / "decks", "one.toml", [("x-0", "memory")])
+    grade_one_card_twice([dict(os.environ)] * 2)
+    connection = sqlite3.connect(drill_home / "drill.db")
+    reviews = [(bool(counted), *rest) for counted, *rest in connection.execute(REVIEWS_OF_ONE)]
+    item = connection.execute("SELECT repetitions, interval FROM item WHERE id = 'x-0'").fetchone()
+    assert_counted_once(reviews, item)

@@ -129,12 +129,12 @@ def test_grade_is_committed_and_undo_restores(tmp_path: Path, deck_dir: Path) ->
     before = ItemState()
     after = ItemState(1, 1, 2.6, date(2026, 11, 23), date(2026, 11, 22))
     grade = Grade("a-1", 4, 5, 1500, NOW, date(2026, 11, 22), before, after)
-    review_id = record_grade(engine, grade)
+    record_grade(engine, grade, lambda _grade, _state: after)
     # A separate connection sees it at once: it was committed, not held.
     other = sqlite3.connect(path)
     assert other.execute("SELECT button, quality, duration_ms, counted, reps_after FROM review").fetchall() == [(4, 5, 1500, 1, 1)]
     assert other.execute("SELECT interval, easiness, due_day FROM item").fetchone() == (1, 2.6, "2026-11-23")
-    undo_grade(engine, review_id, grade)
+    undo_grade(engine, grade, "sm2")
     assert other.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
     assert other.execute("SELECT interval, easiness, due_day, last_review_day FROM item").fetchone() == (0, 2.5, None, None)
 

@@ -5,11 +5,28 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from drill.estimate.draw import Problem
 from drill.estimate.items import item_id
 from drill.estimate.result import GradeResult
+
+
+@dataclass(frozen=True)
+class AttemptRow:
+    """An estimate_attempt row's own columns (its review or mock round is the store's to add)."""
+
+    item_id: str
+    attempted_at: datetime
+    params: str  # the drawn parameters, JSON
+    answer: str
+    parsed: float | None
+    truth: float
+    unit: str
+    score: float
+    log_error: float | None
+    slip: str | None
+    error: str | None
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -26,16 +43,16 @@ class Attempt:
     def score(self) -> float:
         return self.result.score
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> AttemptRow:
         """The estimate_attempt columns (without review or round ids)."""
-        return {
-            "item_id": item_id(self.problem.family_id),
-            "attempted_at": self.attempted_at,
-            "params": json.dumps(self.problem.params, default=str, sort_keys=True),
-            "answer": self.answer,
+        return AttemptRow(
+            item_id=item_id(self.problem.family_id),
+            attempted_at=self.attempted_at,
+            params=json.dumps(self.problem.params, default=str, sort_keys=True),
+            answer=self.answer,
             **self.result.stored(),
-            "seconds": self.seconds,
-        }
+            seconds=self.seconds,
+        )
 
     def worked_example(self) -> str:
         """Markdown: the problem solved, for studying before a try (the answer given is ignored)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, text
 
 from drill.coding.attempt import CodingAttempt
-from drill.schedule.records import Grade
+from drill.schedule.records import Grade, Regrade
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
 
@@ -17,6 +17,8 @@ INSERT_ATTEMPT = text(
     VALUES (:item_id, :review_id, :started_at, :finished_at, :status, :passed, :failed,
         :device, :hints_used, :seconds, :speed_ratio, :workspace)"""
 )
+
+SAME_ATTEMPT = text("SELECT review_id FROM coding_attempt WHERE item_id = :item_id AND finished_at = :finished_at")
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,18 @@ class DrillRecord:
     hints_used: int
 
 
-def record_attempt(engine: Engine, attempt: CodingAttempt, grade: Grade | None) -> int | None:
+def record_attempt(engine: Engine, attempt: CodingAttempt, grade: Grade | None, regrade: Regrade,
+                   replayed: bool = False) -> int | None:
     """Store a test run; with `grade` (the attempt ended) also the review and new SM-2 state.
+    A `replayed` run (from the journal) already stored is not stored again.
 
     Returns the review id when a review was written.
     """
     with writing(engine) as connection:
-        review_id = insert_review(connection, grade) if grade is not None else None
+        stored = connection.execute(SAME_ATTEMPT, attempt.row()).first() if replayed else None
+        if stored is not None:
+            return stored.review_id
+        review_id = insert_review(connection, grade, regrade, replayed) if grade is not None else None
         connection.execute(INSERT_ATTEMPT, {**attempt.row(), "review_id": review_id})
     return review_id
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
-from drill.schedule.records import Grade
+from drill.estimate.attempt import AttemptRow
+from drill.schedule.records import Grade, Regrade
 from drill.store.dialect import as_text
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
@@ -36,11 +37,23 @@ class RoundRow:
     abandoned: bool
 
 
-def record_review_attempt(engine: Engine, grade: Grade, attempt: dict[str, Any]) -> int:
+SAME_ATTEMPT = text("SELECT 1 FROM estimate_attempt WHERE item_id = :item_id AND attempted_at = :attempted_at")
+
+
+def _insert_attempt(connection: Connection, attempt: AttemptRow, review_id: int | None, round_id: int | None,
+                    replayed: bool) -> None:
+    """Store the attempt, unless it was `replayed` from the journal and is stored already (same item, same moment)."""
+    row = asdict(attempt)
+    if not replayed or connection.execute(SAME_ATTEMPT, row).first() is None:
+        connection.execute(INSERT_ATTEMPT, {**row, "review_id": review_id, "mock_round_id": round_id})
+
+
+def record_review_attempt(engine: Engine, grade: Grade, attempt: AttemptRow, regrade: Regrade,
+                          replayed: bool = False) -> int:
     """A graded estimate in the daily review: the review, the new state and the attempt, together."""
     with writing(engine) as connection:
-        review_id = insert_review(connection, grade)
-        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": review_id, "mock_round_id": None})
+        review_id = insert_review(connection, grade, regrade, replayed)
+        _insert_attempt(connection, attempt, review_id, None, replayed)
     return review_id
 
 
@@ -55,9 +68,9 @@ def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_
         ).scalar_one()
 
 
-def record_round_attempt(engine: Engine, round_id: int, attempt: dict[str, Any]) -> None:
+def record_round_attempt(engine: Engine, round_id: int, attempt: AttemptRow, replayed: bool = False) -> None:
     with writing(engine) as connection:
-        connection.execute(INSERT_ATTEMPT, {**attempt, "review_id": None, "mock_round_id": round_id})
+        _insert_attempt(connection, attempt, None, round_id, replayed)
 
 
 def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: float, abandoned: bool) -> None:

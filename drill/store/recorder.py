@@ -1,18 +1,30 @@
 """A single background writer, so the screen never waits on the disk and writes keep their order.
 
-Every failed write is reported the moment it fails (to the `on_failure` callback) and again by
-`drain()`, which raises one WriteFailures naming every write that failed since the last drain.
+Each write is journalled (drill.store.journal) before it is tried when it has a journal entry,
+and settled once it commits. A write that waits for the database (another drill holds the write
+lock) is said to `on_waiting` after a second and tried again until it commits or the recorder
+closes; a write that fails otherwise is reported to `on_failure` at once and again by `drain()`,
+which raises one WriteFailures naming every write that failed since the last drain.
+
+The writer thread is a daemon: closing waits a bounded time, and what is still open then stays
+in the journal for the next start instead of holding the process.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
+from drill.store.journal import Journal
+
 T = TypeVar("T")
+SLOW_WRITE_S = 1.0  # a write waiting this long is said on screen
+RETRY_PAUSE_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -34,35 +46,110 @@ class WriteFailures(Exception):
         self.failures = failures
 
 
+@dataclass
+class _Job:
+    what: str
+    write: Callable[..., object]
+    args: tuple[object, ...]
+    future: Future
+    key: str | None  # its journal entry
+
+
 class Recorder:
     """Runs store writes one at a time, in the order they were given, off the UI thread."""
 
-    def __init__(self, on_failure: Callable[[FailedWrite], None] | None = None) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drill-writer")
+    def __init__(self, journal: Journal | None = None, waits: Callable[[BaseException], bool] = lambda _: False,
+                 on_failure: Callable[[FailedWrite], None] | None = None) -> None:
+        self.journal = journal
+        self.waits = waits  # whether an error means "the database is busy: try again"
+        self.on_failure = on_failure
+        self.on_waiting: Callable[[str], None] = lambda _what: None
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._pending: list[tuple[str, Future]] = []
         self._lock = threading.Lock()
-        self.on_failure = on_failure
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="drill-writer", daemon=True)
+        self._thread.start()
 
-    def submit(self, what: str, write: Callable[..., T], *args: object) -> Future[T]:
-        """Queue `write(*args)`; `what` names it in words if it fails ("the grade of m-1")."""
-        future = self._pool.submit(write, *args)
+    def submit(self, what: str, write: Callable[..., T], *args: object, journalled: tuple[str, object] | None = None
+               ) -> Future[T]:
+        """Queue `write(*args)`; `what` names it in words ("the grade of m-1"); `journalled` is its
+        journal entry (operation name, JSON arguments), written before the write is tried."""
+        key = None
+        if journalled is not None and self.journal is not None:
+            try:
+                key = self.journal.add(*journalled)
+            except OSError:  # a full disk: the write is still tried, only not journalled
+                key = None
+        future: Future[T] = Future()
         with self._lock:
             self._pending.append((what, future))
-        future.add_done_callback(lambda done: self._settled(what, done))
+        self._queue.put(_Job(what, write, args, future, key))
         return future
 
-    def _settled(self, what: str, future: Future) -> None:
-        error = future.exception()
-        if error is not None and self.on_failure is not None:
-            self.on_failure(FailedWrite(what, error))
+    def _run(self) -> None:
+        while (job := self._queue.get()) is not None:
+            if not job.future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = self._attempt(job)
+            except BaseException as error:  # noqa: BLE001 - every failure is reported, none kills the writer
+                self._settle(job)
+                job.future.set_exception(error)
+                if self.on_failure is not None and not isinstance(error, _Closed):
+                    self.on_failure(FailedWrite(job.what, error))
+            else:
+                self._settle(job)
+                job.future.set_result(result)
 
-    def settle(self) -> list[FailedWrite]:
-        """Wait until every write given so far has finished; the ones that failed since the
-        last settle or drain."""
+    def _attempt(self, job: _Job) -> object:
+        """The write, tried again while the database is busy; said to on_waiting once it is slow."""
+        said = threading.Event()
+        timer = threading.Timer(SLOW_WRITE_S, lambda: (said.set(), self.on_waiting(job.what)))
+        timer.daemon = True
+        timer.start()
+        try:
+            while True:
+                try:
+                    return job.write(*job.args)
+                except Exception as error:
+                    if not self.waits(error):
+                        raise
+                    if self._closing.is_set():
+                        raise _Closed(job.what) from error
+                    if not said.is_set():
+                        said.set()
+                        self.on_waiting(job.what)
+                    time.sleep(RETRY_PAUSE_S)
+        finally:
+            timer.cancel()
+
+    def _settle(self, job: _Job) -> None:
+        if job.key is None or self.journal is None:
+            return
+        if isinstance(job.future.exception() if job.future.done() else None, _Closed):
+            return
+        try:
+            self.journal.settle(job.key)
+        except (OSError, ValueError):
+            pass  # a full disk, or the journal closed on quit: the entry is replayed, which is harmless
+
+    @property
+    def waiting(self) -> int:
+        """Writes handed over and not finished yet."""
         with self._lock:
-            pending, self._pending = self._pending, []
-        wait([future for _, future in pending])
-        return [FailedWrite(what, future.exception()) for what, future in pending if future.exception()]
+            return sum(not future.done() for _, future in self._pending)
+
+    def settle(self, timeout: float | None = None) -> list[FailedWrite]:
+        """Wait (at most `timeout` seconds) until every write given so far has finished; the ones
+        that failed since the last settle or drain. Writes still running stay pending."""
+        with self._lock:
+            pending = list(self._pending)
+        wait([future for _, future in pending], timeout=timeout)
+        with self._lock:
+            self._pending = [(what, future) for what, future in self._pending if not future.done()]
+        return [FailedWrite(what, future.exception()) for what, future in pending
+                if future.done() and future.exception() is not None and not isinstance(future.exception(), _Closed)]
 
     def drain(self) -> None:
         """Like settle, but raise WriteFailures naming every write that failed."""
@@ -70,5 +157,19 @@ class Recorder:
         if failures:
             raise WriteFailures(failures)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True)
+    def close(self, timeout: float | None = None) -> int:
+        """Stop taking writes; wait at most `timeout` seconds for those given; return how many are
+        still not made (kept in the journal for the next start)."""
+        self.settle(timeout)
+        self._closing.set()
+        self._queue.put(None)
+        self._thread.join(RETRY_PAUSE_S * 4)
+        return self.waiting if self._thread.is_alive() else self._unsettled()
+
+    def _unsettled(self) -> int:
+        with self._lock:
+            return sum(not future.done() or isinstance(future.exception(), _Closed) for _, future in self._pending)
+
+
+class _Closed(Exception):
+    """A write given up because the recorder closed while the database was busy (it stays journalled)."""

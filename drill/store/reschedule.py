@@ -23,7 +23,7 @@ from drill.store.dialect import as_date
 from drill.store.facts import read_fact, write_fact
 from drill.store.queries import STATE_COLUMNS, item_state
 from drill.store.transactions import writing
-from drill.store.writes import SET_STATE, state_params, transition_params
+from drill.store.item_states import SET_STATE, state_params, transition_params
 
 WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
 GRADES = text(

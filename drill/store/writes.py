@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from datetime import datetime
 
 from sqlalchemy import Connection, Engine, text
 
 from drill.schedule.grading import ItemState
-from drill.schedule.records import Grade
+from drill.schedule.records import Grade, Regrade
+from drill.store.item_states import SET_STATE, current_state, state_params, transition_params
+from drill.store.reschedule import rebuild_in
 from drill.store.transactions import writing
 
 INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
@@ -21,38 +23,25 @@ INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, 
         :typed_answer, :ticked, :cram)"""
 RECORD = text(INSERT_REVIEW)  # many rows at once
 RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
-SET_STATE = text(
-    """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
-        due_day=:due_day, last_review_day=:last_review_day, fsrs_stability=:fsrs_stability,
-        fsrs_difficulty=:fsrs_difficulty, fsrs_due_day=:fsrs_due_day WHERE id=:item_id"""
-)
+REVIEWED_SINCE = text("SELECT 1 FROM review WHERE item_id = :item_id AND reviewed_at > :at")
+SAME_REVIEW = text(
+    "SELECT id FROM review WHERE item_id = :item_id AND reviewed_at = :reviewed_at ORDER BY id DESC LIMIT 1")
 
 
-def state_params(item_id: str, state: ItemState) -> dict[str, object]:
-    """SET_STATE's parameters for moving `item_id` to `state`."""
-    return {"item_id": item_id, **asdict(state)}
+def insert_review(connection: Connection, grade: Grade, regrade: Regrade, replayed: bool = False) -> int:
+    """Insert the review row and move the item to its new state; return the review id.
 
-
-def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:
-    """A review row's state columns: the SM-2 state before and after it, and the FSRS memory before
-    it (what calibration predicts the review's recall from)."""
-    return {
-        "reps_before": before.repetitions,
-        "interval_before": before.interval,
-        "ease_before": before.easiness,
-        "due_before": before.due_day,
-        "last_day_before": before.last_review_day,
-        "reps_after": after.repetitions,
-        "interval_after": after.interval,
-        "ease_after": after.easiness,
-        "due_after": after.due_day,
-        "fsrs_stability_before": before.fsrs_stability,
-        "fsrs_difficulty_before": before.fsrs_difficulty,
-    }
-
-
-def insert_review(connection: Connection, grade: Grade) -> int:
-    """Insert the review row and move the item to its new state; return the review id."""
+    The grade is written against the state it was computed from: when another session moved the
+    item since (its stored state is not `grade.before`), the grade is rebased on the stored state
+    with `regrade`, so it is never counted twice on one study day. A `replayed` grade (from the
+    journal) already stored (same item, same moment) is not written again; its id is returned."""
+    if replayed:
+        stored = connection.execute(SAME_REVIEW, {"item_id": grade.item_id, "reviewed_at": grade.reviewed_at}).scalar()
+        if stored is not None:
+            return stored
+    current = current_state(connection, grade.item_id)
+    if current is not None and current != grade.before:
+        grade = grade.rebased(current, regrade)
     review_id = connection.execute(
         RECORD_ONE,
         {
@@ -73,18 +62,28 @@ def insert_review(connection: Connection, grade: Grade) -> int:
     return review_id
 
 
-def record_grade(engine: Engine, grade: Grade) -> int:
+def record_grade(engine: Engine, grade: Grade, regrade: Regrade, replayed: bool = False) -> int:
     """Store the review and the item's new state in one committed transaction; return the review id."""
     with writing(engine) as connection:
-        return insert_review(connection, grade)
+        return insert_review(connection, grade, regrade, replayed)
 
 
-def undo_grade(engine: Engine, review_id: int, grade: Grade) -> None:
-    """Delete the review and put the item back in the state it had before it."""
+def undo_grade(engine: Engine, grade: Grade, scheduler: str) -> None:
+    """Delete the review `grade` wrote and put the item back in the state it had before it; when
+    another session graded the item since (or the grade was rebased), replay its remaining history
+    with `scheduler` instead. Nothing happens when the review is not stored."""
     with writing(engine) as connection:
+        review_id = connection.execute(
+            SAME_REVIEW, {"item_id": grade.item_id, "reviewed_at": grade.reviewed_at}).scalar()
+        if review_id is None:
+            return
+        current = current_state(connection, grade.item_id)
         connection.execute(text("DELETE FROM estimate_attempt WHERE review_id = :id"), {"id": review_id})
         connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
-        connection.execute(SET_STATE, state_params(grade.item_id, grade.before))
+        if current == grade.after:
+            connection.execute(SET_STATE, state_params(grade.item_id, grade.before))
+        else:
+            rebuild_in(connection, [grade.item_id], scheduler, rewrite_log=True)
 
 
 def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
@@ -92,8 +91,10 @@ def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
         connection.execute(text("UPDATE item SET suspended = :s WHERE id = :id"), {"s": suspended, "id": item_id})
 
 
-def forget_item(engine: Engine, item_id: str) -> None:
+def forget_item(engine: Engine, item_id: str, at: datetime) -> None:
     """Put the item back to new (SM-2 and FSRS state reset, no due or last review day); its reviews
-    and attempts stay."""
+    and attempts stay. A forget asked for at `at` is not applied over a review given after it (a
+    forget replayed from the journal late)."""
     with writing(engine) as connection:
-        connection.execute(SET_STATE, state_params(item_id, ItemState()))
+        if connection.execute(REVIEWED_SINCE, {"item_id": item_id, "at": at}).first() is None:
+            connection.execute(SET_STATE, state_params(item_id, ItemState()))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
@@ -14,13 +18,24 @@ from textual.screen import Screen
 
 from drill.days import utc_now
 from drill.paths import Paths
-from drill.tui.messages import HomeRefreshed, LeechFlagged, QueueLoaded, StudyFailed, StudyOpened, WriteFailed
+from drill.tui.messages import (
+    HomeRefreshed,
+    LeechFlagged,
+    QueueLoaded,
+    StudyFailed,
+    StudyOpened,
+    WriteFailed,
+    WriteWaiting,
+)
 from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.schedule.custom import CustomSession
     from drill.study import Study
+
+
+WAITING_NOTICE_S = 8  # how often "waiting for the database" is said, at most
 
 
 class DrillApp(ShowsWorkerFailures, App[None]):
@@ -40,12 +55,18 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.start_interview = start_interview  # `drill mock`: open on the mock-interview setup
         self.study: Study | None = None
         self.home_screen = HomeScreen()
+        self._closing = False
+        self._waiting_said_at = float("-inf")
 
     def get_default_screen(self) -> Screen:
         return self.home_screen
 
     def on_mount(self) -> None:
         self.open_study()
+        loop = asyncio.get_running_loop()
+        for hangup in (signal.SIGHUP, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # Windows, threads
+                loop.add_signal_handler(hangup, self._hung_up)
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def open_study(self) -> None:
@@ -53,8 +74,12 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         from drill.study import Study
 
         try:
-            study = Study.open(self.paths, self.clock)
+            replayed: list[str] = []
+            study = Study.open(self.paths, self.clock, say=replayed.append)
             study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
+            study.on_write_waiting(lambda what: self.post_message(WriteWaiting(what)))
+            for line in replayed:
+                self.notify(line[0].upper() + line[1:] + ".", title="Kept writes", timeout=15)
             study.on_leech(lambda flagged: self.post_message(LeechFlagged(flagged)))
             self.post_message(StudyOpened(study, study.home()))
         except (UserFacingError, OSError) as error:
@@ -90,6 +115,16 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def _write_failed(self, message: WriteFailed) -> None:
         """Every failed write is said, whatever screen handed it over; nothing is shown as saved."""
         self.notify(f"Not saved — {message.failure}", title="Could not save", severity="error", timeout=20)
+
+    @on(WriteWaiting)
+    def _write_waiting(self, message: WriteWaiting) -> None:
+        """Say (at most every few seconds) that writes wait for another drill to finish writing."""
+        now = time.monotonic()
+        if now - self._waiting_said_at > WAITING_NOTICE_S:
+            self._waiting_said_at = now
+            self.notify(f"Another drill is writing — waiting for the database. {message.what[0].upper()}"
+                        f"{message.what[1:]} is kept and saved as soon as it is free.", title="Waiting",
+                        severity="warning", timeout=WAITING_NOTICE_S)
 
     @on(LeechFlagged)
     def _leech_flagged(self, message: LeechFlagged) -> None:
@@ -310,6 +345,36 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         yield from getattr(screen, "screen_commands", lambda: ())()
 
     async def action_quit(self) -> None:
-        if self.study is not None:
-            self.study.close()  # waits for the last grade's commit
+        """Quit once every write is made, waiting a bounded time when the database is busy; what
+        still cannot be made stays in the journal, said on exit, and the next start makes it."""
+        if self._closing:
+            return
+        self._closing = True
+        study = self.study
+        if study is None:
+            self.exit()
+            return
+        from drill.study import QUIT_WAIT_S
+        from drill.words import counted
+
+        waiting = study.writes_waiting
+        if waiting:
+            self.notify(f"Saving {counted(waiting, 'write')}: waiting up to {QUIT_WAIT_S:.0f} s for the database…",
+                        title="Quitting", timeout=QUIT_WAIT_S + 1)
+        kept = await asyncio.to_thread(study.close, QUIT_WAIT_S)
+        self.exit(message=_kept_message(kept, study.journal) if kept else None)
+
+    def _hung_up(self) -> None:
+        """The terminal closed (SIGHUP) or drill was asked to stop (SIGTERM): keep what is not yet
+        written in the journal (fsynced) and end, without waiting on the screen."""
+        if self.study is not None and not self._closing:
+            self._closing = True
+            self.study.close(0)
         self.exit()
+
+
+def _kept_message(kept: int, journal: Path) -> str:
+    from drill.words import counted
+
+    return (f"drill: {counted(kept, 'write')} could not be saved yet (another program holds the database); "
+            f"kept in {journal} and saved the next time drill starts.")

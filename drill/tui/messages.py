@@ -63,6 +63,14 @@ class WriteFailed(Message):
         self.failure = failure
 
 
+class WriteWaiting(Message):
+    """A write waits for the database: another drill holds its write lock (posted from the writer's thread)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+
 class LeechFlagged(Message):
     """A saved grade flagged its item as a leech (posted from the writer's thread)."""
 

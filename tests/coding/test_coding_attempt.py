@@ -32,7 +32,7 @@ def test_its_row_fills_every_column_but_the_ids(tmp_path: Path) -> None:
         columns = {row[1] for row in connection.execute(text("PRAGMA table_info(coding_attempt)"))}
     attempt = CodingAttempt("kernel:vector-add", STARTED, FINISHED, "pass", 3, 0, "cpu", 0, 200.0, None, "/ws/2")
     assert set(attempt.row()) == columns - {"id", "review_id"}
-    assert record_attempt(engine, attempt, None) is None
+    assert record_attempt(engine, attempt, None, lambda _grade, state: state) is None
     with engine.connect() as connection:
         stored = connection.execute(text("""SELECT item_id, status, passed, failed, device, hints_used, seconds,
             speed_ratio, workspace FROM coding_attempt""")).one()

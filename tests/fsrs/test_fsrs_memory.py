@@ -6,6 +6,7 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import text
 
+from drill.estimate.attempt import AttemptRow
 from drill.schedule import fsrs_model
 from drill.schedule.grading import ItemState, apply
 from drill.store import reschedule
@@ -67,7 +68,7 @@ def test_undo_puts_the_memory_back(small_paths, clock) -> None:
     clock.now += timedelta(days=2)
     second, review_id = grade(study, item, 1)
     assert second.after.fsrs_stability < first.after.fsrs_stability  # a lapse shrinks stability
-    study.undo(review_id, second)
+    study.undo(second)
     assert memory(study, item)[:3] == (first.after.fsrs_stability, first.after.fsrs_difficulty,
                                        first.after.fsrs_due_day.isoformat())
     study.close()
@@ -181,7 +182,7 @@ def test_undo_takes_the_row_and_its_memory_away(small_paths, clock) -> None:
     kept = memory_before(study)
     given, review_id = grade(study, item, 2)
     assert memory_before(study)[-1] == (review_id, given.before.fsrs_stability, given.before.fsrs_difficulty)
-    study.undo(review_id, given)
+    study.undo(given)
     assert memory_before(study) == kept
     assert reschedule.reviews_without_memory(study.engine) == []
     study.close()
@@ -198,15 +199,15 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
     clock.now += timedelta(days=2)
     card = study.cards([item])[0]
     estimate = study.grade(card, 3, 1000)
-    review_id = record_review_attempt(study.engine, estimate, {
+    review_id = record_review_attempt(study.engine, estimate, AttemptRow(**{
         "item_id": item, "attempted_at": clock.now, "params": "{}", "answer": "1 GB", "parsed": 1e9,
-        "truth": 1e9, "unit": "B", "score": 1.0, "log_error": 0.0, "slip": None, "error": None, "seconds": 9.0})
+        "truth": 1e9, "unit": "B", "score": 1.0, "log_error": 0.0, "slip": None, "error": None, "seconds": 9.0}), study.regrade)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     clock.now += timedelta(days=4)
     card = study.cards([item])[0]
     drill = study.grade(card, 4, 1000)
     review_id = record_attempt(
-        study.engine, CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"), drill)
+        study.engine, CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"), drill, study.regrade)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     assert card.state.fsrs_stability != memory_before(study)[-2][1]  # the estimate moved the memory
     study.close()

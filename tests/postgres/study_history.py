@@ -53,20 +53,21 @@ def _review(study: Study, offset: int) -> None:
     for n, card in enumerate(cards):
         if card.kind == "estimate":
             attempt = study.answer_problem(study.new_problem(card.item_id), ANSWERS[n % len(ANSWERS)], 20.0 + n)
-            study.record_attempt(study.grade_attempt(card, attempt), attempt)
+            study.record_attempt(study.grade_attempt(card, attempt), attempt.row())
         else:
             study.record(study.grade(card, BUTTONS[(n - offset) % len(BUTTONS)], 2_000 + 1_500 * n))
     if cards:
         again = study.cards([cards[0].item_id])[0]  # a same-day repeat: logged, not counted
         study.record(study.grade(again, 3, 4_000))
         undone = study.grade(again, 1, 1_000)
-        study.undo(study.record(undone), undone)
+        study.record(undone)
+        study.undo(undone)
 
 
 def _mock_round(study: Study, score: float, abandoned: bool) -> None:
     round_id, problems = study.start_round(RoundSettings(problems=3, minutes=5, blocks=("inference", "compute")))
     for n, problem in enumerate(problems[:2]):
-        study.record_round_attempt(round_id, study.answer_problem(problem, ANSWERS[n], 30.0 + n))
+        study.record_round_attempt(round_id, study.answer_problem(problem, ANSWERS[n], 30.0 + n).row())
     study.finish_round(round_id, score, abandoned)
 
 

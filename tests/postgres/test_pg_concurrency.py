@@ -7,7 +7,7 @@ import os
 
 from conftest import write_deck
 from sqlalchemy import create_engine, text
-from test_concurrency import ITEMS, grade_at_once
+from test_concurrency import ITEMS, REVIEWS_OF_ONE, assert_counted_once, grade_at_once, grade_one_card_twice
 
 
 def test_two_machines_grade_at_once(pg_url, tmp_path) -> None:
@@ -24,3 +24,19 @@ def test_two_machines_grade_at_once(pg_url, tmp_path) -> None:
     finally:
         engine.dispose()
     assert not any((home / "drill.db").exists() for home in homes)
+
+
+def test_two_machines_grading_one_card_count_it_once(pg_url, tmp_path) -> None:
+    homes = [tmp_path / "machine-a", tmp_path / "machine-b"]
+    for home in homes:
+        write_deck(home / "decks", "one.toml", [("x-0", "memory")])
+    envs = [{**os.environ, "DRILL_HOME": str(home), "DRILL_DB_URL": pg_url} for home in homes]
+    grade_one_card_twice(envs)
+    engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as connection:
+            reviews = [tuple(row) for row in connection.execute(text(REVIEWS_OF_ONE)).all()]
+            item = tuple(connection.execute(text("SELECT repetitions, interval FROM item WHERE id = 'x-0'")).one())
+    finally:
+        engine.dispose()
+    assert_counted_once(reviews, item)

@@ -54,7 +54,7 @@ def test_open_syncs_then_queue_grade_undo_and_suspend_are_stored(pg_url, small_p
         assert set(again.queue()) == set(queue[2:])  # graded today and suspended are out
         home = again.home()
         assert (home.reviews_total, home.items) == (1, 5)
-        again.undo(review_id, grade)
+        again.undo(grade)
         assert rows(again, "SELECT COUNT(*) FROM review") == [(0,)]
         assert again.cards([first.item_id])[0].state == first.state
         again.suspend(queue[1], False)
@@ -69,13 +69,13 @@ def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clo
     try:
         card = study.cards(["estimate:kv-cache"])[0]
         attempt = study.answer_problem(study.new_problem(card.item_id), "not a number", 12.5)
-        review_id = study.record_attempt(study.grade_attempt(card, attempt), attempt)
+        review_id = study.record_attempt(study.grade_attempt(card, attempt), attempt.row())
         assert rows(study, "SELECT review_id, mock_round_id, answer, score, seconds FROM estimate_attempt") == [
             (review_id, None, "not a number", 0.0, 12.5)
         ]
 
         round_id, problems = study.start_round(RoundSettings(problems=2, minutes=3, blocks=("inference",)))
-        study.record_round_attempt(round_id, study.answer_problem(problems[0], "1 GB", 40.0))
+        study.record_round_attempt(round_id, study.answer_problem(problems[0], "1 GB", 40.0).row())
         clock.now += timedelta(minutes=2)
         study.finish_round(round_id, 0.25, abandoned=False)
         [past] = study.round_history()

@@ -145,7 +145,7 @@ def answer_estimate(study, card, right: bool) -> None:
     problem = study.new_problem(card.item_id)
     text = problem.pretty if right else wrong_answer(problem)
     attempt = study.answer_problem(problem, text, 40.0)
-    study.record_attempt(study.grade_attempt(card, attempt), attempt)
+    study.record_attempt(study.grade_attempt(card, attempt), attempt.row())
 
 
 def finish_drill(study, card, passed: bool) -> None:
@@ -169,7 +169,7 @@ def mock_round(study, n: int) -> None:
     for index, problem in enumerate(problems[:4]):
         text = problem.pretty if index != 1 else wrong_answer(problem)
         attempts.append(study.answer_problem(problem, text, 60.0 + 10 * index))
-        study.record_round_attempt(round_id, attempts[-1])
+        study.record_round_attempt(round_id, attempts[-1].row())
     study.clock.now += timedelta(seconds=290)
     study.finish_round(round_id, RoundSummary(settings.problems, attempts, 290.0).score, abandoned=n % 2 == 1)
 

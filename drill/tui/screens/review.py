@@ -297,8 +297,8 @@ class ReviewScreen(Screen[None]):
         grade = self.session.undo()
         if grade is None:
             return
-        recorded = self.pending.pop()
-        self.study.save_undo(recorded, grade)
+        self.pending.pop()
+        self.study.save_undo(grade)
         self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {card_name(self.session.cards[grade.item_id])}", timeout=2)
         self.show_current()
 

@@ -1,0 +1,18 @@
+"""Telling "another drill holds the database: wait and try again" from other store errors."""
+
+from __future__ import annotations
+
+import sqlite3
+
+# PostgreSQL's lock_not_available (lock_timeout), query_canceled (statement_timeout),
+# serialization_failure and deadlock_detected: each goes away once the other writer is done.
+RETRYABLE_SQLSTATES = frozenset({"55P03", "57014", "40001", "40P01"})
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` (raised by SQLAlchemy or a driver) means the database is busy with another writer."""
+    original = getattr(error, "orig", None) or error
+    if isinstance(original, sqlite3.OperationalError):
+        message = str(original)
+        return "database is locked" in message or "database table is locked" in message or "busy" in message
+    return getattr(original, "sqlstate", None) in RETRYABLE_SQLSTATES

@@ -1,0 +1,46 @@
+"""An item's schedule as the store keeps it: reading it inside a transaction and setting it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from sqlalchemy import Connection, text
+
+from drill.schedule.grading import ItemState
+from drill.store.queries import STATE_COLUMNS, item_state
+
+SET_STATE = text(
+    """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
+        due_day=:due_day, last_review_day=:last_review_day, fsrs_stability=:fsrs_stability,
+        fsrs_difficulty=:fsrs_difficulty, fsrs_due_day=:fsrs_due_day WHERE id=:item_id"""
+)
+READ_STATE = text(f"SELECT {STATE_COLUMNS} FROM item WHERE id = :item_id")
+
+
+def state_params(item_id: str, state: ItemState) -> dict[str, object]:
+    """SET_STATE's parameters for moving `item_id` to `state`."""
+    return {"item_id": item_id, **asdict(state)}
+
+
+def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:
+    """A review row's state columns: the SM-2 state before and after it, and the FSRS memory before
+    it (what calibration predicts the review's recall from)."""
+    return {
+        "reps_before": before.repetitions,
+        "interval_before": before.interval,
+        "ease_before": before.easiness,
+        "due_before": before.due_day,
+        "last_day_before": before.last_review_day,
+        "reps_after": after.repetitions,
+        "interval_after": after.interval,
+        "ease_after": after.easiness,
+        "due_after": after.due_day,
+        "fsrs_stability_before": before.fsrs_stability,
+        "fsrs_difficulty_before": before.fsrs_difficulty,
+    }
+
+
+def current_state(connection: Connection, item_id: str) -> ItemState | None:
+    """The item's schedule as stored now (None: no such item)."""
+    row = connection.execute(READ_STATE, {"item_id": item_id}).one_or_none()
+    return None if row is None else item_state(row)
