@@ -100,3 +100,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Point stdout at devnull so the interpreter's own flush at exit does not fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as error:
+        from drill.store.busy import is_busy
+
+        if is_busy(error):
+            print("drill: another drill (or `drill import`) held the database's write lock for too long; "
+                  "nothing more was written: run it again in a moment", file=sys.stderr)
+            return 1
+        unwritable = _disk_full(error)
+        if unwritable is None:
+            raise
+        print(f"drill: the disk is full: cannot write {unwritable}; free some space and run it again",
+              file=sys.stderr)
+        return 1
+
+
+def _disk_full(error: BaseException) -> str | None:
+    """What could not be written, when `error` or an error it wraps or was raised from says the
+    disk is full (ENOSPC or a quota; SQLite's SQLITE_FULL; PostgreSQL's disk_full), else None."""
+    import errno
+    import sqlite3
+
+    full = (sqlite3.SQLITE_FULL, "53100")  # SQLite's error code, PostgreSQL's SQLSTATE disk_full
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
+            return str(cause.filename) if cause.filename else "a file"
+        code = getattr(cause, "sqlite_errorcode", None) or getattr(cause, "sqlstate", None)
+        if code in full:
+            return _database()
+        cause = getattr(cause, "orig", None) or cause.__cause__ or cause.__context__
+    return None
+
+
+def _database() -> str:
+    """The database drill writes: DRILL_DB_URL's (password masked), else the SQLite file."""
+    from drill.paths import Paths
+    from drill.store.postgres import database_url, masked
+
+    url = database_url()
+    return f"the database {masked(url) if url else Paths.resolve().database}"

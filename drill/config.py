@@ -7,7 +7,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,24 @@ from drill.schedule.queue import DEFAULT_NEW_MIX, KINDS
 
 if TYPE_CHECKING:
     from drill.paths import Paths
+
+
+MOST_PER_DAY = 9999  # the most new items or reviews a day (Anki's limit too)
+# Every integer setting with the range it must lie in (ends included).
+WHOLE_NUMBERS: dict[str, tuple[int, int]] = {
+    "new_per_day": (0, MOST_PER_DAY),
+    "max_reviews_per_day": (0, MOST_PER_DAY),
+    "rollover_hour": (0, 23),
+    "plan_window_days": (1, 365),
+    "backups_keep": (1, 1000),
+    "backups_keep_manual": (1, 1000),
+    "mock_interview_minutes": (0, 600),
+    "mock_interview_grill": (0, 600),
+    "mock_interview_estimates": (0, 600),
+    "mock_round_problems": (1, 600),
+    "mock_round_minutes": (1, 600),
+    "leech_threshold": (1, 1000),
+}
 
 
 class ConfigError(UserFacingError):
@@ -39,6 +57,7 @@ class Config:
     fuzz: bool = True  # spread passed items' due days over the least loaded nearby days (drill.schedule.load_balance)
     desired_retention: float = 0.9  # the recall FSRS schedules for: higher means shorter intervals
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
+    backups_keep_manual: int = 10  # `drill backup` copies kept there
     mock_interview_minutes: int = 45  # the mock interview's setup, as last chosen (drill.interview.settings)
     mock_interview_grill: int = 3
     mock_interview_pitch: int = 120  # the pitch rung in seconds (30, 120, 300); 0: no pitch
@@ -70,56 +89,45 @@ class Config:
         return config
 
     def _validate(self, path: Path) -> None:
-        if not isinstance(self.new_mix, dict) or any(
-            kind not in KINDS or not isinstance(number, int) or isinstance(number, bool) or number < 0
-            for kind, number in self.new_mix.items()
-        ):
+        mix = self.new_mix
+        if not isinstance(mix, dict) or any(
+            kind not in KINDS or not _whole(number, 0, MOST_PER_DAY) for kind, number in mix.items()
+        ) or sum(mix.values()) > MOST_PER_DAY:
             raise ConfigError(
-                f"{path}: new_mix must map kinds ({', '.join(KINDS)}) to non-negative integers, "
-                f"e.g. new_mix = {{ card = 10, pitch = 2, estimate = 2, coding = 1 }}; not {self.new_mix!r}"
+                f"{path}: new_mix must map kinds ({', '.join(KINDS)}) to non-negative integers adding up to "
+                f"at most {MOST_PER_DAY}, e.g. new_mix = {{ card = 10, pitch = 2, estimate = 2, coding = 1 }}; "
+                f"not {mix!r}"
             )
-        for name in ("new_per_day", "max_reviews_per_day", "rollover_hour"):
+        for name, (low, high) in WHOLE_NUMBERS.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ConfigError(f"{path}: {name} must be a non-negative integer, not {value!r}")
-        if not isinstance(self.plan_window_days, int) or self.plan_window_days < 1:
-            raise ConfigError(f"{path}: plan_window_days must be a positive integer, not {self.plan_window_days!r}")
-        if self.rollover_hour > 23:
-            raise ConfigError(f"{path}: rollover_hour must be 0–23, not {self.rollover_hour}")
-        if self.interview_date is not None and not isinstance(self.interview_date, date):
-            raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01")
+            if not _whole(value, low, high):
+                kind = {0: "a non-negative integer", 1: "a positive integer"}.get(low, "an integer")
+                raise ConfigError(f"{path}: {name} must be {kind} from {low} to {high}, not {value!r}")
+        if self.interview_date is not None and (
+            not isinstance(self.interview_date, date) or isinstance(self.interview_date, datetime)
+        ):
+            raise ConfigError(f"{path}: interview_date must be a date like 2026-12-01, not {self.interview_date!r}")
         if not isinstance(self.scheduler, str) or self.scheduler not in memory.names():
             raise ConfigError(f"{path}: scheduler must be {memory.listed()}, not {self.scheduler!r}")
-        if not isinstance(self.fuzz, bool):
-            raise ConfigError(f"{path}: fuzz must be true or false, not {self.fuzz!r}")
         retention = self.desired_retention
         if not isinstance(retention, (int, float)) or isinstance(retention, bool) or not 0.7 <= retention <= 0.97:
             raise ConfigError(f"{path}: desired_retention must be a number from 0.7 to 0.97, not {retention!r}")
-        if not isinstance(self.backups_keep, int) or self.backups_keep < 1:
-            raise ConfigError(f"{path}: backups_keep must be a positive integer, not {self.backups_keep!r}")
-        for name in ("mock_interview_minutes", "mock_interview_grill", "mock_interview_estimates"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 600:
-                raise ConfigError(f"{path}: {name} must be an integer from 0 to 600, not {value!r}")
-        if self.mock_interview_pitch not in (0, 30, 120, 300) or isinstance(self.mock_interview_pitch, bool):
+        if not _whole(self.mock_interview_pitch, 0, 300) or self.mock_interview_pitch not in (0, 30, 120, 300):
             raise ConfigError(f"{path}: mock_interview_pitch must be 0, 30, 120 or 300, not {self.mock_interview_pitch!r}")
-        if not isinstance(self.leech_threshold, int) or isinstance(self.leech_threshold, bool) or self.leech_threshold < 1:
-            raise ConfigError(f"{path}: leech_threshold must be a positive integer, not {self.leech_threshold!r}")
         if self.leech_action not in ACTIONS:
             raise ConfigError(f"{path}: leech_action must be \"suspend\" or \"tag\", not {self.leech_action!r}")
-        if not isinstance(self.mock_interview_coding, bool):
-            raise ConfigError(f"{path}: mock_interview_coding must be true or false, not {self.mock_interview_coding!r}")
-        for name in ("mock_round_problems", "mock_round_minutes"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 600:
-                raise ConfigError(f"{path}: {name} must be an integer from 1 to 600, not {value!r}")
+        for name in ("fuzz", "mock_interview_coding", "mock_round_grade_at_end"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{path}: {name} must be true or false, not {getattr(self, name)!r}")
         if (not isinstance(self.mock_round_blocks, list) or not self.mock_round_blocks
                 or any(block not in BLOCKS for block in self.mock_round_blocks)):
             raise ConfigError(f"{path}: mock_round_blocks must list blocks ({', '.join(BLOCKS)}), "
                               f"not {self.mock_round_blocks!r}")
-        if not isinstance(self.mock_round_grade_at_end, bool):
-            raise ConfigError(f"{path}: mock_round_grade_at_end must be true or false, "
-                              f"not {self.mock_round_grade_at_end!r}")
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    """Whether `value` is an int (TOML's true and false are not) from `low` to `high`."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _toml_value(value: object) -> str:

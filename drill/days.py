@@ -6,17 +6,31 @@ hour, so a review at 1 am still counts for the evening before (default rollover:
 
 from __future__ import annotations
 
+import time
 from datetime import date, datetime, timedelta, timezone
+
+_WIDEST_OFFSET = 24 * 3600 - 1  # Python's timezone needs |offset| < 24 h; TZ='XYZ-25' gives 24 h
 
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def to_local(moment: datetime) -> datetime:
+    """`moment` in the machine's time zone, as `moment.astimezone()` but never raising: an
+    offset of a day or more is clamped just inside ±24 h, an unknown one is UTC. A naive
+    `moment` is taken as local time."""
+    try:
+        offset = time.localtime(moment.timestamp()).tm_gmtoff
+    except (OverflowError, OSError, ValueError):
+        offset = 0
+    zone = timezone(timedelta(seconds=max(-_WIDEST_OFFSET, min(_WIDEST_OFFSET, offset))))
+    return moment.replace(tzinfo=zone) if moment.tzinfo is None else moment.astimezone(zone)
+
+
 def study_day(moment: datetime, rollover_hour: int) -> date:
     """The study day a UTC (or aware) moment falls on, in the local time zone."""
-    local = moment.astimezone()
-    return (local - timedelta(hours=rollover_hour)).date()
+    return (to_local(moment) - timedelta(hours=rollover_hour)).date()
 
 
 def describe_interval(days: int) -> str:

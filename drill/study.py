@@ -35,6 +35,7 @@ from drill.store.busy import is_busy
 from drill.store.journal import Journal
 from drill.store.pending_writes import Replayed, as_json, replay
 from drill.store.recorder import FailedWrite, Recorder
+from drill.store.session_lock import hold_session
 from drill.store.sync import SyncReport, sync_content
 from drill.store.writes import forget_item, record_grade, set_suspended, undo_grade
 
@@ -74,6 +75,7 @@ class Study:
         self.config = config
         self.clock = clock
         self.rng = rng or random.Random()
+        self._session = hold_session(paths.database)  # `drill restore` waits for every open session to end
         self.engine = open_store(paths)
         self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
         self.replayed = self._replay()
@@ -608,4 +610,5 @@ class Study:
         self._writer.journal.close()
         if not kept:
             self.engine.dispose()
+        self._session.close()
         return kept

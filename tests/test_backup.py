@@ -1,7 +1,11 @@
-"""Backups: consistent online copies, keep-N pruning, one a day, restore that can be undone."""
+"""Backups: consistent online copies, keep-N pruning, one a day, restore that can be undone.
+Rotation by kind and the clock: test_backup_rotation.py; the restore's undo copy and sessions:
+test_restore_undo.py."""
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -13,6 +17,7 @@ from drill.config import Config, ConfigError
 from drill.store.backup import BackupError, backup_to, daily_backup, list_backups, make_backup, restore
 from drill.store.engine import open_engine
 from drill.store.migrations import SCHEMA_VERSION
+from drill.store.session_lock import SessionLockError
 from drill.study import Study
 from drill.tui.app import DrillApp
 from tui_helpers import wait_ready, wait_until
@@ -116,7 +121,8 @@ def test_backups_taken_while_a_thread_writes_are_consistent_snapshots(study, tmp
 def test_keep_prunes_only_the_oldest_backups_and_nothing_else(study, clock, tmp_path) -> None:
     backups = tmp_path / "backups"
     backups.mkdir()
-    others = ["notes.txt", "drill-latest.sqlite", "drill-20200101-000000.sqlite.bak", "drill-2020-01-01.sqlite"]
+    others = ["notes.txt", "drill-latest.sqlite", "drill-20200101-000000.sqlite.bak", "drill-2020-01-01.sqlite",
+              "drill-000009-weekly-20200101-000000.sqlite", "drill-000009-manual-20201399-000000.sqlite"]
     for name in others:
         (backups / name).write_text("mine")
     made = []
@@ -125,29 +131,29 @@ def test_keep_prunes_only_the_oldest_backups_and_nothing_else(study, clock, tmp_
     assert [backup.path for backup in list_backups(backups)] == made[2:]
     assert sorted(path.name for path in backups.iterdir()) == sorted(others + [path.name for path in made[2:]])
     assert all((backups / name).read_text() == "mine" for name in others)
-    assert made[0].name == "drill-20261122-150000.sqlite"  # local time (TZ=UTC in tests)
+    assert made[0].name == "drill-000001-manual-20261122-150000.sqlite"  # local time (TZ=UTC in tests)
 
 
 def test_backups_within_one_second_get_distinct_names_in_order(study, clock, tmp_path) -> None:
     first = make_backup(study.paths.database, tmp_path, 5, clock.now)
     grade(study, "m-1")
     second = make_backup(study.paths.database, tmp_path, 5, clock.now)
-    assert second.name == "drill-20261122-150000-2.sqlite"
+    assert second.name == "drill-000002-manual-20261122-150000.sqlite"
     assert [backup.path for backup in list_backups(tmp_path)] == [first, second]
     assert reviewed(first) == [] and reviewed(second) == ["m-1"]
-    third = make_backup(study.paths.database, tmp_path, 2, clock.now)  # prunes the first, whose name is free again
+    third = make_backup(study.paths.database, tmp_path, 2, clock.now)  # prunes the first
     fourth = make_backup(study.paths.database, tmp_path, 2, clock.now)
-    assert fourth.name == "drill-20261122-150000-4.sqlite"
+    assert fourth.name == "drill-000004-manual-20261122-150000.sqlite"
     assert [backup.path for backup in list_backups(tmp_path)] == [third, fourth]
 
 
 def test_the_daily_backup_is_made_once_per_local_day(study, clock, tmp_path, monkeypatch) -> None:
     database, backups = study.paths.database, tmp_path / "backups"
     first = daily_backup(database, backups, 7, clock.now)
-    assert first is not None and first.name == "drill-20261122-150000.sqlite"
+    assert first is not None and first.name == "drill-000001-daily-20261122-150000.sqlite"
     assert daily_backup(database, backups, 7, clock.now + timedelta(hours=8)) is None  # 23:00, same day
     next_day = daily_backup(database, backups, 7, clock.now + timedelta(hours=9))
-    assert next_day is not None and next_day.name == "drill-20261123-000000.sqlite"
+    assert next_day is not None and next_day.name == "drill-000002-daily-20261123-000000.sqlite"
     monkeypatch.setenv("DRILL_DB_URL", "postgresql://localhost/drill")
     assert daily_backup(database, backups, 7, clock.now + timedelta(days=2)) is None
     assert [backup.path for backup in list_backups(backups)] == [first, next_day]
@@ -159,24 +165,29 @@ def test_restore_brings_back_the_earlier_state_and_can_be_undone(study, clock, t
     earlier = make_backup(database, backups, 7, clock.now)
     grade(study, "c-1")
     study.close()
-    before = restore(database, earlier, backups, 7, clock.now + timedelta(minutes=1))
+    before = restore(database, earlier, backups, clock.now + timedelta(minutes=1))
     assert reviewed(database) == ["m-1"]
-    assert before is not None and before.name == "drill-20261122-150100.sqlite"
+    assert before is not None and before.name == "drill-000002-pre-restore-20261122-150100.sqlite"
     assert reviewed(before) == ["m-1", "c-1"]
     assert rows(database, "PRAGMA journal_mode") == [("wal",)]
     assert rows(database, "PRAGMA integrity_check") == [("ok",)]
-    restore(database, before, backups, 7, clock.now + timedelta(minutes=2))
+    restore(database, before, backups, clock.now + timedelta(minutes=2))
     assert reviewed(database) == ["m-1", "c-1"]
 
 
-def test_restore_is_seen_by_an_engine_that_stays_open(study, clock, tmp_path) -> None:
+def test_restore_is_refused_while_a_study_is_open_and_changes_nothing(study, clock, tmp_path) -> None:
     backups = tmp_path / "backups"
     earlier = make_backup(study.paths.database, backups, 7, clock.now)
     grade(study, "m-1")
-    restore(study.paths.database, earlier, backups, 7, clock.now)
-    assert study.home().reviews_total == 0
-    grade(study, "i-1")
-    assert reviewed(study.paths.database) == ["i-1"]
+    result = subprocess.run([sys.executable, "-m", "drill", "restore", str(earlier)], capture_output=True, text=True)
+    assert result.returncode != 0 and "open in another drill" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    with pytest.raises(SessionLockError):
+        restore(study.paths.database, earlier, backups, clock.now)
+    assert reviewed(study.paths.database) == ["m-1"]
+    study.close()
+    restore(study.paths.database, earlier, backups, clock.now)  # once the app is closed it goes ahead
+    assert reviewed(study.paths.database) == []
 
 
 def test_an_older_schema_is_restored_and_then_migrated(study, clock, tmp_path) -> None:
@@ -184,7 +195,7 @@ def test_an_older_schema_is_restored_and_then_migrated(study, clock, tmp_path) -
     shutil.copy(FIXTURES / "schema_v1.sqlite", old)
     fixture_reviews = reviewed(old)
     study.close()
-    restore(study.paths.database, old, tmp_path / "backups", 7, clock.now)
+    restore(study.paths.database, old, tmp_path / "backups", clock.now)
     assert rows(study.paths.database, "PRAGMA user_version") == [(1,)]
     open_engine(study.paths.database).dispose()
     assert rows(study.paths.database, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
@@ -235,9 +246,10 @@ def test_restore_refuses_broken_or_foreign_files_and_changes_nothing(study, cloc
     grade(study, "m-1")  # gives the item indexes different content
     good = make_backup(study.paths.database, backups, 7, clock.now)
     grade(study, "c-1")
+    study.close()  # restore waits for the app to close
     for name, (path, words) in broken_files(good, tmp_path).items():
         with pytest.raises(BackupError) as refused:
-            restore(study.paths.database, path, backups, 7, clock.now + timedelta(minutes=1))
+            restore(study.paths.database, path, backups, clock.now + timedelta(minutes=1))
         assert str(refused.value).startswith(f"{path}: ") and words in str(refused.value), name
         assert reviewed(study.paths.database) == ["m-1", "c-1"], name
         assert [backup.path for backup in list_backups(backups)] == [good], name
@@ -253,7 +265,7 @@ def test_backups_keep_must_be_positive(tmp_path) -> None:
 
 
 def test_cli_backup_list_and_restore(study, capsys, drill_home) -> None:
-    (drill_home / "config.toml").write_text("backups_keep = 2\n")
+    (drill_home / "config.toml").write_text("backups_keep_manual = 2\n")
     grade(study, "m-1")
     assert main(["backup"]) == 0
     first = Path(capsys.readouterr().out.strip())
@@ -261,18 +273,20 @@ def test_cli_backup_list_and_restore(study, capsys, drill_home) -> None:
     grade(study, "c-1")
     assert main(["backup"]) == 0 and main(["backup"]) == 0
     newest = [Path(line) for line in capsys.readouterr().out.split()]
-    assert [backup.path for backup in list_backups(drill_home / "backups")] == newest  # keep = 2
+    assert [backup.path for backup in list_backups(drill_home / "backups")] == newest  # keep_manual = 2
     assert main(["backup", "--list"]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in listing] == [path.name for path in newest]
     assert all("KiB" in line for line in listing)
     grade(study, "i-1")
+    study.close()  # restore waits for the app to close
     assert main(["restore", "--latest"]) == 0
     out = capsys.readouterr().out
     assert f"restored {drill_home / 'drill.db'} from {newest[-1]}" in out
     assert reviewed(drill_home / "drill.db") == ["m-1", "c-1"]
     before = list_backups(drill_home / "backups")[-1].path
-    assert f"the database as it was before is in {before}" in out and reviewed(before) == ["m-1", "c-1", "i-1"]
+    assert f"the database as it was before is in {before}, checked" in out
+    assert before.name.startswith("drill-000004-pre-restore-") and reviewed(before) == ["m-1", "c-1", "i-1"]
     assert main(["restore", before.name]) == 0  # a name from --list is found in the backups folder
     assert reviewed(drill_home / "drill.db") == ["m-1", "c-1", "i-1"]
 
@@ -280,6 +294,7 @@ def test_cli_backup_list_and_restore(study, capsys, drill_home) -> None:
 def test_cli_refuses_a_bad_file_with_one_line(study, capsys, tmp_path) -> None:
     junk = tmp_path / "junk.sqlite"
     junk.write_text("hello")
+    study.close()
     assert main(["restore", str(junk)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"drill: {junk}: not a readable SQLite database") and err.count("\n") == 1
@@ -302,7 +317,7 @@ async def test_starting_the_app_makes_the_daily_backup(small_paths, clock) -> No
         await wait_ready(pilot)
         await wait_until(pilot, lambda: bool(list_backups(backups)))
         [backup] = list_backups(backups)
-        assert backup.path.name == "drill-20261122-150000.sqlite"
+        assert backup.path.name == "drill-000001-daily-20261122-150000.sqlite"
         assert rows(backup.path, "SELECT COUNT(*) FROM item") == [(6,)]
 
 

@@ -10,7 +10,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     backup = commands.add_parser("backup", help="back up the database now, or list the backups")
     backup.add_argument("--list", action="store_true", help="list the backups: name, size, time")
     backup.set_defaults(handler=cmd_backup)
-    restore = commands.add_parser("restore", help="replace the database with a backup (the current one is backed up first)")
+    restore = commands.add_parser(
+        "restore", help="replace the database with a backup (the current one is backed up and checked first)")
     which = restore.add_mutually_exclusive_group(required=True)
     which.add_argument("file", nargs="?", metavar="FILE", help="a backup file, or a name from `drill backup --list`")
     which.add_argument("--latest", action="store_true", help="the newest backup")
@@ -39,12 +40,12 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if args.list:
         backups = list_backups(paths.backups)
         for backup in backups:
-            print(f"{backup.path.name:<32} {backup.size / 1024:>10,.0f} KiB  {backup.taken_at:%Y-%m-%d %H:%M:%S}")
+            print(f"{backup.path.name:<50} {backup.size / 1024:>10,.0f} KiB  {backup.taken_at:%Y-%m-%d %H:%M:%S}")
         if not backups:
             print(f"no backups yet in {paths.backups}", file=sys.stderr)
         return 0
     paths.ensure()
-    keep = Config.load(paths.config).backups_keep
+    keep = Config.load(paths.config).backups_keep_manual
     try:
         print(make_backup(paths.database, paths.backups, keep, utc_now()))
     except (BackupError, OSError) as error:
@@ -56,10 +57,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drill.config import Config
     from drill.days import utc_now
     from drill.paths import Paths
     from drill.store.backup import BackupError, list_backups, restore
+    from drill.store.session_lock import SessionLockError
 
     if _refused():
         return 1
@@ -75,15 +76,14 @@ def cmd_restore(args: argparse.Namespace) -> int:
         source = Path(args.file)
         if not source.exists() and (paths.backups / args.file).exists():
             source = paths.backups / args.file
-    keep = Config.load(paths.config).backups_keep
     try:
-        before = restore(paths.database, source, paths.backups, keep, utc_now())
-    except (BackupError, OSError) as error:
+        before = restore(paths.database, source, paths.backups, utc_now())
+    except (BackupError, SessionLockError, OSError) as error:
         print(f"drill: {error}", file=sys.stderr)
         return 1
     print(f"restored {paths.database} from {source}")
     if before is not None and before.name.startswith("damaged-"):
         print(f"the damaged database was moved, unchanged, to {before}")
     elif before is not None:
-        print(f"the database as it was before is in {before} (drill restore {before} undoes this)")
+        print(f"the database as it was before is in {before}, checked (drill restore {before} undoes this)")
     return 0

@@ -1,15 +1,22 @@
 """`drill import FILE [--block B] [--topic T] [--json]` and `drill import --history FILE`.
 
-Only argparse is imported here; the handler imports the importers when it runs.
+Only argparse is imported here; the handler imports the importers when it runs. A history import
+shows its progress on stderr when that is a terminal (rich's progress bar, gone when it ends).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drill.commands.stats import BLOCKS
+
+if TYPE_CHECKING:
+    from drill.interop.history_csv import Progress
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,9 +43,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         report = _import_history(args.file) if args.history else _import_deck(args)
     except InteropError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        print(f"drill: {args.file} was not imported ({len(error.problems)} problem(s)); nothing was changed",
+        for line in error.lines():
+            print(line, file=sys.stderr)
+        print(f"drill: {args.file} was not imported ({error.count} problem(s)); nothing was changed",
               file=sys.stderr)
         return 1
     if args.json:
@@ -65,6 +72,27 @@ def _import_history(path: Path):
 
     study = Study.open()
     try:
-        return import_history(study, path)
+        with _progress_bar() as progress:
+            return import_history(study, path, progress)
     finally:
         study.close()
+
+
+@contextmanager
+def _progress_bar() -> Iterator[Progress]:
+    """A Progress callback drawing a bar per stage on stderr when it is a terminal; silent otherwise."""
+    if not sys.stderr.isatty():
+        yield lambda _what, _done, _total: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.update(tasks[what], completed=done, total=total)
+
+        yield update

@@ -4,6 +4,7 @@ reviews better; `drill scheduler optimize`: FSRS's parameters fitted to those re
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -82,7 +83,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     try:
         history = list(review_history(engine))
         try:
-            report = fit_history(history)
+            report = fit_history(history, progress=sys.stderr.isatty())  # py-fsrs's bar, on a terminal only
         except ImportError as error:
             raise UserFacingError(f"fitting FSRS needs py-fsrs's optimizer and torch: {error}") from None
         stored = report.better

@@ -12,9 +12,11 @@ are left out.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import html
 import itertools
+import os
 import re
 import sqlite3
 import tempfile
@@ -141,6 +143,10 @@ def _write_package(package: genanki.Package, target: Path) -> None:
             timestamp = time.time()
             package.write_to_db(connection.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
             connection.commit()
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_FULL:
+                raise
+            raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} in {folder}", str(collection)) from None
         finally:
             connection.close()
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:

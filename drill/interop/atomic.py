@@ -13,7 +13,11 @@ from pathlib import Path
 def replacing(target: Path) -> Iterator[Path]:
     """A new empty file in `target`'s folder (created with the usual umask permissions); it
     becomes `target` when the block ends without error and is removed when it raises, so a
-    reader never sees a half-written file."""
+    reader never sees a half-written file. A target that exists and is no regular file (a pipe,
+    /dev/stdout, a device) is given itself, to be written in place: it is never replaced."""
+    if target.exists() and not target.is_file():
+        yield target
+        return
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     temporary.open("xb").close()
     try:

@@ -23,11 +23,11 @@ from drill.content.errors import ContentError
 from drill.content.models import DeckItem
 from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_text import parse_anki_text
-from drill.interop.cards import ParsedCard, ParsedSource
+from drill.interop.cards import CARD_CHARACTERS, ParsedCard, ParsedSource
 from drill.interop.deck_toml import imported_from, render_deck
 from drill.interop.errors import InteropError
 from drill.interop.markdown_deck import parse_markdown
-from drill.interop.textfile import read_source, replace_source
+from drill.interop.textfile import LINE_LIMIT, read_source, replace_source
 from drill.paths import Paths
 
 PARSERS: dict[str, Callable[[str, Path], ParsedSource]] = {"markdown": parse_markdown, "anki": parse_anki_text}
@@ -91,6 +91,13 @@ def _items(
         return [], [ContentError(source, cards[0].line, f"no card names a block: pass --block ({', '.join(BLOCKS)})")]
     items, errors = [], []
     for card in cards:
+        long_sides = [(side, len(text)) for side, text in (("question", card.prompt), ("answer", card.answer))
+                      if len(text) > CARD_CHARACTERS]
+        if long_sides:
+            errors += [ContentError(source, card.line, f"the {side} has {length:,} characters; an imported card's "
+                                                       f"question and answer hold at most {CARD_CHARACTERS:,} each")
+                       for side, length in long_sides]
+            continue
         if not (card.block or block):
             message = f"no block for this card: pass --block or tag it with one of {', '.join(BLOCKS)}"
             errors.append(ContentError(source, card.line, message))
@@ -132,7 +139,8 @@ class _Decks:
         ]
         filled_by = None
         if self.target.exists():
-            filled_by = imported_from(self.target.read_text(encoding="utf-8", errors="replace"))
+            with self.target.open(encoding="utf-8", errors="replace") as deck:
+                filled_by = imported_from(deck.readline(LINE_LIMIT))
         moved = any(card.id in self.previous for card in cards)
         if filled_by is not None and Path(filled_by) != source.resolve() and not moved:
             errors.append(ContentError(source, 1, f"{self.target} holds the cards imported from {filled_by}; "
@@ -175,13 +183,16 @@ def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str
     if not cards:
         return decks.report(source, kind, [], 0, already_in_drill)
     paths.ensure()
-    with tempfile.TemporaryDirectory(dir=paths.user_decks, prefix=".import-") as staging:
-        staged = Path(staging) / decks.target.name
-        staged.write_text(render_deck(items, str(source.resolve())), encoding="utf-8")
-        _check_loads(staged, items, decks.target)
-        if parsed.rewritten is not None:
-            replace_source(source, original, parsed.rewritten)
-        os.replace(staged, decks.target)
+    try:
+        with tempfile.TemporaryDirectory(dir=paths.user_decks, prefix=".import-") as staging:
+            staged = Path(staging) / decks.target.name
+            staged.write_text(render_deck(items, str(source.resolve())), encoding="utf-8")
+            _check_loads(staged, items, decks.target)
+            if parsed.rewritten is not None:
+                replace_source(source, original, parsed.rewritten)
+            os.replace(staged, decks.target)
+    except OSError as error:  # a full disk, say: the deck is left as it was
+        raise InteropError([f"{decks.target}: cannot write: {error.strerror or error}"]) from None
     return decks.report(source, kind, items, parsed.new_ids, already_in_drill)
 
 

@@ -78,8 +78,9 @@ def log_loss(history: Sequence[PastReview], settings: FSRSSettings = DEFAULT) ->
     return fit(predicted, passed).log_loss if predicted else None
 
 
-def optimize(history: Sequence[PastReview]) -> tuple[float, ...]:
-    """FSRS parameters fitted to `history` by py-fsrs's Optimizer (imports torch)."""
+def optimize(history: Sequence[PastReview], progress: bool = False) -> tuple[float, ...]:
+    """FSRS parameters fitted to `history` by py-fsrs's Optimizer (imports torch); with `progress`,
+    the optimizer draws its own progress bar (tqdm, on stderr) over its epochs."""
     from fsrs import Rating as FSRSRating
     from fsrs import ReviewLog
     from fsrs.optimizer import Optimizer
@@ -90,15 +91,16 @@ def optimize(history: Sequence[PastReview]) -> tuple[float, ...]:
                   fsrs_model.moment(review.day), None)
         for review in history
     ]
-    return tuple(float(value) for value in Optimizer(logs).compute_optimal_parameters())
+    return tuple(float(value) for value in Optimizer(logs).compute_optimal_parameters(verbose=progress))
 
 
-def fit_history(history: Sequence[PastReview]) -> FitReport:
-    """Fit FSRS to `history` when it has MIN_REVIEWS scored reviews, and score both parameter sets."""
+def fit_history(history: Sequence[PastReview], progress: bool = False) -> FitReport:
+    """Fit FSRS to `history` when it has MIN_REVIEWS scored reviews, and score both parameter sets;
+    `progress` as for `optimize`."""
     count = scored(history)
     default_loss = log_loss(history)
     if count < MIN_REVIEWS:
         return FitReport(len(history), count, None, default_loss, None)
-    parameters = optimize(history)
+    parameters = optimize(history, progress)
     fitted_loss = log_loss(history, FSRSSettings(parameters=parameters))
     return FitReport(len(history), count, parameters, default_loss, fitted_loss)

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+from drill.days import to_local
+
 if TYPE_CHECKING:
     from drill.store.stats.calibration import Calibration
     from drill.store.stats.readiness import Readiness, TopicRecall
@@ -43,7 +45,7 @@ def local_time(stored: str) -> str:
     moment = datetime.fromisoformat(stored)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    return to_local(moment).strftime("%Y-%m-%d %H:%M")
 
 
 def sparkline(values: Sequence[float]) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from drill.errors import UserFacingError
 from drill.store.backup_files import list_backups
+from drill.store.busy import is_busy
 
 # What SQLite says of a file that is not (or no longer) a database it can read.
 DAMAGE_SIGNS = ("file is not a database", "malformed", "disk image")
@@ -50,14 +51,25 @@ def foreign_tables(connection: sqlite3.Connection) -> list[str]:
     return sorted(row[0] for row in rows)
 
 
+class DatabaseBusyError(UserFacingError):
+    """Another drill held the write lock for longer than drill waits when it opens."""
+
+    def __init__(self) -> None:
+        super().__init__("another drill (or `drill import`) has been writing to the database for too long; "
+                         "nothing was changed: try again in a moment")
+
+
 def checked_open(database: Path, backups_dir: Path, open_database):
     """`open_database()`, with SQLite's word that the file is unreadable turned into
-    DamagedDatabaseError; other errors pass unchanged."""
+    DamagedDatabaseError, and a write lock held too long by another drill into DatabaseBusyError;
+    other errors pass unchanged."""
     from sqlalchemy.exc import DatabaseError
 
     try:
         return open_database()
     except (sqlite3.DatabaseError, DatabaseError) as error:
+        if is_busy(error):
+            raise DatabaseBusyError() from None
         if not is_damage(error):
             raise
         raise damaged(database, backups_dir, str(getattr(error, "orig", None) or error)) from None

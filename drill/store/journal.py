@@ -116,6 +116,8 @@ class Claimed:
         self.path = path
         self._handle = handle
         self.entries = _read(handle)
+        if path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            self._handle.write("\n")  # end the torn line its process died in
 
     def settle(self, key: str) -> None:
         self._handle.seek(0, os.SEEK_END)

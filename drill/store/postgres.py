@@ -6,6 +6,11 @@
   advisory lock, so writes queue one behind another as SQLite's BEGIN IMMEDIATE makes them:
   two machines syncing content or grading at once never insert the same ids twice, and each
   write reads what the one before it committed. Reads take no lock.
+- No wait is unbounded: the write lock is waited for at most LOCK_TIMEOUT (lock_timeout, which
+  covers advisory locks), a statement runs at most STATEMENT_TIMEOUT, and a session that sits
+  idle inside a transaction (a stuck client holding the write lock) is ended by the server after
+  IDLE_IN_TRANSACTION_TIMEOUT, releasing the lock. A write that times out waiting is retried by
+  the app's writer, which says on screen that another drill is writing.
 - Anything that stops the database from opening (no driver, a malformed URL, a server that
   refuses) is one DatabaseUrlError naming the URL with its password masked.
 
@@ -29,6 +34,11 @@ DRIVER = "postgresql+psycopg://"
 SCHEMES = ("postgresql://", DRIVER)
 WRITE_LOCK = 0x6472696C6C  # "drill" in ASCII: the advisory lock key of every write transaction
 CONNECT_TIMEOUT_S = 10
+LOCK_TIMEOUT = "5s"
+STATEMENT_TIMEOUT = "120s"
+IDLE_IN_TRANSACTION_TIMEOUT = "60s"
+SESSION_OPTIONS = (f"-c lock_timeout={LOCK_TIMEOUT} -c statement_timeout={STATEMENT_TIMEOUT} "
+                   f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_TIMEOUT}")
 
 
 class DatabaseUrlError(UserFacingError):
@@ -74,7 +84,8 @@ def open_postgres(url: str) -> "Engine":
 
     try:
         engine = create_engine(
-            _driver_url(url), connect_args={"connect_timeout": CONNECT_TIMEOUT_S}, pool_pre_ping=True
+            _driver_url(url), connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
+            pool_pre_ping=True,
         )
     except ImportError:
         raise failure("the psycopg driver is not installed (pip install 'drill[postgres]')") from None

@@ -68,6 +68,7 @@ class Recorder:
         self._pending: list[tuple[str, Future]] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._kept = 0
         self._thread = threading.Thread(target=self._run, name="drill-writer", daemon=True)
         self._thread.start()
 
@@ -91,16 +92,27 @@ class Recorder:
         while (job := self._queue.get()) is not None:
             if not job.future.set_running_or_notify_cancel():
                 continue
+            if self._closing.is_set():  # closed while the database was busy: the journal keeps it
+                self._keep(job)
+                continue
             try:
                 result = self._attempt(job)
+            except _Closed:
+                self._keep(job)
             except BaseException as error:  # noqa: BLE001 - every failure is reported, none kills the writer
                 self._settle(job)
                 job.future.set_exception(error)
-                if self.on_failure is not None and not isinstance(error, _Closed):
+                if self.on_failure is not None:
                     self.on_failure(FailedWrite(job.what, error))
             else:
                 self._settle(job)
                 job.future.set_result(result)
+
+    def _keep(self, job: _Job) -> None:
+        """Leave the write to the journal (the next start makes it); its future ends with no result."""
+        with self._lock:
+            self._kept += 1
+        job.future.set_result(None)
 
     def _attempt(self, job: _Job) -> object:
         """The write, tried again while the database is busy; said to on_waiting once it is slow."""
@@ -127,8 +139,6 @@ class Recorder:
     def _settle(self, job: _Job) -> None:
         if job.key is None or self.journal is None:
             return
-        if isinstance(job.future.exception() if job.future.done() else None, _Closed):
-            return
         try:
             self.journal.settle(job.key)
         except (OSError, ValueError):
@@ -149,7 +159,7 @@ class Recorder:
         with self._lock:
             self._pending = [(what, future) for what, future in self._pending if not future.done()]
         return [FailedWrite(what, future.exception()) for what, future in pending
-                if future.done() and future.exception() is not None and not isinstance(future.exception(), _Closed)]
+                if future.done() and future.exception() is not None]
 
     def drain(self) -> None:
         """Like settle, but raise WriteFailures naming every write that failed."""
@@ -164,11 +174,8 @@ class Recorder:
         self._closing.set()
         self._queue.put(None)
         self._thread.join(RETRY_PAUSE_S * 4)
-        return self.waiting if self._thread.is_alive() else self._unsettled()
-
-    def _unsettled(self) -> int:
         with self._lock:
-            return sum(not future.done() or isinstance(future.exception(), _Closed) for _, future in self._pending)
+            return self._kept + sum(not future.done() for _, future in self._pending)
 
 
 class _Closed(Exception):

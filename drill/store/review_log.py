@@ -1,24 +1,70 @@
-"""The review log as rows for export and import: streamed out, checked against, bulk inserted."""
+"""The review log as rows for export and import: streamed out; read in through a staging table
+and merged into each item's history.
+
+An import stages every row of its file in a temporary table of its own connection (no write
+lock), then merges a few items at a time, each in one short write transaction that reads the
+item's whole stored history as it is at that moment — grades given meanwhile included — adds
+the new reviews and replays the history. Between transactions the app can write, and every
+committed item is whole: an import cut short leaves each item either merged or untouched.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import heapq
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime, timedelta
+from operator import itemgetter
+from typing import NamedTuple
 
-from sqlalchemy import Connection, Engine, bindparam, text
+from sqlalchemy import Connection, Engine, TextClause, bindparam, text
 
+from drill.days import study_day
+from drill.schedule.grading import ItemState
+from drill.schedule.rebuild import replay_grades
+from drill.schedule.sm2 import BUTTON_QUALITY
+from drill.store.dialect import as_date
+from drill.store.item_states import SET_STATE, state_params, transition_params
+from drill.store.reschedule import REWRITE_REVIEW
 from drill.store.writes import RECORD
 
 ALL_REVIEWS = text(
     "SELECT item_id, reviewed_at, button, duration_ms, cram AND NOT counted FROM review ORDER BY reviewed_at, id"
 )
 ITEM_IDS = text("SELECT id FROM item")
-TIMES = text("SELECT item_id, reviewed_at FROM review WHERE item_id IN :ids").bindparams(
+STREAM = 1000  # rows fetched at a time while exporting
+BATCH = 500  # item ids per IN (...) query
+FLUSH = 5000  # review rows a merge holds before writing them
+CACHE_KIB = 65_536  # SQLite's page cache on the importing connection: the review table's indexes re-read less
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MILLISECOND = timedelta(milliseconds=1)
+
+STAGE = "import_review"
+CREATE_STAGE = text(
+    f"""CREATE TEMPORARY TABLE {STAGE} (item_id TEXT NOT NULL, ms BIGINT NOT NULL, button INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL, cram BOOLEAN NOT NULL, line INTEGER NOT NULL)"""
+)
+INDEX_STAGE = text(f"CREATE INDEX ix_{STAGE} ON {STAGE} (item_id, ms, line, button, duration_ms, cram)")  # covering
+STAGE_ROWS = text(
+    f"INSERT INTO {STAGE} (item_id, ms, button, duration_ms, cram, line) "
+    "VALUES (:item_id, :ms, :button, :duration_ms, :cram, :line)"
+)
+STAGED_COUNTS = text(f"SELECT item_id, COUNT(*) FROM {STAGE} GROUP BY item_id ORDER BY item_id")
+STORED_COUNTS = text("SELECT item_id, COUNT(*) FROM review WHERE item_id IN :ids GROUP BY item_id").bindparams(
     bindparam("ids", expanding=True)
 )
-BATCH = 500  # item ids per IN (...) query
-STREAM = 1000  # rows fetched at a time while exporting
+STAGED = text(
+    f"SELECT item_id, ms, button, duration_ms, cram FROM {STAGE} WHERE item_id IN :ids ORDER BY item_id, ms, line"
+).bindparams(bindparam("ids", expanding=True))
+# Every stored review of the items, and whether it is replayed: a cram grade that kept the schedule is not.
+STORED = text(
+    """SELECT item_id, id, reviewed_at, study_day, quality, cram = FALSE OR counted = TRUE FROM review
+    WHERE item_id IN :ids ORDER BY item_id, reviewed_at, id"""
+).bindparams(bindparam("ids", expanding=True))
+# An imported cram grade is never replayed: its state columns are placeholders, as nothing moved.
+KEPT = {"counted": False, **transition_params(ItemState(), ItemState())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +78,29 @@ class LoggedReview:
     cram: bool = False  # a cram grade that kept the schedule: stored, never replayed into one
 
 
+class StagedReview(NamedTuple):
+    """One review read from a file to import, as the staging table holds it."""
+
+    item_id: str
+    ms: int  # Unix time of the review in milliseconds
+    button: int
+    duration_ms: int
+    cram: bool
+    line: int  # where the file has it: the first of two reviews of one item and millisecond is kept
+
+
+def to_ms(moment: datetime) -> int:
+    return (moment - EPOCH) // MILLISECOND
+
+
+def from_ms(milliseconds: int) -> datetime:
+    return EPOCH + milliseconds * MILLISECOND
+
+
 def moment(value: object) -> datetime:
     """A stored reviewed_at (ISO text in SQLite, a datetime elsewhere) as an aware UTC datetime."""
     stamp = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    return stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
 
 
 def stream_reviews(engine: Engine) -> Iterator[LoggedReview]:
@@ -52,34 +117,164 @@ def item_ids(engine: Engine) -> list[str]:
         return list(connection.execute(ITEM_IDS).scalars())
 
 
-def review_times(connection: Connection, ids: Iterable[str]) -> set[tuple[str, datetime]]:
-    """(item id, reviewed_at) of every stored review of `ids`."""
-    ids = list(ids)
-    found: set[tuple[str, datetime]] = set()
-    for start in range(0, len(ids), BATCH):
-        for item_id, reviewed_at in connection.execute(TIMES, {"ids": ids[start : start + BATCH]}):
-            found.add((item_id, moment(reviewed_at)))
-    return found
+@dataclass(frozen=True)
+class Merged:
+    """What merging a group of items did."""
+
+    staged: int  # staged reviews of the group, read
+    added: int  # of those, new reviews stored
+    items: int  # items that got any (their schedules replayed)
 
 
-def insert_reviews(connection: Connection, reviews: list[tuple[LoggedReview, date, int]]) -> None:
-    """Insert (review, study day, quality) rows. Their counted flag and before/after states are
-    placeholders: the caller rebuilds the items' schedules (reschedule.rebuild_in, rewrite_log)."""
-    if not reviews:
-        return
-    placeholder = {
-        "counted": False, "reps_before": 0, "interval_before": 0, "ease_before": 2.5, "due_before": None,
-        "last_day_before": None, "reps_after": 0, "interval_after": 0, "ease_after": 2.5, "due_after": None,
-        "fsrs_stability_before": None, "fsrs_difficulty_before": None, "typed_answer": None, "ticked": None,
+@contextmanager
+def staging(engine: Engine) -> Iterator[Staging]:
+    """A Staging on a connection of its own, closed afterwards (which drops the temporary table)."""
+    with engine.connect() as connection:
+        try:
+            yield Staging(connection)
+        finally:
+            connection.invalidate()
 
-    }
-    connection.execute(
-        RECORD,
-        [
-            {
-                **placeholder, "item_id": review.item_id, "reviewed_at": review.reviewed_at, "study_day": day,
-                "button": review.button, "quality": quality, "duration_ms": review.duration_ms, "cram": review.cram,
-            }
-            for review, day, quality in reviews
-        ],
-    )
+
+class Staging:
+    """A file's reviews staged on one connection, then merged into the store a group of items at a time."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        with connection.begin():
+            if connection.dialect.name == "sqlite":
+                connection.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
+            connection.execute(CREATE_STAGE)
+
+    def add(self, reviews: list[StagedReview]) -> None:
+        """Stage `reviews` (committed to the temporary table only: no write lock on the store)."""
+        if reviews:
+            with self.connection.begin():
+                execute_many(self.connection, STAGE_ROWS, [review._asdict() for review in reviews])
+
+    def groups(self, budget: int) -> list[list[str]]:
+        """The staged items in groups whose staged and stored reviews come to about `budget` (an item
+        with more is a group of its own): each group is merged in one write transaction. Called once,
+        after the last `add`: it indexes the staged rows."""
+        with self.connection.begin():
+            self.connection.execute(INDEX_STAGE)
+            staged = {item_id: count for item_id, count in self.connection.execute(STAGED_COUNTS)}
+            ids = list(staged)
+            stored: dict[str, int] = {}
+            for start in range(0, len(ids), BATCH):
+                stored.update((item_id, count) for item_id, count in self.connection.execute(
+                    STORED_COUNTS, {"ids": ids[start : start + BATCH]}))
+        groups: list[list[str]] = []
+        size = budget
+        for item_id in ids:
+            rows = staged[item_id] + stored.get(item_id, 0)
+            if size + rows > budget:
+                groups.append([])
+                size = 0
+            groups[-1].append(item_id)
+            size += rows
+        return groups
+
+    def merge(self, ids: list[str], rollover_hour: int, scheduler: str) -> Merged:
+        """In one write transaction: add the staged reviews of `ids` that the store lacks (same item,
+        same millisecond) and replay each item's whole history, as stored now, into its review rows
+        (from the first new review on) and its schedule."""
+        connection = self.connection.execution_options(write=True)  # from now on (in place): BEGIN IMMEDIATE
+        with connection.begin():
+            stored: dict[str, list] = defaultdict(list)
+            for row in connection.execute(STORED, {"ids": ids}):
+                stored[row[0]].append(row)
+            staged: dict[str, list] = defaultdict(list)
+            for row in connection.execute(STAGED, {"ids": ids}):
+                staged[row[0]].append(row)
+            writes = _Writes(connection, rollover_hour, scheduler)
+            for item_id in ids:
+                writes.merge(item_id, stored[item_id], staged[item_id])
+            writes.flush()
+        return Merged(sum(map(len, staged.values())), writes.added, writes.items)
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One review in an item's history while it is merged: a stored one (`review_id`) or a new one (`row`)."""
+
+    at: datetime
+    day: date
+    quality: int
+    review_id: int | None = None
+    row: dict[str, object] | None = None
+
+
+class _Writes:
+    """The rows one merge transaction inserts and rewrites, and the schedules it sets."""
+
+    def __init__(self, connection: Connection, rollover_hour: int, scheduler: str) -> None:
+        self.connection = connection
+        self.rollover_hour = rollover_hour
+        self.scheduler = scheduler
+        self.inserts: list[dict[str, object]] = []
+        self.rewrites: list[dict[str, object]] = []
+        self.states: list[dict[str, object]] = []
+        self.added = 0
+        self.items = 0
+
+    def merge(self, item_id: str, stored: list, staged: list) -> None:
+        """Add one item's new reviews (staged ones in no stored millisecond; the first of a repeated
+        one) and replay its history, rewriting the rows from the first new review on."""
+        taken: set[int] = set()
+        history: list[_Entry] = []
+        for _, review_id, reviewed_at, day, quality, replayed in stored:
+            at = moment(reviewed_at)
+            taken.add(to_ms(at))
+            if replayed:
+                history.append(_Entry(at, as_date(day), quality, review_id))
+        new: list[_Entry] = []
+        added = self.added
+        for _, ms, button, duration_ms, cram in staged:
+            if ms in taken:
+                continue
+            taken.add(ms)
+            at = from_ms(ms)
+            row = {"item_id": item_id, "reviewed_at": at, "study_day": study_day(at, self.rollover_hour),
+                   "button": button, "quality": BUTTON_QUALITY[button], "duration_ms": duration_ms,
+                   "cram": bool(cram), "typed_answer": None, "ticked": None}
+            if cram:
+                self.inserts.append(row | KEPT)
+            else:
+                new.append(_Entry(at, row["study_day"], row["quality"], row=row))
+            self.added += 1
+        self.items += self.added > added
+        if new:
+            self._replay(item_id, list(heapq.merge(history, new, key=lambda entry: entry.at)), new[0].at)
+
+    def _replay(self, item_id: str, timeline: list[_Entry], first: datetime) -> None:
+        state = ItemState()
+        grades = ((index, entry.day, entry.quality) for index, entry in enumerate(timeline))
+        for step in replay_grades(grades, self.scheduler):
+            state = step.after
+            entry = timeline[step.review_id]
+            if entry.at < first:
+                continue
+            row = {"id": entry.review_id} if entry.row is None else entry.row
+            row["counted"] = step.counted
+            row.update(transition_params(step.before, step.after))
+            (self.rewrites if entry.row is None else self.inserts).append(row)
+        self.states.append(state_params(item_id, state))
+        if len(self.inserts) + len(self.rewrites) >= FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what is pending (the transaction stays open)."""
+        for statement, rows in ((RECORD, self.inserts), (REWRITE_REVIEW, self.rewrites), (SET_STATE, self.states)):
+            if rows:
+                execute_many(self.connection, statement, rows)
+                rows.clear()
+
+
+def execute_many(connection: Connection, statement: TextClause, rows: list[dict[str, object]]) -> None:
+    """`statement` run for every row, handed to the driver as it stands: SQLAlchemy's own handling
+    of each row's parameters costs more than SQLite takes to insert it. (Only for statements whose
+    values need no conversion by SQLAlchemy, as text() statements' do not.)"""
+    compiled = statement.compile(dialect=connection.dialect)
+    order = compiled.positiontup  # the names in order, for a driver taking positional parameters
+    connection.exec_driver_sql(compiled.string, list(map(itemgetter(*order), rows)) if order else rows)

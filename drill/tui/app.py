@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 
 WAITING_NOTICE_S = 8  # how often "waiting for the database" is said, at most
+HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
 
 class DrillApp(ShowsWorkerFailures, App[None]):
@@ -55,7 +56,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.start_interview = start_interview  # `drill mock`: open on the mock-interview setup
         self.study: Study | None = None
         self.home_screen = HomeScreen()
-        self._closing = False
+        self._quitting = False
         self._waiting_said_at = float("-inf")
 
     def get_default_screen(self) -> Screen:
@@ -63,10 +64,14 @@ class DrillApp(ShowsWorkerFailures, App[None]):
 
     def on_mount(self) -> None:
         self.open_study()
-        loop = asyncio.get_running_loop()
-        for hangup in (signal.SIGHUP, signal.SIGTERM):
+        for hangup in HANGUPS:
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # Windows, threads
-                loop.add_signal_handler(hangup, self._hung_up)
+                asyncio.get_running_loop().add_signal_handler(hangup, self._hung_up)
+
+    def on_unmount(self) -> None:
+        for hangup in HANGUPS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+                asyncio.get_running_loop().remove_signal_handler(hangup)
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def open_study(self) -> None:
@@ -347,9 +352,9 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     async def action_quit(self) -> None:
         """Quit once every write is made, waiting a bounded time when the database is busy; what
         still cannot be made stays in the journal, said on exit, and the next start makes it."""
-        if self._closing:
+        if self._quitting:
             return
-        self._closing = True
+        self._quitting = True
         study = self.study
         if study is None:
             self.exit()
@@ -367,8 +372,8 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def _hung_up(self) -> None:
         """The terminal closed (SIGHUP) or drill was asked to stop (SIGTERM): keep what is not yet
         written in the journal (fsynced) and end, without waiting on the screen."""
-        if self.study is not None and not self._closing:
-            self._closing = True
+        if self.study is not None and not self._quitting:
+            self._quitting = True
             self.study.close(0)
         self.exit()
 

@@ -242,8 +242,9 @@ def test_cli_history_import_hands_the_file_to_the_history_importer(capsys, monke
         def as_json(self) -> dict:
             return {"imported": 3}
 
-    def import_history(study, path):
+    def import_history(study, path, progress):
         seen.append((type(study).__name__, path))
+        progress("checking", 1, 2)  # silent: stderr is no terminal here
         if path.name == "bad.csv":
             raise InteropError([f"{path}:2: bad rating"])
         return Report()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
+from drill.days import to_local
+
 PERIODS: tuple[int | None, ...] = (7, 30, 365, None)  # None: all time
 DEFAULT_PERIOD = 30
 RETENTION_WINDOWS = (7, 30, 365)
@@ -41,7 +43,7 @@ def day_start(day: date, rollover_hour: int) -> datetime:
 
     The inverse of drill.days.study_day: study_day(day_start(d, h), h) == d.
     """
-    return datetime.combine(day, time(hour=rollover_hour)).astimezone().astimezone(timezone.utc)
+    return to_local(datetime.combine(day, time(hour=rollover_hour))).astimezone(timezone.utc)
 
 
 def moment_text(moment: datetime) -> str:

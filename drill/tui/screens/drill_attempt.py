@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Markdown, Static
 
+from drill.days import to_local
 from drill.tui.widgets.path_label import PathLabel
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
@@ -104,7 +105,7 @@ def open_attempt(app: App, drill: "Drill", card: "Card",
         fresh()
         return
     workspace, progress = unfinished
-    started = workspace.created_at.astimezone()
+    started = to_local(workspace.created_at)
     app.push_screen(Choose(
         f"Resume your attempt at {drill.title} from {started:%a %d %b %H:%M}? "
         f"{clock_text(progress.seconds)} on its clock, {progress.hints_used} of {len(drill.hints)} hints shown.",
