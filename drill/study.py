@@ -26,7 +26,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.load_balance import Balance
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
-from drill.store import facts, queries, reschedule
+from drill.store import facts, last_review, queries, reschedule
 from drill.store.damage import checked_open
 from drill.store.engine import open_store
 from drill.store.facts import read_fact
@@ -285,10 +285,17 @@ class Study:
                      self.next_state(card, quality, today), typed_answer, ticked)
 
     def record(self, grade: Grade, replayed: bool = False) -> int:
-        return record_grade(self.engine, grade, self.regrade, replayed)
+        return self._noted(record_grade(self.engine, grade, self.regrade, replayed), grade)
+
+    def _noted(self, review_id: T, grade: Grade | None) -> T:
+        """Record a committed grade as the last one saved (drill.store.last_review; SQLite only)."""
+        if isinstance(review_id, int) and grade is not None and self.engine.dialect.name == "sqlite":
+            last_review.note(self.paths.database, review_id, grade.item_id, grade.reviewed_at)
+        return review_id
 
     def undo(self, grade: Grade) -> None:
         undo_grade(self.engine, grade, self.config.scheduler)
+        last_review.forget(self.paths.database)  # the last grade recorded may be the one undone
 
     def suspend(self, item_id: str, suspended: bool = True) -> None:
         set_suspended(self.engine, item_id, suspended)
@@ -344,7 +351,7 @@ class Study:
     def record_attempt(self, grade: Grade, row: "AttemptRow", replayed: bool = False) -> int:
         from drill.store.estimates import record_review_attempt
 
-        return record_review_attempt(self.engine, grade, row, self.regrade, replayed)
+        return self._noted(record_review_attempt(self.engine, grade, row, self.regrade, replayed), grade)
 
     def start_round(self, settings: "RoundSettings") -> tuple[int, list["Problem"]]:
         """Draw a mock round's problems and store the round; return its id and problems."""
@@ -405,7 +412,7 @@ class Study:
     def record_coding(self, attempt: "CodingAttempt", grade: Grade | None, replayed: bool = False) -> int | None:
         from drill.store.coding import record_attempt
 
-        return record_attempt(self.engine, attempt, grade, self.regrade, replayed)
+        return self._noted(record_attempt(self.engine, attempt, grade, self.regrade, replayed), grade)
 
     # -- mock interviews ------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """A real terminal: `drill review` under tmux, keys sent as a person would type them."""
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -53,3 +54,48 @@ def test_review_reveal_grade_quit_in_a_real_terminal(drill_home: Path) -> None:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
     rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()
     assert rows == [(3, 1), (1, 1)]
+
+
+def running(pid: int) -> bool:
+    """Whether the process `pid` is alive (a zombie has ended)."""
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except FileNotFoundError:
+        return False
+
+
+def test_closing_the_terminal_while_the_database_is_locked_keeps_every_grade(drill_home: Path) -> None:
+    """Two grades wait for a database another program has locked; the terminal is closed (SIGHUP):
+    the next start saves both."""
+    session = f"drill-test-{time.monotonic_ns()}"
+    command = f"DRILL_HOME={drill_home} {sys.executable} -m drill review"
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    lock = None
+    try:
+        wait_for_screen(session, "Show answer")
+        pid = int(tmux("list-panes", "-t", session, "-F", "#{pane_pid}").split()[0])
+        lock = sqlite3.connect(drill_home / "drill.db", isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        for done in ("1 done", "2 done"):
+            tmux("send-keys", "-t", session, "Space")
+            wait_for_screen(session, "Good")
+            tmux("send-keys", "-t", session, "3")
+            wait_for_screen(session, done)
+        wait_for_screen(session, "Another drill is writing")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)  # the terminal closes: SIGHUP
+    deadline = time.monotonic() + 15
+    while running(pid):
+        assert time.monotonic() < deadline, "drill did not end when its terminal closed"
+        time.sleep(0.1)
+    assert lock is not None
+    assert lock.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
+    lock.rollback()
+    lock.close()
+    started = subprocess.run([sys.executable, "-m", "drill", "queue"], capture_output=True, text=True,
+                             env={**os.environ, "DRILL_HOME": str(drill_home)})
+    assert started.returncode == 0, started.stderr
+    assert "saved 2 writes kept from a drill" in started.stderr
+    rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()
+    assert rows == [(3, 1), (3, 1)]
+    assert list((drill_home / "pending-writes").glob("*.jsonl")) == []

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from drill.days import to_local
 from drill.errors import UserFacingError
+from drill.store import last_review
 from drill.store.backup_files import Kind, backup_name, list_backups
 from drill.store.engine import BUSY_TIMEOUT_MS
 from drill.store.migrations import SCHEMA_VERSION
@@ -210,5 +211,6 @@ def restore(database: Path, backup_file: Path, backups_dir: Path, now: datetime)
                 source.backup(live)  # through a live connection, so the WAL and other readers stay right
         except sqlite3.Error as error:
             raise BackupError(f"cannot restore {backup_file} into {database}: {error}") from None
+        last_review.forget(database)  # the restored database has its own last grade
         _prune(backups_dir, Kind.PRE_RESTORE, SAFETY_KEEP, (before,) if before else ())
     return before

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.paths import Paths
+from drill.store import last_review
 from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.postgres import database_url, open_postgres
 from drill.store.transactions import migrated
@@ -60,7 +61,11 @@ def open_store(paths: Paths) -> Engine:
 
 def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
     """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it.
-    Another program's SQLite file is refused before anything is written to it."""
+    Another program's SQLite file, or a write-ahead log that lost the last grade saved
+    (drill.store.last_review), is refused before anything is written to it."""
+    problem = last_review.log_problem(path)
+    if problem is not None:
+        raise damaged(path, backups_dir or path.parent / "backups", problem)
     # Dates and times are written as ISO text explicitly (sqlite3's implicit adapters are deprecated).
     sqlite3.register_adapter(date, date.isoformat)
     sqlite3.register_adapter(datetime, datetime.isoformat)
