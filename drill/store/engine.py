@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 
 from drill.paths import Paths
 from drill.store import last_review
+from drill.store.busy import acquiring_write_lock
 from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.postgres import database_url, open_postgres
 from drill.store.transactions import migrated
@@ -45,8 +46,11 @@ def _use_wal(connection: sqlite3.Connection) -> None:
 
 
 def _begin(connection: Connection) -> None:
-    mode = "IMMEDIATE" if connection.get_execution_options().get("write") else "DEFERRED"
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    if connection.get_execution_options().get("write"):
+        with acquiring_write_lock():
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        connection.exec_driver_sql("BEGIN DEFERRED")
 
 
 def open_store(paths: Paths) -> Engine:

@@ -64,8 +64,11 @@ def _driver_url(url: str) -> str:
 
 
 def _lock_writes(connection: "Connection") -> None:
+    from drill.store.busy import acquiring_write_lock
+
     if connection.get_execution_options().get("write"):
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        with acquiring_write_lock():
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
 
 
 def _one_line(error: BaseException) -> str:

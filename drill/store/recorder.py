@@ -2,8 +2,8 @@
 
 Each write is journalled (drill.store.journal) before it is tried when it has a journal entry,
 and settled once it commits. A write that waits for the database (another drill holds the write
-lock) is said to `on_waiting` after a second and tried again until it commits or the recorder
-closes; a write that fails otherwise is reported to `on_failure` at once and again by `drain()`,
+lock: drill.store.busy) is said to `on_waiting` after a second and tried again until it commits
+or the recorder closes; a write that is only slow is not said; a write that fails otherwise is reported to `on_failure` at once and again by `drain()`,
 which raises one WriteFailures naming every write that failed since the last drain.
 
 The writer thread is a daemon: closing waits a bounded time, and what is still open then stays
@@ -20,10 +20,11 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TypeVar
 
+from drill.store.busy import waits_for_lock
 from drill.store.journal import Journal
 
 T = TypeVar("T")
-SLOW_WRITE_S = 1.0  # a write waiting this long is said on screen
+SLOW_WRITE_S = 1.0  # a write waiting this long for the write lock is said on screen
 RETRY_PAUSE_S = 0.25
 
 
@@ -116,10 +117,16 @@ class Recorder:
 
     def _attempt(self, job: _Job) -> object:
         """The write, tried again while the database is busy; said to on_waiting once it is slow."""
-        said = threading.Event()
-        timer = threading.Timer(SLOW_WRITE_S, lambda: (said.set(), self.on_waiting(job.what)))
-        timer.daemon = True
-        timer.start()
+        said, done = threading.Event(), threading.Event()
+
+        def watch() -> None:
+            while not done.wait(SLOW_WRITE_S / 4):
+                if waits_for_lock(self._thread) and time.monotonic() - started >= SLOW_WRITE_S and not said.is_set():
+                    said.set()
+                    self.on_waiting(job.what)
+
+        started = time.monotonic()
+        threading.Thread(target=watch, name="drill-writer-watch", daemon=True).start()
         try:
             while True:
                 try:
@@ -134,7 +141,7 @@ class Recorder:
                         self.on_waiting(job.what)
                     time.sleep(RETRY_PAUSE_S)
         finally:
-            timer.cancel()
+            done.set()
 
     def _settle(self, job: _Job) -> None:
         if job.key is None or self.journal is None:
