@@ -197,9 +197,14 @@ def test_an_older_schema_is_restored_and_then_migrated(study, clock, tmp_path) -
     study.close()
     restore(study.paths.database, old, tmp_path / "backups", clock.now)
     assert rows(study.paths.database, "PRAGMA user_version") == [(1,)]
-    open_engine(study.paths.database).dispose()
+    open_engine(study.paths.database, tmp_path / "backups").dispose()
     assert rows(study.paths.database, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert reviewed(study.paths.database) == fixture_reviews and len(fixture_reviews) == 3
+    kept = [backup for backup in list_backups(tmp_path / "backups") if backup.kind == "pre-migration"]
+    assert len(kept) == 1  # the database as it was before the upgrade
+    assert rows(kept[0].path, "PRAGMA user_version") == [(1,)] and reviewed(kept[0].path) == fixture_reviews
+    open_engine(study.paths.database, tmp_path / "backups").dispose()  # up to date: no second copy
+    assert len([backup for backup in list_backups(tmp_path / "backups") if backup.kind == "pre-migration"]) == 1
 
 
 def broken_files(good_backup: Path, folder: Path) -> dict[str, tuple[Path, str]]:
