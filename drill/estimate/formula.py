@@ -1,8 +1,9 @@
 """Formulas from problem content → sympy expressions → fast float functions.
 
-Only *content* (the trusted TOML under problems/) is parsed here, with sympy's
-`parse_expr` against a restricted namespace. User text never comes here: answers
-go through parser.py, which has its own whitelisted evaluator.
+Problem files are shared, so formulas are untrusted: formula_syntax.py translates them
+through a whitelist with bounded sizes, nothing is folded on the way, and the compiled
+functions do float arithmetic on floats, so no step can hang. User answers never come
+here: they go through parser.py.
 
 sympy is imported inside the functions, never at import time, so the app's start-up
 path does not pay for it. A family is compiled once, on first use, and the result is
@@ -12,18 +13,15 @@ kept on the family object.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from drill.estimate.schema import FUNCTION_NAMES, Family
+from drill.estimate.formula_syntax import FormulaError, Term, measure, to_sympy
+from drill.estimate.schema import Family
 
-
-class FormulaError(ValueError):
-    """A content formula that does not parse or uses unknown names."""
-
-    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
-        super().__init__(message)
-        self.where = where
+MAX_FORMULAS = 64  # derived values, answer, slips and requirements of one family
+MAX_FAMILY_SIZE = 2000  # terms in all of a family's formulas together
 
 
 @dataclass
@@ -31,80 +29,10 @@ class Compiled:
     """A family's formulas, ready to evaluate with floats."""
 
     names: tuple[str, ...]  # parameter names, in the order the functions take them
-    answer_expr: Any  # sympy expression over the parameters only (derived substituted)
     answer_fn: Callable[..., float]
     derived_fns: dict[str, Callable[..., float]] = field(default_factory=dict)
     slip_fns: list[Callable[..., float]] = field(default_factory=list)
     require_fns: list[Callable[..., bool]] = field(default_factory=list)
-
-
-def _namespace(names: list[str]) -> dict[str, Any]:
-    import sympy
-
-    def shard(stage: Any, from_stage: Any, ranks: Any) -> Any:
-        """1/ranks once `stage` reaches `from_stage`, else 1 (ZeRO-style sharding)."""
-        return sympy.Piecewise((1 / sympy.sympify(ranks), sympy.Ge(stage, from_stage)), (1, True))
-
-    functions = {
-        "ceil": sympy.ceiling,
-        "ceiling": sympy.ceiling,
-        "floor": sympy.floor,
-        "Min": sympy.Min,
-        "Max": sympy.Max,
-        "min": sympy.Min,
-        "max": sympy.Max,
-        "sqrt": sympy.sqrt,
-        "log": sympy.log,
-        "log2": lambda x: sympy.log(x, 2),
-        "log10": lambda x: sympy.log(x, 10),
-        "exp": sympy.exp,
-        "shard": shard,
-        "pi": sympy.pi,
-    }
-    assert set(functions) == FUNCTION_NAMES
-    ns: dict[str, Any] = {n: sympy.Symbol(n) for n in names}
-    ns.update(functions)
-    return ns
-
-
-def parse(text: str, names: list[str], where: tuple[str | int, ...], relational: bool = False) -> Any:
-    """Parse one content formula over `names`; FormulaError on any problem."""
-    import sympy
-    from sympy.core.function import AppliedUndef
-    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
-
-    if not isinstance(text, str) or not text.strip():
-        raise FormulaError(where, "empty formula")
-    if "^" in text:
-        raise FormulaError(where, "use ** for powers, not ^")
-    if "__" in text or "lambda" in text:
-        raise FormulaError(where, "formula contains a forbidden name")
-    global_dict = {
-        "Integer": sympy.Integer,
-        "Float": sympy.Float,
-        "Rational": sympy.Rational,
-        "Symbol": sympy.Symbol,
-        "Function": sympy.Function,
-        "__builtins__": {},
-    }
-    try:
-        expr = parse_expr(
-            text, local_dict=_namespace(names), global_dict=global_dict, transformations=standard_transformations
-        )
-    except Exception as exc:  # noqa: BLE001 - any failure is a content error
-        raise FormulaError(where, f"cannot parse formula {text!r}: {type(exc).__name__}: {exc}") from None
-    if relational:
-        if not isinstance(expr, sympy.core.relational.Relational):
-            raise FormulaError(where, f"{text!r} is not a comparison (use <, <=, >, >=)")
-    elif not isinstance(expr, sympy.Expr):
-        raise FormulaError(where, f"{text!r} is not an arithmetic expression")
-    undefined = sorted(str(f.func) for f in expr.atoms(AppliedUndef))
-    if undefined:
-        raise FormulaError(where, f"unknown function(s): {', '.join(undefined)}")
-    unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in names)
-    if unknown:
-        raise FormulaError(where, f"unbound symbol(s): {', '.join(unknown)}")
-    return expr
 
 
 def compile_family(family: Family) -> Compiled:
@@ -120,39 +48,49 @@ def compile_family(family: Family) -> Compiled:
 
 def _compile(family: Family) -> Compiled:
     import sympy
+    from sympy.printing.pycode import PythonCodePrinter
 
+    count = len(family.derived) + 1 + len(family.slips) + len(family.require)
+    if count > MAX_FORMULAS:
+        raise FormulaError(("answer",), f"{count} formulas: a family may hold at most {MAX_FORMULAS}")
     names = list(family.params)
-    known = list(names)
-    substitutions: dict[Any, Any] = {}
-    derived_exprs: dict[str, Any] = {}
+    scope = {n: Term(sympy.Symbol(n), None) for n in names}
     for dname, text in family.derived.items():
-        expr = parse(text, known, ("derived", dname))
-        expr = expr.xreplace(substitutions)
-        derived_exprs[dname] = expr
-        substitutions[sympy.Symbol(dname)] = expr
-        known.append(dname)
-    answer = parse(family.answer, known, ("answer",)).xreplace(substitutions)
+        scope[dname] = to_sympy(text, scope, ("derived", dname))
+    derived = {d: scope[d].expr for d in family.derived}
+    answer = to_sympy(family.answer, scope, ("answer",)).expr
+    slip_exprs = [to_sympy(s.factor, scope, ("slips", i, "factor")).expr for i, s in enumerate(family.slips)]
+    require_exprs = [to_sympy(text, scope, ("require",), relational=True).expr for text in family.require]
+    seen: dict[int, Any] = {}
+    terms = sum(measure(e, seen).terms for e in [*derived.values(), answer, *slip_exprs, *require_exprs])
+    if terms > MAX_FAMILY_SIZE:
+        raise FormulaError(("answer",), f"the family's formulas hold {terms} terms; at most {MAX_FAMILY_SIZE}")
     args = [sympy.Symbol(n) for n in names]
 
-    def fn(expr: Any) -> Callable[..., float]:
-        return sympy.lambdify(args, expr, modules="math")
+    def fn(expr: Any, where: tuple[str | int, ...]) -> Callable[..., float]:
+        # Printed as built, terms in their order, nothing worked out: sorting terms (as the default
+        # printing and lambdify's docstring do) asks sympy for their values, which can take forever.
+        printer = PythonCodePrinter({"fully_qualified_modules": False, "inline": True, "order": "none",
+                                     "allow_unknown_functions": True})  # shard: its own implementation
+        try:
+            with sympy.evaluate(False):
+                return sympy.lambdify(args, expr, modules="math", printer=printer, docstring_limit=0)
+        except Exception as exc:  # noqa: BLE001 - sympy failing on hostile content is a content error
+            raise FormulaError(where, f"cannot be compiled: {type(exc).__name__}") from None
 
-    slip_fns = [fn(parse(s.factor, known, ("slips", i, "factor")).xreplace(substitutions)) for i, s in enumerate(family.slips)]
-    require_fns = [
-        fn(parse(text, known, ("require",), relational=True).xreplace(substitutions)) for text in family.require
-    ]
     return Compiled(
         names=tuple(names),
-        answer_expr=answer,
-        answer_fn=fn(answer),
-        derived_fns={d: fn(e) for d, e in derived_exprs.items()},
-        slip_fns=slip_fns,
-        require_fns=require_fns,
+        answer_fn=fn(answer, ("answer",)),
+        derived_fns={d: fn(e, ("derived", d)) for d, e in derived.items()},
+        slip_fns=[fn(e, ("slips", i, "factor")) for i, e in enumerate(slip_exprs)],
+        require_fns=[fn(e, ("require",)) for e in require_exprs],
     )
 
 
 def _args(compiled: Compiled, params: dict[str, Any]) -> list[float]:
-    return [params[n] for n in compiled.names]
+    """The parameters as floats: float arithmetic keeps every step quick (2**k with an
+    integer k in the millions would be exact, and slow, on ints)."""
+    return [float(params[n]) for n in compiled.names]
 
 
 def _number(value: Any) -> float:

@@ -20,7 +20,7 @@ from drill.days import to_local
 from drill.errors import UserFacingError
 from drill.store import last_review
 from drill.store.backup_files import Kind, backup_name, list_backups
-from drill.store.engine import BUSY_TIMEOUT_MS
+from drill.store.busy import BUSY_TIMEOUT_MS
 from drill.store.migrations import SCHEMA_VERSION
 from drill.store.session_lock import hold_alone
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 RETRYABLE_SQLSTATES = frozenset({"55P03", "57014", "40001", "40P01"})
 
 
+BUSY_TIMEOUT_MS = 15_000  # how long a SQLite connection waits for another's write lock before "database is locked"
 _acquiring: set[int] = set()  # threads waiting, now, for the write lock
 
 

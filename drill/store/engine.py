@@ -18,13 +18,10 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from drill.days import utc_now
 from drill.paths import Paths
 from drill.store import last_review
-from drill.store.busy import acquiring_write_lock
+from drill.store.busy import BUSY_TIMEOUT_MS, acquiring_write_lock
 from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.postgres import database_url, open_postgres
 from drill.store.transactions import migrated
-
-BUSY_TIMEOUT_MS = 15_000
-
 
 def _configure(connection: sqlite3.Connection) -> None:
     connection.isolation_level = None  # SQLAlchemy's begin event below issues BEGIN itself
