@@ -9,7 +9,12 @@ from sqlalchemy import Connection, Engine, text
 
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade, Regrade
-from drill.store.item_states import SET_STATE, current_state, state_params, transition_params
+from drill.store.item_states import (
+    SET_STATE,
+    current_state,
+    state_params,
+    transition_params,
+)
 from drill.store.reschedule import rebuild_in
 from drill.store.transactions import writing
 

@@ -8,11 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import TestPaths, write_deck
 
 from drill.store.damage import DamagedDatabaseError
 from drill.store.last_review import record_path, wal_path
 from drill.study import Study
-from conftest import TestPaths, write_deck
 
 
 def graded_copy(paths: TestPaths, clock, into: Path, grades: int) -> list[str]:

@@ -9,13 +9,14 @@ import threading
 import time
 from pathlib import Path
 
+from tui_helpers import wait_ready, wait_until
+
 from drill.store.journal import Journal, claimed
 from drill.store.pending_writes import REFUSED, replay
 from drill.store.recorder import Recorder
 from drill.study import Study
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
-from tui_helpers import wait_ready, wait_until
 
 
 class Busy(Exception):
