@@ -207,3 +207,18 @@ def test_the_new_cards_state_their_recomputed_figures(item_id: str, value: float
     item = BY_ID[item_id]
     text = " ".join(f"{item.answer} {item.errata or ''}".split())  # a figure may wrap across lines
     assert fmt(value) in text, f"{item_id}: {fmt(value)!r} not stated"
+
+
+def test_a_card_too_long_for_the_screen_is_refused_with_its_line(tmp_path) -> None:
+    """A hand-written deck card of 50 MB would freeze the review screen; it is an error naming the
+    file and the card's line, and the rest of the deck loads."""
+    from conftest import CARD
+    from drill.content.models import CARD_CHARACTERS
+
+    deck = tmp_path / "huge.toml"
+    deck.write_text(CARD.format(id="ok-1", block="memory")
+                    + CARD.format(id="big-1", block="memory").replace("Answer of big-1.", "x" * (50 * 2**20)))
+    load = load_decks([tmp_path])
+    assert [item.item.id for item in load.items] == ["ok-1"]
+    assert [(error.path.name, error.line) for error in load.errors] == [("huge.toml", 17)]  # the answer's line
+    assert f"at most {CARD_CHARACTERS} characters" in load.errors[0].message

@@ -23,7 +23,8 @@ def _not_blank(text: str) -> str:
     return text
 
 
-Text = Annotated[str, AfterValidator(_not_blank)]
+CARD_CHARACTERS = 65_536  # the longest prompt or answer a card may have (64 Ki characters): the screen stays quick
+Text = Annotated[str, StringConstraints(max_length=CARD_CHARACTERS), AfterValidator(_not_blank)]
 ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=80)]
 
 

@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 
 from drill.content.errors import ContentError
 
-CARD_CHARACTERS = 65_536  # the longest question or answer an imported card may have (64 Ki characters)
-
 
 @dataclass(frozen=True)
 class ParsedCard:

@@ -23,7 +23,8 @@ from drill.content.errors import ContentError
 from drill.content.models import DeckItem
 from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_text import parse_anki_text
-from drill.interop.cards import CARD_CHARACTERS, ParsedCard, ParsedSource
+from drill.content.models import CARD_CHARACTERS
+from drill.interop.cards import ParsedCard, ParsedSource
 from drill.interop.deck_toml import imported_from, render_deck
 from drill.interop.errors import InteropError
 from drill.interop.markdown_deck import parse_markdown
