@@ -5,8 +5,8 @@ temporary table, so the store is not locked while the file is read and checked).
 bad row raises InteropError and nothing is stored. Then the staged reviews are merged a group of
 items at a time, each group in a short write transaction of its own that reads the items'
 histories as they stand then: grades given in the app meanwhile are merged, never overwritten,
-and the app can write between two groups (each is followed by a pause of a tenth of its time,
-so a writer waiting on the lock gets it). Reviews already stored (same item, same millisecond)
+and the app can write between two groups (each but the last is followed by a pause of a tenth of
+its time, so a writer waiting on the lock gets it). Reviews already stored (same item, same millisecond)
 are skipped, so importing a file again, whole or after an interruption, adds only what is missing.
 """
 
@@ -108,12 +108,14 @@ def import_history(study: HistoryTarget, path: Path, progress: Progress = _silen
     with handle, review_log.staging(study.engine) as staging:
         rows = _stage(staging, path, handle, items, study.clock(), progress)
         added = touched = merged = 0
+        pause = 0.0
         for ids in staging.groups(GROUP_REVIEWS):
+            time.sleep(pause)  # between two transactions: none is needed after the last
             started = time.monotonic()
             group = staging.merge(ids, study.config.rollover_hour, study.config.scheduler)
             added, touched, merged = added + group.added, touched + group.items, merged + group.staged
             progress("importing", merged, rows)
-            time.sleep((time.monotonic() - started) * PAUSE)
+            pause = (time.monotonic() - started) * PAUSE
     return HistoryImportReport(path, rows, added, touched)
 
 

@@ -1,7 +1,10 @@
 """FSRS as an alternative memory model: an item's FSRS state, rebuilt by replaying its reviews.
 
 Pure: no SQL, no I/O. The `fsrs` package (py-fsrs 6) is imported on first use only, so
-importing drill.schedule or drill.study never loads it.
+importing drill.schedule or drill.study never loads it. Its scheduler checks the parameters and
+gives the forgetting curve; a review is its `review_card` arithmetic done on plain floats
+(`_Formulas`, bit-identical, as tests/test_replay_equivalence.py checks), since a replay does
+millions of them.
 
 How drill's reviews map onto FSRS (one choice, made here only):
 
@@ -26,6 +29,7 @@ How drill's reviews map onto FSRS (one choice, made here only):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -90,14 +94,6 @@ def scheduler(settings: FSRSSettings = DEFAULT) -> "fsrs.Scheduler":
     )
 
 
-def _rating(button: int) -> "fsrs.Rating":
-    import fsrs
-
-    if button not in (1, 2, 3, 4):
-        raise ValueError(f"a button is 1–4 (Again, Hard, Good, Easy), not {button!r}")
-    return fsrs.Rating(button)
-
-
 def _card(state: FSRSState) -> "fsrs.Card":
     import fsrs
 
@@ -115,17 +111,98 @@ def _card(state: FSRSState) -> "fsrs.Card":
     )
 
 
+class _Formulas:
+    """py-fsrs's `Scheduler.review_card` for the cards drill gives it (new or in review; no steps, no
+    fuzz), as plain arithmetic: every float operation as py-fsrs does it and in its order, so the
+    results are the same to the last bit, without a Card, a copy and a ReviewLog per review."""
+
+    def __init__(self, settings: FSRSSettings) -> None:
+        from fsrs.scheduler import MAX_DIFFICULTY, MIN_DIFFICULTY, STABILITY_MIN
+
+        package = scheduler(settings)
+        w = self.w = package.parameters
+        self.decay = -w[20]
+        self.factor = 0.9 ** (1 / self.decay) - 1
+        self.interval_scale = (package.desired_retention ** (1 / self.decay)) - 1
+        self.maximum_interval = package.maximum_interval
+        self.min_stability, self.min_difficulty, self.max_difficulty = STABILITY_MIN, MIN_DIFFICULTY, MAX_DIFFICULTY
+        self.easy_difficulty = w[4] - (math.e ** (w[5] * (4 - 1))) + 1  # the mean difficulty reverts to
+        self.recall_base = math.e ** w[8]
+        self.lapse_short_term = math.e ** (w[17] * w[18])
+        # By button (index 0 unused): initial stability and difficulty, same-day growth, difficulty step.
+        self.initial_stability = (None, *(max(w[rating - 1], STABILITY_MIN) for rating in (1, 2, 3, 4)))
+        self.initial_difficulty = (None, *(self._clamp(w[4] - (math.e ** (w[5] * (rating - 1))) + 1)
+                                           for rating in (1, 2, 3, 4)))
+        self.short_term = (None, *(math.e ** (w[17] * (rating - 3 + w[18])) for rating in (1, 2, 3, 4)))
+        self.difficulty_step = (None, *(-(w[6] * (rating - 3)) for rating in (1, 2, 3, 4)))
+
+    def _clamp(self, difficulty: float) -> float:
+        return min(max(difficulty, self.min_difficulty), self.max_difficulty)
+
+    def review(self, stability: float | None, difficulty: float | None, elapsed: int,
+               button: int) -> tuple[float, float, int]:
+        """(stability, difficulty, interval in days) after `button` on a card last reviewed `elapsed`
+        days before (new when `stability` is None)."""
+        if button not in (1, 2, 3, 4):
+            raise ValueError(f"a button is 1–4 (Again, Hard, Good, Easy), not {button!r}")
+        w = self.w
+        if stability is None:
+            stability, difficulty = self.initial_stability[button], self.initial_difficulty[button]
+        else:
+            assert difficulty is not None
+            if elapsed < 1:
+                growth = self.short_term[button] * (stability ** -w[19])
+                if button > 1:
+                    growth = max(growth, 1.0)
+                stability = stability * growth
+            else:
+                recall = (1 + self.factor * max(0, elapsed) / stability) ** self.decay
+                if button == 1:
+                    stability = min(
+                        w[11] * (difficulty ** -w[12]) * (((stability + 1) ** (w[13])) - 1)
+                        * (math.e ** ((1 - recall) * w[14])),
+                        stability / self.lapse_short_term,
+                    )
+                else:
+                    stability = stability * (
+                        1 + self.recall_base * (11 - difficulty) * (stability ** -w[9])
+                        * ((math.e ** ((1 - recall) * w[10])) - 1)
+                        * (w[15] if button == 2 else 1) * (w[16] if button == 4 else 1)
+                    )
+            stability = max(stability, self.min_stability)
+            damped = difficulty + (10.0 - difficulty) * self.difficulty_step[button] / 9.0
+            difficulty = self._clamp(w[7] * self.easy_difficulty + (1 - w[7]) * damped)
+        interval = round((stability / self.factor) * self.interval_scale)
+        return stability, difficulty, min(max(interval, 1), self.maximum_interval)
+
+
+@lru_cache(maxsize=8)
+def _formulas(settings: FSRSSettings = DEFAULT) -> _Formulas:
+    """FSRS's review arithmetic with `settings`."""
+    return _Formulas(settings)
+
+
+def step(stability: float | None, difficulty: float | None, last_day: date | None, day: date, button: int,
+         settings: FSRSSettings = DEFAULT) -> tuple[float, float, date]:
+    """(stability, difficulty, due day) after pressing `button` (1–4) on study day `day`, from the memory
+    left by the review on `last_day` (new when `stability` is None)."""
+    elapsed = 0 if stability is None else (day - last_day).days
+    stability, difficulty, interval = _formulas(settings).review(stability, difficulty, elapsed, button)
+    return stability, difficulty, day + timedelta(days=interval)
+
+
 def review(state: FSRSState, button: int, day: date, settings: FSRSSettings = DEFAULT) -> FSRSState:
     """The state after pressing `button` (1–4) on study day `day`.
 
     A second review on the same study day changes nothing, as with SM-2 (drill logs such
     repeats but does not count them).
     """
+    if isinstance(day, datetime):
+        raise TypeError("FSRS works in study days: pass a date, not a datetime")
     if state.last_day == day:
         return state
-    card, _log = scheduler(settings).review_card(_card(state), _rating(button), moment(day))
-    interval = (card.due - card.last_review).days
-    return FSRSState(card.stability, card.difficulty, day, day + timedelta(days=interval), state.reviews + 1)
+    stability, difficulty, due_day = step(state.stability, state.difficulty, state.last_day, day, button, settings)
+    return FSRSState(stability, difficulty, day, due_day, state.reviews + 1)
 
 
 def replay(reviews: Iterable[tuple[date, int]], settings: FSRSSettings = DEFAULT) -> FSRSState:

@@ -12,15 +12,18 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, timedelta
 
-from drill.schedule import fsrs_model, memory
+from drill.schedule import fsrs_model, memory, sm2
 from drill.schedule.fsrs_model import DEFAULT, FSRSSettings
 from drill.schedule.load_balance import Balance
 from drill.schedule.memory import Rating
-from drill.schedule.sm2 import BUTTON_QUALITY, review
+from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.schedule.state import ItemState
 
 __all__ = ["ItemState", "advance", "apply", "apply_quality", "button_for_quality", "comes_back_today",
            "counts_today", "due_day"]
+
+_QUALITY_BUTTON = {5: 4, 4: 3, 3: 2}
+_COME_BACK = frozenset((Rating.AGAIN, Rating.HARD))
 
 
 def due_day(state: ItemState, scheduler: str) -> date | None:
@@ -35,7 +38,7 @@ def counts_today(state: ItemState, today: date) -> bool:
 
 def button_for_quality(quality: int) -> int:
     """The button a graded answer (estimate, coding drill) counts as: 5→Easy, 4→Good, 3→Hard, else Again."""
-    return {5: 4, 4: 3, 3: 2}.get(quality, 1)
+    return _QUALITY_BUTTON.get(quality, 1)
 
 
 def apply(state: ItemState, button: int, today: date) -> ItemState:
@@ -47,15 +50,9 @@ def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
     """The state after a review of SM-2 `quality` (0–5) on `today`."""
     if not counts_today(state, today):
         return state
-    after = review(state.sm2, quality)
-    return replace(
-        state,
-        repetitions=after.repetitions,
-        interval=after.interval,
-        easiness=after.easiness,
-        due_day=today + timedelta(days=after.interval),
-        last_review_day=today,
-    )
+    repetitions, interval, easiness = sm2.step(state.repetitions, state.interval, state.easiness, quality)
+    return replace(state, repetitions=repetitions, interval=interval, easiness=easiness,
+                   due_day=today + timedelta(days=interval), last_review_day=today)
 
 
 def advance(state: ItemState, quality: int, today: date, scheduler: str, balance: Balance | None = None,
@@ -66,19 +63,22 @@ def advance(state: ItemState, quality: int, today: date, scheduler: str, balance
     or Hard) stays due today, relearning, until a repeat today passes it (Good or Easy), which
     gives it the scheduler's day."""
     button = button_for_quality(quality)
+    again = comes_back_today(button)
     if counts_today(state, today):
-        after = apply_quality(state, quality, today)
-        fsrs = fsrs_model.review(state.memory, button, today, fsrs_settings)
-        state = replace(after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty,
-                        fsrs_due_day=fsrs.due_day)
-    if comes_back_today(button):
-        return replace(state, due_day=today)
-    scheduled = due_day(state, scheduler)
-    if balance is not None and scheduled is not None:
-        scheduled = balance.day(today, scheduled)
-    return replace(state, due_day=scheduled)
+        repetitions, interval, easiness = sm2.step(state.repetitions, state.interval, state.easiness, quality)
+        stability, difficulty, fsrs_due_day = fsrs_model.step(
+            state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, today, button, fsrs_settings)
+        state = ItemState(repetitions, interval, easiness, today if again else today + timedelta(days=interval),
+                          today, stability, difficulty, fsrs_due_day)
+    if again:
+        scheduled = today
+    else:
+        scheduled = due_day(state, scheduler)
+        if balance is not None and scheduled is not None:
+            scheduled = balance.day(today, scheduled)
+    return state if scheduled == state.due_day else replace(state, due_day=scheduled)
 
 
 def comes_back_today(button: int) -> bool:
     """Again and Hard bring the item back later in the same session."""
-    return button in (Rating.AGAIN, Rating.HARD)
+    return button in _COME_BACK
