@@ -16,9 +16,11 @@ import os
 import random
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,16 +70,42 @@ def baseline_seconds(database: Path, log: Path, item_ids: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def timed_import(home: Path, log: Path) -> tuple[float, float, dict]:
-    """`drill import --history log --json` in a child: (seconds, peak RSS in MiB, its report)."""
+def grade_meanwhile(home: Path, child: subprocess.Popen, latencies: list[float]) -> None:
+    """Grade a card every quarter second through the study layer, as the app does, while the
+    import runs; each grade's time to commit goes into `latencies`."""
+    from drill.paths import Paths
+    from drill.study import Study
+
+    study = Study.open(Paths(home))
+    try:
+        cards = study.cards(study.queue())
+        while child.poll() is None and cards:
+            card = cards.pop()
+            started = time.perf_counter()
+            study.record(study.grade(card, 3, 1_000))
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.25)
+    finally:
+        study.close()
+
+
+def timed_import(home: Path, log: Path, latencies: list[float] | None) -> tuple[float, float, dict]:
+    """`drill import --history log --json` in a child: (seconds, peak RSS in MiB, its report); with
+    `latencies`, grades are given meanwhile and their commit times kept there."""
     env = {**os.environ, "DRILL_HOME": str(home)}
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "drill", "import", "--history", str(log), "--json"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    grader = None
+    if latencies is not None:
+        grader = threading.Thread(target=grade_meanwhile, args=(home, child, latencies))
+        grader.start()
     out, err = child.stdout.read(), child.stderr.read()
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
+    if grader is not None:
+        grader.join()
     if child.returncode != 0:
         raise SystemExit(f"drill import failed ({child.returncode}): {err.decode()}")
     return seconds, usage.ru_maxrss / 1024, json.loads(out)
@@ -86,7 +114,11 @@ def timed_import(home: Path, log: Path) -> tuple[float, float, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="reviews in the log (default 1,000,000)")
-    rows = parser.parse_args().rows
+    parser.add_argument("--grade-meanwhile", action="store_true",
+                        help="grade a card every 0.25 s through the study layer while the import runs")
+    arguments = parser.parse_args()
+    rows = arguments.rows
+    latencies: list[float] | None = [] if arguments.grade_meanwhile else None
     os.environ.setdefault("TZ", "UTC")
     folder = Path(tempfile.mkdtemp(prefix="drill-bench-history-"))
     try:
@@ -103,7 +135,7 @@ def main() -> None:
         fresh = folder / "fresh.db"
         shutil.copyfile(home / "drill.db", fresh)
 
-        seconds, peak_mib, report = timed_import(home, log)
+        seconds, peak_mib, report = timed_import(home, log, latencies)
         floor = baseline_seconds(fresh, log, item_ids)
         print(json.dumps({
             "rows": rows,
@@ -118,6 +150,11 @@ def main() -> None:
             "import_to_baseline_ratio": round(seconds / floor, 2),
             "import_peak_rss_mib": round(peak_mib, 1),
             "targets": {"import_rows_per_s": 50_000},
+            **({} if latencies is None else {"grades_meanwhile": {
+                "given": len(latencies),
+                "median_commit_s": round(statistics.median(latencies), 3) if latencies else None,
+                "slowest_commit_s": round(max(latencies), 3) if latencies else None,
+            }}),
         }, indent=2))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
