@@ -4,8 +4,9 @@ refused by line, a file over 16 MiB before it is read; nothing is written either
 from __future__ import annotations
 
 import time
-import tracemalloc
 from pathlib import Path
+
+from measure import with_peak_memory
 
 from drill.cli import main
 from drill.paths import Paths
@@ -46,13 +47,8 @@ def test_a_50_mb_markdown_card_is_refused_at_once_unread(capsys, tmp_path: Path)
         out.write("Q: Huge?\nA: ")
         for _ in range(50):
             out.write("z" * 2**20)
-    tracemalloc.start()
     started = time.monotonic()
-    try:
-        lines = refused(capsys, source)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    lines, peak = with_peak_memory(lambda: refused(capsys, source))
     source.unlink()
     assert time.monotonic() - started < 5
     assert peak < 10 * 2**20

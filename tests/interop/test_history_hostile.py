@@ -6,11 +6,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-import tracemalloc
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from measure import with_peak_memory
 from sqlalchemy import text
 
 from drill.cli import main
@@ -88,12 +88,7 @@ def test_a_50_mb_line_is_one_problem_and_is_never_held_in_memory(capsys, tmp_pat
         for _ in range(50):
             out.write("9" * 2**20)
         out.write(f"\n{card},{NOW_MS + 2},5,0\n")
-    tracemalloc.start()
-    try:
-        lines = refused(capsys, source)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    lines, peak = with_peak_memory(lambda: refused(capsys, source))
     source.unlink()
     assert peak < 20 * 2**20  # the 50 MB line was skipped, never read whole
     assert lines == [
