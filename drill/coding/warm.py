@@ -9,7 +9,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import select
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from drill.coding.cold import add_timing, judge, run_cold
 from drill.coding.invocation import PACKAGE_PARENT, Invocation
 from drill.coding.limits import kill_tree
+from drill.coding.readable import readable
 from drill.coding.result import Exit, TestResult, TestRun
 from drill.coding.supervise import ReportTail
 
@@ -150,8 +150,7 @@ class WarmWorker:
 
     def _read(self, process: subprocess.Popen, timeout: float) -> list[dict]:
         fd = process.stdout.fileno()
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
+        if not readable(fd, timeout):
             return []
         chunk = os.read(fd, 65536)
         if not chunk:

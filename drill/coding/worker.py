@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import sys
+
+from drill.coding.readable import readable
 
 PRELOAD = (
     "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
@@ -39,8 +40,7 @@ class Lines:
         while b"\n" not in self.buffer:
             if self.eof:
                 return None
-            ready, _, _ = select.select([self.fd], [], [], timeout)
-            if not ready:
+            if not readable(self.fd, timeout):
                 return ""
             chunk = os.read(self.fd, 65536)
             if not chunk:

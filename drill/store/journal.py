@@ -66,16 +66,19 @@ def _read(handle: IO[str]) -> list[Entry]:
 
 
 class Journal:
-    """This process's journal file: add a write before trying it, settle it once it is done."""
+    """This process's journal file (made at its first write): add a write before trying it,
+    settle it once it is done."""
 
     def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / f"{os.getpid()}-{uuid.uuid4().hex[:12]}{SUFFIX}"
-        self._handle = self.path.open("a+", encoding="utf-8")
-        _lock(self._handle)
+        self._handle: IO[str] | None = None
         self._open: set[str] = set()
 
     def _append(self, record: dict[str, Any]) -> None:
+        if self._handle is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = self.path.open("a+", encoding="utf-8")
+            _lock(self._handle)
         self._handle.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._handle.flush()  # in the page cache: it outlives the process, killed or not
 
@@ -98,10 +101,13 @@ class Journal:
 
     def sync(self) -> None:
         """Make the journal durable (fsync), so open writes survive even a power cut."""
-        os.fsync(self._handle.fileno())
+        if self._handle is not None:
+            os.fsync(self._handle.fileno())
 
     def close(self) -> None:
         """Close the file: removed when every write settled, else kept (fsynced) for the next start."""
+        if self._handle is None:
+            return
         if self._open:
             self.sync()
         else:
