@@ -87,19 +87,16 @@ def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
     )
     event.listen(engine, "connect", lambda dbapi_connection, _record: _configure(dbapi_connection))
     event.listen(engine, "begin", _begin)
-    _backup_before_migrating(engine, path, backups_dir or path.parent / "backups")
-    return migrated(engine)
+    return migrated(engine, lambda: _backup_before_migrating(engine, path, backups_dir or path.parent / "backups"))
 
 
 def _backup_before_migrating(engine: Engine, path: Path, backups_dir: Path) -> None:
-    """A pre-migration backup of a database with rows that this drill is about to upgrade."""
+    """A pre-migration backup of a database that holds tables (a new one has nothing to keep)."""
     from drill.store.backup import SAFETY_KEEP, make_backup
     from drill.store.backup_files import Kind
-    from drill.store.migrations import up_to_date
 
     with engine.connect() as connection:
-        behind = not up_to_date(connection)
         empty = not connection.exec_driver_sql("SELECT 1 FROM sqlite_master LIMIT 1").first()
-    if behind and not empty:
+    if not empty:
         make_backup(path, backups_dir, SAFETY_KEEP, utc_now(), Kind.PRE_MIGRATION)
 

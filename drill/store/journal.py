@@ -47,6 +47,13 @@ def _lock(handle: IO[str]) -> bool:
     return True
 
 
+def _write(handle: IO[str], record: dict[str, Any]) -> None:
+    """Append one JSON line and flush it to the page cache (it outlives the process, killed or not)."""
+    handle.seek(0, os.SEEK_END)
+    handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+    handle.flush()
+
+
 def _read(handle: IO[str]) -> list[Entry]:
     """The entries of a journal file not yet settled, in order (a torn last line is skipped)."""
     entries: dict[str, Entry] = {}
@@ -79,8 +86,7 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = self.path.open("a+", encoding="utf-8")
             _lock(self._handle)
-        self._handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._handle.flush()  # in the page cache: it outlives the process, killed or not
+        _write(self._handle, record)
 
     def add(self, op: str, args: Any) -> str:
         """Journal a write about to be tried; returns its key."""
@@ -122,13 +128,18 @@ class Claimed:
         self.path = path
         self._handle = handle
         self.entries = _read(handle)
+        self._open = {entry.key for entry in self.entries}
         if path.stat().st_size and not path.read_bytes().endswith(b"\n"):
             self._handle.write("\n")  # end the torn line its process died in
 
     def settle(self, key: str) -> None:
-        self._handle.seek(0, os.SEEK_END)
-        self._handle.write(json.dumps({"settled": key}) + "\n")
-        self._handle.flush()
+        _write(self._handle, {"settled": key})
+        self._open.discard(key)
+
+    @property
+    def settled(self) -> bool:
+        """Whether every write it held has been settled."""
+        return not self._open
 
 
 def _age(path: Path) -> float:
@@ -156,7 +167,7 @@ def claimed(folder: Path) -> Iterator[list[Claimed]]:
         journals = [Claimed(path, handle) for path, handle in handles]
         yield journals
         for journal in journals:
-            if not _read(journal._handle):
+            if journal.settled:
                 journal.path.unlink(missing_ok=True)
     finally:
         for _, handle in handles:

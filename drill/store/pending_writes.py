@@ -82,23 +82,18 @@ def replay(folder: Path, make: Callable[[str, tuple[Any, ...]], object],
     if not folder.is_dir():
         return Replayed()
     with claimed(folder) as journals:
-        for journal in journals:
-            for position, entry in enumerate(journal.entries):
-                if waiting:
+        writes = [(journal, entry) for journal in journals for entry in journal.entries]
+        for position, (journal, entry) in enumerate(writes):
+            try:
+                make(entry.op, from_json(entry.op, entry.args))
+            except Exception as error:  # noqa: BLE001 - each failure is kept and said, none stops the start
+                if waits(error):
+                    waiting = len(writes) - position
                     break
-                try:
-                    make(entry.op, from_json(entry.op, entry.args))
-                except Exception as error:  # noqa: BLE001 - each failure is kept and said, none stops the start
-                    if waits(error):
-                        waiting = len(journal.entries) - position
-                        break
-                    with (folder / REFUSED).open("a", encoding="utf-8") as kept:
-                        kept.write(json.dumps({"op": entry.op, "args": entry.args, "error": str(error)}) + "\n")
-                    refused += 1
-                else:
-                    made += 1
-                journal.settle(entry.key)
-            if waiting:
-                waiting += sum(len(later.entries) for later in journals[journals.index(journal) + 1:])
-                break
+                with (folder / REFUSED).open("a", encoding="utf-8") as kept:
+                    kept.write(json.dumps({"op": entry.op, "args": entry.args, "error": str(error)}) + "\n")
+                refused += 1
+            else:
+                made += 1
+            journal.settle(entry.key)
     return Replayed(made, waiting, refused, folder)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 from sqlalchemy import Connection, Engine
@@ -14,12 +15,14 @@ def writing(engine: Engine) -> AbstractContextManager[Connection]:
     return engine.execution_options(write=True).begin()
 
 
-def migrated(engine: Engine) -> Engine:
-    """Bring the database up to the current schema (a write transaction only when it is behind)."""
+def migrated(engine: Engine, before_upgrade: Callable[[], None] = lambda: None) -> Engine:
+    """Bring the database up to the current schema (a write transaction only when it is behind,
+    after `before_upgrade()`)."""
     try:
         with engine.connect() as connection:
             current = up_to_date(connection)
         if not current:
+            before_upgrade()
             with writing(engine) as connection:
                 migrate(connection)
     except BaseException:
