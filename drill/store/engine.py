@@ -23,6 +23,7 @@ from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.postgres import database_url, open_postgres
 from drill.store.transactions import migrated
 
+
 def _configure(connection: sqlite3.Connection) -> None:
     connection.isolation_level = None  # SQLAlchemy's begin event below issues BEGIN itself
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
