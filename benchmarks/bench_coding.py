@@ -4,7 +4,7 @@
 
 For each drill (the reference solution, on cpu), the median of N runs of:
   plain_pytest_s   `python -m pytest kernels/<id>/` as a user would type it (no drill plugin)
-  cold_s           drill's cold runner: a fresh `python -m drill.coding.child` (private copies,
+  cold_s           drill's cold runner: a fresh `python -m drill.coding.sandbox.child` (private copies,
                    namespaces where the kernel gives them, the signed report)
   warm_s           a rerun on the warm worker (torch already imported; one fork per run)
   warm_fallback_s  the same without namespaces (DRILL_SANDBOX=off: subreaper and audit hook)
@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from drill.coding.api import run_tests  # noqa: E402
 from drill.coding.drills import find_drill  # noqa: E402
-from drill.coding.warm import WarmWorker  # noqa: E402
+from drill.coding.runner.api import run_tests  # noqa: E402
+from drill.coding.runner.warm import WarmWorker  # noqa: E402
 
 SMALL_DRILLS = "quantize-per-channel,dpo-loss,online-softmax"
 

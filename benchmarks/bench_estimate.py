@@ -7,7 +7,7 @@ Measures, after warm-up (sympy imported, formulas compiled):
                        and malformed answers over every family)       target ≤ 2 ms
   generate_median_ms   median time to generate one problem            target ≤ 2 ms
 and, in fresh subprocesses (median of 5):
-  import_ms            `import drill.estimate` (stdlib only)
+  import_ms            `import drill.estimate.answer_check`: the parser and units (stdlib only)
   families_ms          import + load every family (pydantic, no sympy)
   first_grade_ms       import + load + first grade (pays for sympy and compiling)
 """
@@ -26,7 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import drill.estimate as est  # noqa: E402
+from drill.estimate.draw import generate  # noqa: E402
+from drill.estimate.formula import warm_up  # noqa: E402
+from drill.estimate.schema import families  # noqa: E402
+from drill.estimate.score import grade  # noqa: E402
 
 PROBLEMS = ROOT / "problems"
 
@@ -50,29 +53,29 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20, help="timed rounds per (family, answer)")
     args = parser.parse_args()
 
-    fams = est.families(PROBLEMS)
+    fams = families(PROBLEMS)
     rng = random.Random(0)
     cases = []
     for fam in fams:
-        est.warm_up(fam)
-        problem = est.generate(fam, rng)
+        warm_up(fam)
+        problem = generate(fam, rng)
         for answer in (problem.pretty, f"{problem.truth * 2.1:.3g}", "3 days", "2*(3+4)**2 GB", "__import__('os')"):
             cases.append((fam, problem.params, answer))
 
     for fam, params, answer in cases:  # warm-up
-        est.grade(fam, params, answer)
+        grade(fam, params, answer)
     grade_times = []
     for _ in range(args.repeat):
         for fam, params, answer in cases:
             t = time.perf_counter()
-            est.grade(fam, params, answer)
+            grade(fam, params, answer)
             grade_times.append(time.perf_counter() - t)
 
     gen_times = []
     for _ in range(args.repeat):
         for fam in fams:
             t = time.perf_counter()
-            est.generate(fam, rng)
+            generate(fam, rng)
             gen_times.append(time.perf_counter() - t)
 
     def ms(values: list[float], q: float | None = None) -> float:
@@ -88,11 +91,12 @@ def main() -> None:
         "generate_calls": len(gen_times),
         "generate_median_ms": ms(gen_times),
         "generate_p95_ms": ms(gen_times, 0.95),
-        "import_ms": _subprocess_ms("import drill.estimate"),
-        "families_ms": _subprocess_ms(f"import drill.estimate as e; e.families({str(PROBLEMS)!r})"),
+        "import_ms": _subprocess_ms("import drill.estimate.answer_check"),
+        "families_ms": _subprocess_ms(f"from drill.estimate.schema import families; families({str(PROBLEMS)!r})"),
         "first_grade_ms": _subprocess_ms(
-            f"import drill.estimate as e; f = e.family({str(PROBLEMS)!r}, 'kv-cache'); "
-            "e.grade(f, {'model': 'llama-3-70b', 'seq_len': 8192, 'batch': 1, 'bytes_per_elem': 2}, '2.7 GB')"
+            "from drill.estimate.schema import family; from drill.estimate.score import grade; "
+            f"f = family({str(PROBLEMS)!r}, 'kv-cache'); "
+            "grade(f, {'model': 'llama-3-70b', 'seq_len': 8192, 'batch': 1, 'bytes_per_elem': 2}, '2.7 GB')"
         ),
         "targets_ms": {"grade_median": 2.0, "generate_median": 2.0},
         "python": sys.version.split()[0],

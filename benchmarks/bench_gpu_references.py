@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from drill.coding.drills import Drill, load_drills  # noqa: E402
-from drill.coding.plugin import load_module  # noqa: E402
-from drill.coding.timing import median_seconds  # noqa: E402
+from drill.coding.sandbox.plugin import load_module  # noqa: E402
+from drill.coding.sandbox.timing import median_seconds  # noqa: E402
 
 # Peak HBM bandwidth in bytes/s by the words in torch.cuda.get_device_name(), first match wins
 # (NVIDIA datasheets; the H100 SXM reports itself as "NVIDIA H100 80GB HBM3").

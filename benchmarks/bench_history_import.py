@@ -75,14 +75,15 @@ def grade_meanwhile(home: Path, child: subprocess.Popen, latencies: list[float])
     import runs; each grade's time to commit goes into `latencies`."""
     from drill.paths import Paths
     from drill.study import Study
+    from drill.study.writes import write_grade
 
     study = Study.open(Paths(home))
     try:
-        ids = study.queue()
+        ids = study.reviews.queue()
         while child.poll() is None and ids:
             started = time.perf_counter()
-            card = study.cards([ids[len(latencies) % len(ids)]])[0]  # as stored now (the import moves it)
-            study.record(study.grade(card, 3, 1_000))
+            card = study.reviews.cards([ids[len(latencies) % len(ids)]])[0]  # as stored now (the import moves it)
+            write_grade(study, study.reviews.grade(card, 3, 1_000))
             latencies.append(time.perf_counter() - started)
             time.sleep(0.25)
     finally:

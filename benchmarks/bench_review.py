@@ -22,7 +22,6 @@ import large_home  # noqa: E402
 from drill.paths import Paths  # noqa: E402
 from drill.study import Study  # noqa: E402
 
-
 PLAIN_SELECT = "SELECT id, block, due_day FROM item WHERE due_day <= :today ORDER BY due_day LIMIT 200"
 
 
@@ -33,9 +32,9 @@ def queue_timings(home: Path, runs: int = 30) -> dict[str, float]:
     queue_ms, cards_ms, plain_ms = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        ids = study.queue()
+        ids = study.reviews.queue()
         middle = time.perf_counter()
-        study.cards(ids)
+        study.reviews.cards(ids)
         queue_ms.append((middle - start) * 1000)
         cards_ms.append((time.perf_counter() - middle) * 1000)
         start = time.perf_counter()
@@ -93,7 +92,7 @@ async def bare_swap_latencies(home: Path, swaps: int = 60) -> list[float]:
     from textual.widgets import Markdown
 
     study = Study.open(Paths(home))
-    prompts = [card.prompt for card in study.cards(study.queue())]
+    prompts = [card.prompt for card in study.reviews.cards(study.reviews.queue())]
     study.close()
     latencies: list[float] = []
 

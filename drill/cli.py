@@ -14,7 +14,7 @@ from collections.abc import Sequence
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
     from drill.commands import (
-        backup, estimate, export, imports, items, kernel, mock, plan, queue, review, scheduler, stats,
+        backup, config, estimate, export, imports, items, kernel, mock, plan, queue, review, scheduler, stats,
     )
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
@@ -29,6 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.register(commands)
     queue.register(commands)
     commands.add_parser("locate", help="print where drill keeps its files").set_defaults(handler=cmd_locate)
+    config.register(commands)
     kernel.register(commands)
     estimate.register(commands)
     plan.register(commands)
@@ -50,8 +51,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     report = check_all(Paths.resolve())
     errors = report.errors
     if args.json:
-        print_json({"ok": not errors, "errors": [error.as_json() for error in errors],
-                    "overrides": [override.as_json() for override in report.overrides]})
+        print_json(report.model_dump(mode="json"))
     else:
         for error in errors:
             print(error)

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
+
+from pydantic import Field, computed_field, field_serializer
 
 from drill.content.errors import ContentError
 from drill.content.vocabulary import BLOCKS
-from drill.schedule import plan as planning
+from drill.read_model import ReadModel
+from drill.schedule.plan import Plan
 from drill.store.queries import BlockCounts
 
 
-@dataclass(frozen=True)
-class HomeSummary:
-    """What the home screen and `drill stats` show first."""
+class HomeSummary(ReadModel):
+    """What the home screen and `drill stats` show first; its JSON, the spine of `drill stats
+    --json`, is the totals and the per-block counts (every block listed)."""
+
+    KEYS = ("today", "items", "reviews_total", "due_today", "new_available", "interview_date", "days_left", "by_block")
 
     today: date
     by_block: dict[str, BlockCounts]
@@ -21,10 +25,11 @@ class HomeSummary:
     due_today: int
     new_available: int
     interview_date: date | None
-    content_errors: list[ContentError] = field(default_factory=list)
-    plan: planning.Plan | None = None  # the interview plan, while a date is set and still ahead
-    drills_due: list[str] = field(default_factory=list)  # coding drills due today, by drill id
-    reviews_today: int = 0  # grades given today, same-day repeats included (reviews_total: all time)
+    content_errors: list[ContentError] = Field(default_factory=list, exclude=True)
+    plan: Plan | None = Field(default=None, exclude=True)  # the interview plan, while a date is set and still ahead
+    drills_due: list[str] = Field(default_factory=list, exclude=True)  # coding drills due today, by drill id
+    # grades given today, same-day repeats included (reviews_total: all time)
+    reviews_today: int = Field(default=0, exclude=True)
 
     @property
     def new_per_day_needed(self) -> int | None:
@@ -40,6 +45,7 @@ class HomeSummary:
     def brought_forward_today(self) -> int:
         return self.plan.bring_today if self.plan else 0
 
+    @computed_field
     @property
     def items(self) -> int:
         return sum(counts.items for counts in self.by_block.values())
@@ -48,19 +54,11 @@ class HomeSummary:
         """One block's counts (all zero for a block without items)."""
         return self.by_block.get(block, BlockCounts())
 
+    @computed_field
     @property
     def days_left(self) -> int | None:
         return None if self.interview_date is None else (self.interview_date - self.today).days
 
-    def as_json(self) -> dict[str, object]:
-        """The spine of `drill stats --json`: totals and per-block counts (every block listed)."""
-        return {
-            "today": self.today.isoformat(),
-            "items": self.items,
-            "reviews_total": self.reviews_total,
-            "due_today": self.due_today,
-            "new_available": self.new_available,
-            "interview_date": self.interview_date.isoformat() if self.interview_date else None,
-            "days_left": self.days_left,
-            "by_block": {block: self.counts(block).as_json() for block in BLOCKS},
-        }
+    @field_serializer("by_block")
+    def _every_block(self, by_block: dict[str, BlockCounts]) -> dict[str, BlockCounts]:
+        return {block: self.counts(block) for block in BLOCKS}

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from tui_helpers import wait_ready, wait_until
 
 from drill.cli import main
 from drill.config import Config, ConfigError
@@ -19,8 +20,8 @@ from drill.store.engine import open_engine
 from drill.store.migrations import SCHEMA_VERSION
 from drill.store.session_lock import SessionLockError
 from drill.study import Study
+from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
-from tui_helpers import wait_ready, wait_until
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -32,7 +33,7 @@ def open_study(paths, clock) -> Study:
 
 
 def grade(study: Study, item_id: str, button: int = 3) -> None:
-    study.record(study.grade(study.cards([item_id])[0], button, 1000))
+    write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 1000))
 
 
 def rows(database: Path, sql: str) -> list[tuple]:

@@ -12,13 +12,14 @@ GRADER = """
 import sys
 from drill.paths import Paths
 from drill.study import Study
+from drill.study.writes import write_grade
 parity, items = int(sys.argv[1]), int(sys.argv[2])
 study = Study.open(Paths.resolve())
-mine = [card for card in study.cards([f"x-{i}" for i in range(items)]) if int(card.item_id[2:]) % 2 == parity]
+mine = [card for card in study.reviews.cards([f"x-{i}" for i in range(items)]) if int(card.item_id[2:]) % 2 == parity]
 print("ready", flush=True)
 sys.stdin.readline()  # both start grading together
 for card in mine:
-    print(study.record(study.grade(card, 3, 500)), card.item_id)
+    print(write_grade(study, study.reviews.grade(card, 3, 500)), card.item_id)
 study.close()
 """
 ITEMS = 1000  # 500 for each process
@@ -63,11 +64,12 @@ SAME_CARD = """
 import sys
 from drill.paths import Paths
 from drill.study import Study
+from drill.study.writes import write_grade
 study = Study.open(Paths.resolve())
-grade = study.grade(study.cards(["x-0"])[0], int(sys.argv[1]), 500)  # both read the card before either writes
+grade = study.reviews.grade(study.reviews.cards(["x-0"])[0], int(sys.argv[1]), 500)  # both read the card before either writes
 print("ready", flush=True)
 sys.stdin.readline()
-study.record(grade)
+write_grade(study, grade)
 study.close()
 """
 

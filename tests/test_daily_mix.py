@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown
+from tui_helpers import db_rows, wait_ready, wait_until
 
 from drill.cli import main
 from drill.coding.attempt import CodingAttempt
@@ -14,11 +15,11 @@ from drill.config import Config, ConfigError
 from drill.paths import Paths
 from drill.schedule.queue import DEFAULT_NEW_MIX, Candidate, Limits, build, kind_quotas, spread_kinds
 from drill.study import Study
+from drill.study.writes import write_coding
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.widgets.choose import Choose
-from tui_helpers import db_rows, wait_ready, wait_until
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -135,9 +136,9 @@ def drill_due(drill_home, clock) -> str:
     paths.config.write_text("new_per_day = 0\n")
     clock.now -= timedelta(days=6)
     study = Study.open(paths, clock)
-    card = study.cards(["kernel:dpo-loss"])[0]
-    grade = study.grade_coding(card, "pass", 600.0, 0)
-    study.record_coding(CodingAttempt(card.item_id, clock(), clock(), "pass", 3, 0, "cpu", 0, 600.0, None, "ws"), grade)
+    card = study.reviews.cards(["kernel:dpo-loss"])[0]
+    grade = study.drills.grade(card, "pass", 600.0, 0)
+    write_coding(study, CodingAttempt(card.item_id, clock(), clock(), "pass", 3, 0, "cpu", 0, 600.0, None, "ws"), grade)
     assert grade.after.due_day <= (clock.now + timedelta(days=6)).date()
     study.close()
     clock.now += timedelta(days=6)

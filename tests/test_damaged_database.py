@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
+from tui_helpers import wait_until
 
 from drill.paths import Paths
 from drill.store.backup import make_backup
 from drill.study import Study
+from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
-from tui_helpers import wait_until
 
 
 def digest(path: Path) -> str:
@@ -49,9 +50,9 @@ def home_with_history(drill_home, clock) -> Paths:
     """A home with reviews and one backup, its WAL folded into the main file."""
     paths = Paths(drill_home)
     study = Study.open(paths, clock)
-    for card in study.cards(study.queue())[:10]:
+    for card in study.reviews.cards(study.reviews.queue())[:10]:
         if card.kind in ("card", "pitch"):
-            study.record(study.grade(card, 3, 1000))
+            write_grade(study, study.reviews.grade(card, 3, 1000))
     study.close()
     with sqlite3.connect(paths.database) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,125 +1,97 @@
-"""drill's imports go down the layers written in the README, and never round in a cycle."""
+"""drill's imports go down its layers and never round in a cycle.
 
-import ast
+The rules are the import-linter contracts in pyproject.toml ([tool.importlinter]), the ones
+`lint-imports` checks in CI: a layers contract (every module of drill in one layer; an import,
+at module level, inside a function or for types only, goes down the list or stays within its
+line) and an acyclic one (no cycle between modules at any depth). Here they must hold for drill,
+must break on a copy of drill with an upward import, a cycle or a module without a layer, and
+the README's layer list must state the same layers.
+"""
+
+from __future__ import annotations
+
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
-import drill
+import pytest
 
-ROOT = Path(drill.__file__).resolve().parent
-README = ROOT.parent / "README.md"
-
-
-def layers() -> list[tuple[str, ...]]:
-    """The README's numbered layer list, top first."""
-    found = re.findall(r"^\d+\. (drill\..+)$", README.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    return [tuple(name.strip() for name in line.split(",")) for line in found]
+ROOT = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 
-def modules() -> dict[str, Path]:
-    found = {}
-    for path in ROOT.rglob("*.py"):
-        parts = path.relative_to(ROOT.parent).with_suffix("").parts
-        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
-
-
-def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The drill modules `name` imports anywhere in its file."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    targets = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            targets.update(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names)
-    resolved = set()
-    for target in targets:
-        while target and target not in known:
-            target = target.rpartition(".")[0]
-        if target.startswith("drill") and target not in (name, "drill"):
-            resolved.add(target)
-    return resolved
-
-
-def graph() -> dict[str, set[str]]:
-    known = modules()
-    return {name: imports(name, path, known) for name, path in known.items()}
-
-
-def depth(name: str, order: list[tuple[str, ...]]) -> int | None:
-    for number, prefixes in enumerate(order):
-        if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
-            return number
-    return None
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in edges.get(node, ()):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1:
-                groups.append(sorted(group))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return groups
-
-
-def test_the_readme_lists_the_layers() -> None:
-    order = layers()
-    assert len(order) == 7 and order[0][0] == "drill.cli" and "drill.store" in order[3]
-
-
-def test_every_module_has_a_layer() -> None:
-    order = layers()
-    assert [name for name in graph() if name != "drill" and depth(name, order) is None] == []
-
-
-def test_no_import_goes_up_a_layer() -> None:
-    order = layers()
-    upward = sorted(
-        f"{name} -> {target}"
-        for name, targets in graph().items() if name != "drill"
-        for target in targets
-        if depth(target, order) < depth(name, order)
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """`lint-imports` over the drill package in `root`, against the contracts in its pyproject.toml."""
+    return subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS, "--no-cache", "--no-logo"],
+        cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True, timeout=120,
     )
-    assert upward == []
 
 
-def test_no_import_cycles() -> None:
-    assert cycles(graph()) == []
+def layers() -> list[list[str]]:
+    """The layers contract's lines, top first, as module names."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [contract for contract in config["contracts"] if contract["type"] == "layers"]
+    return [[f"drill.{name.strip()}" for name in line.split(":")] for line in contract["layers"]]
 
 
-def test_the_checks_catch_what_they_look_for() -> None:
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    order = layers()
-    assert depth("drill.store.queries", order) > depth("drill.study", order)
-    assert "drill.store.engine" in graph()["drill.study"]
+def test_drill_keeps_the_contracts() -> None:
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_lists_the_same_layers() -> None:
+    listed = re.findall(r"^\d+\. (drill\..+)$", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert [[name.strip() for name in line.split(",")] for line in listed] == layers()
+    assert layers()[0][0] == "drill.cli" and ["drill.store"] in layers()
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """drill and its pyproject.toml, copied to be broken."""
+    shutil.copytree(ROOT / "drill", tmp_path / "drill", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    return tmp_path
+
+
+def add(root: Path, module: str, text: str) -> None:
+    path = root / module
+    path.write_text((path.read_text(encoding="utf-8") if path.exists() else "") + text, encoding="utf-8")
+
+
+UPWARD = {
+    "at module level": "\nimport drill.study\n",
+    "inside a function": "\n\ndef _upward() -> None:\n    import drill.study\n",
+    "for types only": "\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import drill.study\n",
+}
+
+
+@pytest.mark.parametrize("how", UPWARD)
+def test_an_upward_import_breaks_the_layers(copy: Path, how: str) -> None:
+    add(copy, "drill/days.py", UPWARD[how])
+    result = lint_imports(copy)
+    assert result.returncode == 1 and "drill.days is not allowed to import drill.study" in result.stdout
+
+
+def test_a_cycle_within_one_layer_breaks_the_acyclic_contract(copy: Path) -> None:
+    add(copy, "drill/words.py", "\nimport drill.errors\n")
+    add(copy, "drill/errors.py", "\nimport drill.words\n")
+    result = lint_imports(copy)
+    assert result.returncode == 1 and "No cycles are allowed in drill.\n" in result.stdout
+
+
+def test_a_cycle_between_modules_of_one_package_breaks_the_acyclic_contract(copy: Path) -> None:
+    add(copy, "drill/schedule/first.py", "import drill.schedule.second\n")
+    add(copy, "drill/schedule/second.py", "import drill.schedule.first\n")
+    result = lint_imports(copy)
+    assert result.returncode == 1 and "No cycles are allowed in drill.schedule." in result.stdout
+
+
+def test_a_module_without_a_layer_breaks_the_layers(copy: Path) -> None:
+    add(copy, "drill/stray.py", '"""In no layer."""\n')
+    result = lint_imports(copy)
+    assert result.returncode == 1 and "- drill.stray" in result.stdout

@@ -15,6 +15,7 @@ from drill.config import Config, ConfigError
 from drill.schedule.grading import ItemState, advance
 from drill.schedule.load_balance import Balance, balanced_day, window
 from drill.study import Study
+from drill.study.writes import write_grade
 from tests.conftest import TestPaths, write_deck
 
 TODAY = date(2026, 11, 22)
@@ -89,12 +90,12 @@ def due_days_after_two_passes(paths: TestPaths, clock, config: Config) -> dict[s
     study = Study(paths, config, clock)
     try:
         study.sync()
-        ids = sorted(card.item_id for card in study.cards([f"m-{n}" for n in range(100)]))
+        ids = sorted(card.item_id for card in study.reviews.cards([f"m-{n}" for n in range(100)]))
         for _ in range(2):
-            for card in study.cards(ids):
-                study.record(study.grade(card, 3, 1000))
+            for card in study.reviews.cards(ids):
+                write_grade(study, study.reviews.grade(card, 3, 1000))
             clock.now += timedelta(days=1)
-        return {card.item_id: card.state.due_day for card in study.cards(ids)}
+        return {card.item_id: card.state.due_day for card in study.reviews.cards(ids)}
     finally:
         study.close()
         clock.now = start
@@ -129,10 +130,10 @@ def test_sm2_sequences_with_fuzz_off_are_exactly_as_published(small_paths, clock
         study.sync()
         intervals = []
         for _ in range(5):
-            cards = study.cards(["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"])
+            cards = study.reviews.cards(["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"])
             for card in cards:
-                study.record(study.grade(card, 4, 1000))  # Easy: quality 5
-            [due] = {card.state.due_day for card in study.cards(["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"])}
+                write_grade(study, study.reviews.grade(card, 4, 1000))  # Easy: quality 5
+            [due] = {card.state.due_day for card in study.reviews.cards(["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"])}
             intervals.append((due - clock.now.date()).days)
             clock.now += timedelta(days=(due - clock.now.date()).days)
         assert intervals == [1, 6, 17, 48, 140]
@@ -157,18 +158,18 @@ def test_the_day_a_grade_names_is_the_spread_day(small_paths, clock) -> None:
     study = Study(small_paths, Config(), clock)
     try:
         study.sync()
-        card = study.cards(["m-1"])[0]
+        card = study.reviews.cards(["m-1"])[0]
         learnt = ItemState(repetitions=2, interval=6, easiness=2.5, due_day=study.today,
                            last_review_day=study.today - timedelta(days=6))
         card = replace(card, state=learnt)
         with study.engine.begin() as connection:  # the other five cards all due on SM-2's day for it
             connection.execute(text("UPDATE item SET due_day = :day WHERE id != 'm-1'"),
                                {"day": study.today + timedelta(days=15)})
-        good = study.grade(card, 3, 1000)
+        good = study.reviews.grade(card, 3, 1000)
         assert good.after.due_day in (study.today + timedelta(days=14), study.today + timedelta(days=16))
-        assert study.scheduled_day(good.after) == good.after.due_day
-        again = study.grade(card, 1, 1000)
+        assert study.reviews.scheduled_day(good.after) == good.after.due_day
+        again = study.reviews.grade(card, 1, 1000)
         assert again.after.due_day == study.today
-        assert study.scheduled_day(again.after) == study.today + timedelta(days=1)  # once a repeat passes it
+        assert study.reviews.scheduled_day(again.after) == study.today + timedelta(days=1)  # once a repeat passes it
     finally:
         study.close()

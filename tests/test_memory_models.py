@@ -16,6 +16,7 @@ from drill.schedule.memory import Rating
 from drill.schedule.replay import PastReview, compare
 from drill.stats.report import load_report
 from drill.study import Study
+from drill.study.writes import write_grade
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def test_config_refuses_an_unregistered_scheduler_and_lists_the_registered_ones(
     path.write_text('scheduler = "every-other-day"\n')
     with pytest.raises(ConfigError) as raised:
         Config.load(path)
-    assert str(raised.value) == f"{path}: scheduler must be \"sm2\" or \"fsrs\", not 'every-other-day'"
+    assert str(raised.value) == f"{path}:1: scheduler must be \"sm2\" or \"fsrs\", not 'every-other-day'"
     path.write_text("scheduler = 2\n")
     with pytest.raises(ConfigError, match='scheduler must be "sm2" or "fsrs", not 2'):
         Config.load(path)
@@ -129,54 +130,54 @@ def test_the_daily_queue_follows_a_third_model(small_paths, clock, every_other_d
     last: dict[str, date] = {}
 
     def grade(item_id: str, button: int) -> None:
-        card = study.cards([item_id])[0]
-        study.record(study.grade(card, button, 1000))
+        card = study.reviews.cards([item_id])[0]
+        write_grade(study, study.reviews.grade(card, button, 1000))
         last[item_id] = study.today
 
     def due_by_hand() -> set[str]:
         return {item for item, day in last.items() if day + timedelta(days=2) <= study.today}
 
-    first = study.queue()
+    first = study.reviews.queue()
     assert sorted(first) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]  # all new on day 0
     for item, button in {"m-1": 3, "m-2": 1, "c-1": 4, "c-2": 2, "i-1": 3, "i-2": 1}.items():
         grade(item, button)
-    assert sorted(study.queue()) == ["c-2", "i-2", "m-2"]  # failed today: due again today
+    assert sorted(study.reviews.queue()) == ["c-2", "i-2", "m-2"]  # failed today: due again today
     for item in ("m-2", "c-2", "i-2"):
         grade(item, Rating.GOOD)  # passed today: the model's day for the day's counted grade
-    assert study.queue() == []
+    assert study.reviews.queue() == []
 
     clock.now += timedelta(days=1)  # day 1: SM-2 would bring all six back; this model none
-    assert all(card.state.sm2_due_day() == study.today for card in study.cards(first))
-    assert study.queue() == []
+    assert all(card.state.sm2_due_day() == study.today for card in study.reviews.cards(first))
+    assert study.reviews.queue() == []
 
     clock.now += timedelta(days=1)  # day 2: all six; grade half of them Easy
-    assert sorted(study.queue()) == sorted(first) and set(study.queue()) == due_by_hand()
+    assert sorted(study.reviews.queue()) == sorted(first) and set(study.reviews.queue()) == due_by_hand()
     for item in ("m-1", "c-1", "i-1"):
         grade(item, Rating.EASY)
-    assert sorted(study.queue()) == ["c-2", "i-2", "m-2"]  # the rest stay due
+    assert sorted(study.reviews.queue()) == ["c-2", "i-2", "m-2"]  # the rest stay due
 
     clock.now += timedelta(days=1)  # day 3: the three left over, overdue
-    assert sorted(study.queue()) == ["c-2", "i-2", "m-2"] == sorted(due_by_hand())
+    assert sorted(study.reviews.queue()) == ["c-2", "i-2", "m-2"] == sorted(due_by_hand())
     for item in ("m-2", "c-2", "i-2"):
         grade(item, Rating.GOOD)
 
     clock.now += timedelta(days=1)  # day 4: the Easy ones (SM-2 would wait 6 days after a second Easy)
-    assert sorted(study.queue()) == ["c-1", "i-1", "m-1"] == sorted(due_by_hand())
-    easy = study.cards(["m-1"])[0].state
+    assert sorted(study.reviews.queue()) == ["c-1", "i-1", "m-1"] == sorted(due_by_hand())
+    easy = study.reviews.cards(["m-1"])[0].state
     assert (easy.interval, easy.due_day, easy.sm2_due_day()) == (6, start + timedelta(days=4), start + timedelta(days=8))
     assert easy.fsrs_due_day is not None  # FSRS's memory is kept too, whichever model is in use
 
     clock.now += timedelta(days=1)  # day 5: everything graded by day 3 and not since
-    assert sorted(study.queue()) == sorted(due_by_hand()) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]
+    assert sorted(study.reviews.queue()) == sorted(due_by_hand()) == ["c-1", "c-2", "i-1", "i-2", "m-1", "m-2"]
     study.close()
 
     # Back to SM-2 in config.toml: the next open gives every item SM-2's due day again.
     study = open_with(small_paths, clock, "sm2")
-    cards = study.cards(first)
+    cards = study.reviews.cards(first)
     assert all(card.state.due_day == card.state.sm2_due_day() for card in cards)
-    assert sorted(study.queue()) == sorted(card.item_id for card in cards if card.state.sm2_due_day() <= study.today)
+    assert sorted(study.reviews.queue()) == sorted(card.item_id for card in cards if card.state.sm2_due_day() <= study.today)
     # SM-2 has m-2 and i-2 (Again, then Good) due on day 4, c-2 (Hard, then Good) on day 9, the Easy ones on day 8.
-    assert sorted(study.queue()) == ["i-2", "m-2"]
+    assert sorted(study.reviews.queue()) == ["i-2", "m-2"]
     study.close()
 
 
@@ -191,7 +192,7 @@ def test_the_comparison_scores_every_registered_model(every_other_day) -> None:
     assert list(result.fits) == ["sm2", "fsrs", "every-other-day"]
     assert result.fits["every-other-day"].log_loss == pytest.approx(math.log(2))  # 0.5 for a pass and a lapse
     assert result.sm2 == result.fits["sm2"]
-    assert set(result.as_json()["models"]) == {"sm2", "fsrs", "every-other-day"}
+    assert set(result.model_dump(mode="json")["models"]) == {"sm2", "fsrs", "every-other-day"}
     assert result.better in memory.names()
 
 
@@ -199,7 +200,7 @@ def test_scheduler_compare_names_a_third_model(capsys, small_paths, clock, every
     study = open_with(small_paths, clock, "every-other-day")
     for gap, button in ((0, 3), (2, 3), (2, 1)):
         clock.now += timedelta(days=gap)
-        study.record(study.grade(study.cards(["m-1"])[0], button, 1000))
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], button, 1000))
     study.close()
     assert main(["scheduler", "compare", "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
@@ -235,7 +236,7 @@ def test_readiness_and_calibration_follow_a_third_models_curve(small_paths, cloc
     study = open_with(small_paths, clock, "every-other-day")
     for gap in (0, 2):  # Good on day 0 (SM-2 interval 1), Good again 2 days later: predicted 0.5 ** 2
         clock.now += timedelta(days=gap)
-        study.record(study.grade(study.cards(["m-1"])[0], Rating.GOOD, 1000))
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], Rating.GOOD, 1000))
     clock.now += timedelta(days=3)  # 3 days into the 6-day interval the second Good gave
     report = load_report(study)
     study.close()

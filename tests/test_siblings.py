@@ -6,6 +6,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from pathlib import Path
 
+from conftest import CARD, TestPaths
 from sqlalchemy import text
 
 from drill.config import Config
@@ -13,7 +14,7 @@ from drill.content.decks import load_decks
 from drill.schedule.queue import Candidate, Limits, build
 from drill.schedule.siblings import bury, group
 from drill.study import Study
-from conftest import CARD, TestPaths
+from drill.study.writes import write_grade
 
 TODAY = date(2026, 11, 22)
 
@@ -117,12 +118,12 @@ def test_siblings_never_share_a_day_over_a_simulated_month(drill_home: Path, dec
         seen: set[str] = set()
         for day in range(30):
             by_group: dict[str, list[str]] = defaultdict(list)
-            for card in study.cards(study.queue()):
+            for card in study.reviews.cards(study.reviews.queue()):
                 # Fail some on the first pass (they come back today, relearning) to mix the days up.
                 button = 1 if (day + len(card.item_id)) % 4 == 0 else 3
-                study.record(study.grade(card, button, 1000))
+                write_grade(study, study.reviews.grade(card, button, 1000))
                 if button == 1:
-                    study.record(study.grade(study.cards([card.item_id])[0], 3, 1000))
+                    write_grade(study, study.reviews.grade(study.reviews.cards([card.item_id])[0], 3, 1000))
                 if card.item_id in groups:
                     by_group[groups[card.item_id]].append(card.item_id)
                 seen.add(card.item_id)

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, Static
+from tui_helpers import db_rows, wait_ready, wait_until
 
-from drill.coding import environment
-from drill.coding.warm import WarmWorker
+from drill.coding.runner import environment
+from drill.coding.runner.warm import WarmWorker
 from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-from tui_helpers import db_rows, wait_ready, wait_until
 
 sys.path.insert(0, str(Path(__file__).parent / "coding"))
 from test_coding_environment import blocker  # noqa: E402  (the sitecustomize that blocks imports)
@@ -52,8 +52,8 @@ async def test_without_torch_the_list_and_the_drill_say_how_to_fix_it_and_nothin
     real = environment.find_spec
     monkeypatch.setattr(environment, "find_spec", lambda name: None if name == "torch" else real(name))
     started = []
-    monkeypatch.setattr("drill.coding.api.run_tests", lambda *args, **kwargs: started.append(args))
-    monkeypatch.setattr("drill.coding.api.prewarm", lambda: started.append("prewarm"))
+    monkeypatch.setattr("drill.coding.runner.api.run_tests", lambda *args, **kwargs: started.append(args))
+    monkeypatch.setattr("drill.coding.runner.api.prewarm", lambda: started.append("prewarm"))
     async with app.run_test(size=(100, 40)) as pilot:
         listing = await open_list(pilot)
         top = str(listing.query_one("#drills-environment", Static).render())
@@ -85,7 +85,7 @@ async def test_a_run_whose_test_process_cannot_import_is_not_an_attempt(app, mon
     monkeypatch.setenv("PYTHONPATH", str(blocker(tmp_path)))
     monkeypatch.setenv("DRILL_TEST_BLOCK", block)
     worker = WarmWorker()  # a fresh one: the shared worker may have started before the block
-    monkeypatch.setattr("drill.coding.warm.default_worker", lambda: worker)
+    monkeypatch.setattr("drill.coding.runner.warm.default_worker", lambda: worker)
     try:
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await open_drill(pilot, DRILL)

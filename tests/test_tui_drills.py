@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, Static
+from tui_helpers import db_rows, wait_ready, wait_until
 
 from drill.coding.progress import Progress, read_progress
 from drill.paths import Paths
@@ -18,7 +19,6 @@ from drill.tui.screens.drills import DrillListScreen
 from drill.tui.widgets.choose import Choose
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.path_label import path_lines
-from tui_helpers import db_rows, wait_ready, wait_until
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -273,7 +273,7 @@ async def test_watch_mode_runs_on_each_save_and_on_a_save_made_during_a_run(app,
     run once that run ends (its latest text), so no fix is left untested."""
     import threading
 
-    from drill.coding.result import TestRun
+    from drill.coding.runner.result import TestRun
 
     release, texts = threading.Event(), []
 
@@ -283,7 +283,7 @@ async def test_watch_mode_runs_on_each_save_and_on_a_save_made_during_a_run(app,
             release.wait(30)  # the first run is long: the user saves again meanwhile
         return TestRun("fail", 0, 1, reason="1 of 1 tests failed")
 
-    monkeypatch.setattr("drill.coding.api.run_tests", fake_run)
+    monkeypatch.setattr("drill.coding.runner.api.run_tests", fake_run)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
         solution = screen.workspace.solution

@@ -204,7 +204,7 @@ def test_a_stored_answer_whose_family_is_gone_shows_what_was_stored() -> None:
 
 
 async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, clock) -> None:
-    from drill.config import Config
+    from drill.config import Config, MockRound
     from drill.paths import Paths
 
     first = DrillApp(Paths(drill_home), clock=clock)
@@ -216,8 +216,8 @@ async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, 
         setup.query_one("#grade-at-end", Switch).value = False
         await start_round(pilot)
     config = Config.load(drill_home / "config.toml")
-    assert (config.mock_round_problems, config.mock_round_minutes, config.mock_round_blocks,
-            config.mock_round_grade_at_end) == (20, 5, ["memory", "inference", "communication"], False)
+    assert config.mock_round == MockRound(problems=20, minutes=5, blocks=("memory", "inference", "communication"),
+                                          grade_at_end=False)
     again = DrillApp(Paths(drill_home), clock=clock)  # drill restarted
     async with again.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 20)
@@ -225,7 +225,8 @@ async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, 
         assert [box.id for box in setup.query(Checkbox) if box.value] == [
             "block-memory", "block-inference", "block-communication"]
         assert setup.query_one("#grade-at-end", Switch).value is False
-        assert setup.settings() == RoundSettings(20, 5, ("memory", "inference", "communication"), False)
+        assert setup.settings() == RoundSettings(problems=20, minutes=5, blocks=("memory", "inference", "communication"),
+                                                 grade_at_end=False)
 
 
 async def test_a_remembered_length_outside_the_choices_is_offered(drill_home, clock) -> None:

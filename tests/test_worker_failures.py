@@ -1,9 +1,10 @@
 """A background worker that raises is said in a notice through one table, and the app goes on."""
 
+from tui_helpers import wait_ready, wait_until
+
 from drill.tui.app import DrillApp
 from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import SHOWN, UNLISTED, failure_notice
-from tui_helpers import wait_ready, wait_until
 
 
 def notices(app) -> list[str]:
@@ -18,12 +19,12 @@ async def test_a_failing_queue_load_is_said_and_the_app_stays_on_home(small_path
         def lost() -> list[str]:
             raise ConnectionError("server closed the connection unexpectedly")
 
-        working, app.study.queue = app.study.queue, lost
+        working, app.study.reviews.queue = app.study.reviews.queue, lost
         await pilot.press("r")
         await wait_until(pilot, lambda: any(SHOWN["study"] in text for text in notices(app)))
         assert any("server closed the connection unexpectedly" in text for text in notices(app))
         assert app.is_running and isinstance(app.screen, HomeScreen)
-        app.study.queue = working
+        app.study.reviews.queue = working
         await pilot.press("r")  # the next try works
         await wait_until(pilot, lambda: not isinstance(app.screen, HomeScreen))
 

@@ -1,17 +1,18 @@
-"""The one write path: every write goes through Study's writer, and every failure is said."""
+"""The one write path: every write goes through the study's writer, and every failure is said."""
 
 import shutil
 import sqlite3
 import threading
 
 import pytest
+from test_tui_mock_round import open_setup
+from tui_helpers import db_rows, wait_ready, wait_until
 
 from drill.store.recorder import Recorder, WriteFailures
+from drill.study.writes import PENDING
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.review import ReviewScreen
-from test_tui_mock_round import open_setup
-from tui_helpers import db_rows, wait_ready, wait_until
 
 
 def test_drain_names_every_failed_write_in_order() -> None:
@@ -65,10 +66,10 @@ def rows(app, sql: str) -> list[tuple]:
     return db_rows(app, sql)
 
 
-async def test_a_failed_grade_is_said_and_not_stored(app) -> None:
+async def test_a_failed_grade_is_said_and_not_stored(app, monkeypatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_ready(pilot)
-        app.study.record = refuse
+        monkeypatch.setitem(PENDING, "grade", refuse)
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
         card = app.screen.session.current
@@ -81,10 +82,10 @@ async def test_a_failed_grade_is_said_and_not_stored(app) -> None:
     assert rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
 
 
-async def test_a_failed_mock_round_answer_is_said_and_not_stored(app) -> None:
+async def test_a_failed_mock_round_answer_is_said_and_not_stored(app, monkeypatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
-        app.study.record_round_attempt = refuse
+        monkeypatch.setitem(PENDING, "round_answer", refuse)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, MockRoundScreen))
         await pilot.press(*app.screen.problems[0].pretty, "enter")
@@ -93,12 +94,11 @@ async def test_a_failed_mock_round_answer_is_said_and_not_stored(app) -> None:
     assert rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
 
 
-async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(small_paths, clock) -> None:
+async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(small_paths, clock, monkeypatch) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_ready(pilot)
-        working = app.study.record
-        app.study.record = refuse
+        monkeypatch.setitem(PENDING, "grade", refuse)
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
         screen = app.screen
@@ -108,7 +108,7 @@ async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(sma
         await wait_until(pilot, lambda: failed in list(screen.session.order)[:2])
         assert screen.session.given == [] and screen.pending == []
         assert list(screen.session.order)[1] == failed  # next after the card on screen
-        app.study.record = working  # the store is back
+        monkeypatch.undo()  # the store is back
         await pilot.press("space", "3")
         assert screen.session.current.item_id == failed
         assert str(screen.query_one("#status").render()).startswith("1 done · ")  # only the saved grade counts
@@ -118,14 +118,15 @@ async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(sma
 
 
 async def test_a_failed_coding_attempt_write_is_said_and_not_stored(drill_home, clock, monkeypatch) -> None:
-    from drill.paths import Paths
     from test_tui_drills import KERNELS, open_drill
+
+    from drill.paths import Paths
 
     monkeypatch.delenv("EDITOR", raising=False)
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "quantize-per-channel")
-        app.study.record_coding = refuse
+        monkeypatch.setitem(PENDING, "coding", refuse)
         shutil.copy(KERNELS / "quantize-per-channel" / "solution.py", screen.workspace.solution)
         await pilot.press("t")
         await wait_until(pilot, lambda: any("Not saved" in text for text in messages(app)), timeout=120)

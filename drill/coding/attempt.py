@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from drill.coding.result import TestRun
+from drill.coding.runner.result import TestRun
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class CodingAttempt:
     item_id: str
     started_at: datetime
     finished_at: datetime
-    status: str  # "pass", "fail", "error" or "timeout" (drill.coding.result.Status)
+    status: str  # "pass", "fail", "error" or "timeout" (drill.coding.runner.result.Status)
     passed: int
     failed: int
     device: str

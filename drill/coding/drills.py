@@ -5,6 +5,14 @@ tests test_<id with - as _>.py. Loading never imports the Python files; `check` 
 Drills come from several kernels folders (Paths.kernel_dirs(): the shipped ones, then
 DRILL_HOME/kernels); an id is used once across them, and a folder without a conftest.py of its
 own gets the shipped kernels/conftest.py fixtures (candidate, device, seed).
+
+In the store a drill is one item, "kernel:<id>" (item_id, drill_item), graded by quality():
+    5  passed within the time budget, no hints
+    4  passed, no hints, but over the budget
+    3  passed with hints (any time)
+    2  failed: the tests ran and some failed
+    1  error or timeout: the code did not run to a verdict (crash, syntax error, endless loop)
+Qualities 3..5 count as a successful SM-2 review, 1..2 as a lapse.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from drill.content.errors import ContentError
 from drill.content.locate import KEY, toml_lines
-from drill.content.models import ItemId, Text
+from drill.content.models import ContentItem, ItemId, Text
 from drill.content.toml_file import read_toml, validation_errors
 from drill.content.vocabulary import Block
 from drill.errors import UserFacingError
@@ -26,6 +34,7 @@ from drill.paths import content_root
 
 DrillId = ItemId
 TOML = "drill.toml"
+ITEM_PREFIX = "kernel:"
 KernelDirs = Union[Path, Sequence[Path]]  # one kernels folder, or several in loading order
 
 
@@ -95,6 +104,42 @@ class Drill(DrillMeta):
         """The `drill kernel list --json` row."""
         return {"id": self.id, "title": self.title, "difficulty": self.difficulty,
                 "budget_s": self.budget_s, "block": self.block}
+
+
+def item_id(drill_id: str) -> str:
+    """The store item of the drill `drill_id`."""
+    return ITEM_PREFIX + drill_id
+
+
+def drill_id(item_id: str) -> str:
+    """The drill of the store item `item_id`."""
+    return item_id.removeprefix(ITEM_PREFIX)
+
+
+def drill_item(drill: Drill) -> ContentItem:
+    """The store's view of a drill: its task, and the reference solution as the answer."""
+    return ContentItem(
+        id=item_id(drill.id),
+        kind="coding",
+        block=drill.block,
+        topic=drill.topic,
+        prompt=drill.prompt.read_text(encoding="utf-8"),
+        answer=f"```python\n{drill.solution.read_text(encoding='utf-8').rstrip()}\n```",
+        source=drill.source,
+        target_seconds=drill.budget_s,
+    )
+
+
+def quality(status: str, seconds: float, budget_s: float, hints_used: int) -> int:
+    """SM-2 quality (0..5) of one attempt (the table above). `seconds` is the time the user spent
+    on the attempt (start to the passing run), not how long the tests took."""
+    if status == "pass":
+        if hints_used > 0:
+            return 3
+        return 5 if seconds <= budget_s else 4
+    if status == "fail":
+        return 2
+    return 1
 
 
 def drill_folders(kernels_dir: Path) -> list[Path]:

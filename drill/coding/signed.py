@@ -5,6 +5,9 @@ before any candidate code is imported; the key is never in the environment or a 
 carries its sequence number and a signature over both, so a line written by anyone else, a
 replayed line, a dropped line or a reordered one is noticed: the Verifier keeps the events up
 to the first bad line and says that the report was tampered with.
+
+It is the contract between the two sides of a run, so it belongs to neither: the test child
+(sandbox/) signs with signer(), the runner (runner/) makes the key and reads with Verifier.
 """
 
 from __future__ import annotations

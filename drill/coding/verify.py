@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from drill.coding.drills import Drill, KernelDirs, load_drills
-from drill.coding.result import TestRun
+from drill.coding.runner.result import TestRun
 
 VERIFY_TIMEOUT_S = 180.0
 
@@ -98,8 +98,8 @@ def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int
            on_verdict: Callable[[Verdict], None] | None = None, ids: Collection[str] = ()) -> list[Verdict]:
     """Check every drill (or only those in `ids`) on every device, `jobs` at a time; verdicts come
     back in drill order."""
-    from drill.coding.api import run_tests
-    from drill.coding.warm import WarmWorker
+    from drill.coding.runner.api import run_tests
+    from drill.coding.runner.warm import WarmWorker
 
     devices = devices or (["cpu", "cuda"] if cuda_available() else ["cpu"])
     local = threading.local()

@@ -40,23 +40,23 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _family(family_id: str):
-    from drill import estimate
+    from drill.estimate.schema import families, family
     from drill.paths import Paths
 
     problems = Paths.resolve().problem_dirs()
     try:
-        return estimate.family(problems, family_id)
+        return family(problems, family_id)
     except KeyError:
-        known = ", ".join(sorted(family.id for family in estimate.families(problems)))
+        known = ", ".join(sorted(found.id for found in families(problems)))
         raise SystemExit(f"drill: no estimation problem {family_id!r}; known: {known}") from None
 
 
 def cmd_problems(args: argparse.Namespace) -> int:
-    from drill import estimate
     from drill.commands.output import print_json
+    from drill.estimate.schema import families
     from drill.paths import Paths
 
-    rows = [estimate.describe(family) for family in estimate.families(Paths.resolve().problem_dirs())]
+    rows = [family.describe() for family in families(Paths.resolve().problem_dirs())]
     if args.json:
         print_json(rows)
     else:
@@ -66,17 +66,18 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, answer: str | None) -> int:
-    from drill import estimate
     from drill.commands.output import print_json
+    from drill.estimate.params import parse_assignments
+    from drill.estimate.score import grade, solve
 
     family = _family(args.family)
     try:
-        params = estimate.parse_assignments(args.params)
+        params = parse_assignments(args.params)
         if answer is None:
-            print_json(estimate.solve(family, params))
+            print_json(solve(family, params))
         else:
-            result = estimate.grade(family, params, answer).as_json()
-            print_json({key: result[key] for key in GRADE_KEYS})
+            result = grade(family, params, answer)
+            print_json({key: getattr(result, key) for key in GRADE_KEYS})
     except ValueError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2

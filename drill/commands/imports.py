@@ -49,7 +49,7 @@ def cmd_import(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     if args.json:
-        print_json(report.as_json())
+        print_json(report.model_dump(mode="json"))
     else:
         print("\n".join(report.lines()))
     return 0

@@ -33,13 +33,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
+    from drill.store.browse import item_rows
     from drill.store.browse_filter import ItemFilter, ItemIndex
     from drill.study import Study
 
     study = Study.open()
     try:
         choice = ItemFilter(block=args.block, suspended=args.suspended, leech=args.leech, due=args.due)
-        rows, errors = ItemIndex(study.browse()).select(choice, study.today), study.content_errors
+        index = ItemIndex(item_rows(study.engine, study.config.leech_threshold))
+        rows, errors = index.select(choice, study.today), study.content_errors
     finally:
         study.close()
     if args.json:
@@ -61,6 +63,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_change(args: argparse.Namespace) -> int:
     """Suspend, unsuspend or forget every id given; an unknown id changes nothing and exits 1."""
+    from drill.store.browse import unknown_ids
     from drill.store.recorder import WriteFailures
     from drill.study import Study
     from drill.words import counted
@@ -68,16 +71,16 @@ def cmd_change(args: argparse.Namespace) -> int:
     ids = list(dict.fromkeys(args.ids))
     study = Study.open()
     try:
-        unknown = study.unknown_ids(ids)
+        unknown = unknown_ids(study.engine, ids)
         if unknown:
             print(f"drill: no item with the id {', '.join(unknown)} (`drill list` prints the ids); nothing changed",
                   file=sys.stderr)
             return 1
         for item_id in ids:
             if args.change == "forget":
-                study.save_forget(item_id)
+                study.reviews.save_forget(item_id)
             else:
-                study.save_suspended(item_id, args.change == "suspend")
+                study.reviews.save_suspended(item_id, args.change == "suspend")
         study.drain()
     except WriteFailures as error:
         print(f"drill: not saved — {error}", file=sys.stderr)

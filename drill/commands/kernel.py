@@ -51,11 +51,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drill.coding.api import run_tests
     from drill.coding.drills import DrillError, find_drill
-    from drill.coding.environment import describe, missing_requirements
-    from drill.coding.limits import DEFAULT_TIMEOUT_S
-    from drill.coding.verdict import headline
+    from drill.coding.runner.api import run_tests
+    from drill.coding.runner.environment import describe, missing_requirements
+    from drill.coding.runner.invocation import DEFAULT_TIMEOUT_S
     from drill.commands.output import print_json
     from drill.paths import Paths
 
@@ -83,7 +82,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         print_json(run.as_json())
         return 0
     print_failures(run.tests)
-    print(f"{run.status.upper()}: {headline(run)} ({run.seconds:.1f} s)")  # the counts are in the reason
+    print(f"{run.status.upper()}: {run.headline} ({run.seconds:.1f} s)")  # the counts are in the reason
     if run.speed_ratio is not None:
         print(f"speed vs reference: {run.speed_ratio:.2f}x ({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
     return 0
@@ -92,7 +91,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 def environment_error(message: str, as_json: bool) -> int:
     """This Python cannot run coding drills: the fixing command on stderr (and a JSON error), exit 2."""
     if as_json:
-        from drill.coding.result import error_run
+        from drill.coding.runner.result import error_run
         from drill.commands.output import print_json
 
         print_json(error_run(message, environment=True).as_json())
@@ -115,7 +114,7 @@ def print_failures(tests: list, groups: int = 5) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from drill.coding.drills import check, load_drills
-    from drill.coding.environment import describe, missing_requirements
+    from drill.coding.runner.environment import describe, missing_requirements
     from drill.coding.verify import verify
     from drill.paths import Paths
 
@@ -130,7 +129,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if missing := missing_requirements(*drills):
         print(f"drill: {describe(missing)}", file=sys.stderr)
         return 2
-    from drill.coding.sandbox import available
+    from drill.coding.sandbox.contain import available
 
     print(f"runs contained by {available().describe()}", file=sys.stderr, flush=True)
     verdicts = verify(kernel_dirs, devices=args.device, jobs=args.jobs, ids=args.ids,

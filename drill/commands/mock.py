@@ -31,15 +31,16 @@ def cmd_mock(args: argparse.Namespace) -> int:
 
 def history(as_json: bool) -> int:
     from drill.commands.output import print_json
+    from drill.store.interviews import interview_history
     from drill.study import Study
 
     study = Study.open()
     try:
-        interviews = study.interview_history(limit=None)
+        interviews = interview_history(study.engine, limit=None)
     finally:
         study.close()
     if as_json:
-        print_json([card.as_json() for card in interviews])
+        print_json([card.model_dump(mode="json") for card in interviews])
         return 0
     if not interviews:
         print("no mock interviews yet: `drill mock` starts one")

@@ -46,7 +46,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"interview date set to {args.interview.isoformat()}", file=sys.stderr)
     study = Study.open(paths)
     try:
-        home = study.home()
+        home = study.browsing.home()
     finally:
         study.close()
     if args.json:
@@ -58,7 +58,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def _json(home) -> dict[str, object]:
     if home.plan is not None:
-        return home.plan.as_json()
+        return home.plan.model_dump(mode="json")
     return {
         "today": home.today.isoformat(),
         "interview_date": home.interview_date.isoformat() if home.interview_date else None,

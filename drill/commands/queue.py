@@ -21,7 +21,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
     paths.ensure()
     study = Study.open(paths)
     try:
-        cards = study.cards(study.queue())
+        cards = study.reviews.cards(study.reviews.queue())
     finally:
         study.close()
     rows = [{"id": card.item_id, "kind": card.kind, "block": card.block, "topic": card.topic,

@@ -52,7 +52,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     if args.json:
-        print_json({"scheduler": current, "reviews_stored": total, **result.as_json()})
+        print_json({"scheduler": current, "reviews_stored": total, **result.model_dump(mode="json")})
         return 0
     print(
         f"{total} reviews stored, {result.reviews} counted (one per item and day) over {result.items} items; "
@@ -92,7 +92,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     if args.json:
-        print_json({**report.as_json(), "stored": stored})
+        print_json({**report.model_dump(mode="json"), "stored": stored})
         return 0
     if report.parameters is None:
         print(f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the same item "

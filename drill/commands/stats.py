@@ -31,11 +31,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     study = Study.open()
     try:
-        stats = Stats(study.home(), load_report(study, parse_period(args.period), args.block))
+        stats = Stats(study.browsing.home(), load_report(study, parse_period(args.period), args.block))
     finally:
         study.close()
     if args.json:
-        print_json(stats.as_json())
+        print_json(stats.model_dump(mode="json"))
     else:
         print("\n".join(summary_lines(stats)))
     return 0

@@ -17,13 +17,13 @@ from drill.content.errors import ContentError
 from drill.content.locate import ItemLines
 from drill.content.models import DeckItem, LoadedItem
 from drill.content.toml_file import read_toml, validation_errors
+from drill.read_model import ReadModel
 
 
 OVERRIDES = "overrides.toml"
 
 
-@dataclass(frozen=True)
-class Override:
+class Override(ReadModel):
     """An item of an override deck that replaces a deck's item with the same id."""
 
     id: str
@@ -33,9 +33,6 @@ class Override:
 
     def __str__(self) -> str:
         return f"{self.id} ({self.path}:{self.line})"
-
-    def as_json(self) -> dict[str, object]:
-        return {"id": self.id, "path": str(self.path), "line": self.line, "replaces": self.replaces}
 
 
 @dataclass
@@ -73,7 +70,7 @@ def _place(path: Path, line: int, item: DeckItem, load: DeckLoad, first_seen: di
         load.errors.append(ContentError(path, line, f"duplicate id `{item.id}` (first at {first_seen[item.id]})"))
         return
     load.items[replaced] = LoadedItem(item=item, deck=str(path), position=original.position)
-    load.overrides.append(Override(item.id, path, line, first_seen[item.id]))
+    load.overrides.append(Override(id=item.id, path=path, line=line, replaces=first_seen[item.id]))
     first_seen[item.id] = f"{path}:{line}"
 
 

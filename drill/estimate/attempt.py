@@ -3,29 +3,25 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+
+from pydantic.dataclasses import dataclass as read_model
 
 from drill.estimate.draw import Problem
 from drill.estimate.items import item_id
-from drill.estimate.result import GradeResult
+from drill.estimate.result import GradeResult, StoredGrade
 
 
-@dataclass(frozen=True)
-class AttemptRow:
-    """An estimate_attempt row's own columns (its review or mock round is the store's to add)."""
+@read_model(frozen=True, kw_only=True)
+class AttemptRow(StoredGrade):
+    """An estimate_attempt row's columns: the grade as stored, and the attempt's own (its review or
+    mock round is the store's to add). The journal keeps it as JSON until the store has it."""
 
     item_id: str
     attempted_at: datetime
     params: str  # the drawn parameters, JSON
     answer: str
-    parsed: float | None
-    truth: float
-    unit: str
-    score: float
-    log_error: float | None
-    slip: str | None
-    error: str | None
     seconds: float
 
 
@@ -46,11 +42,11 @@ class Attempt:
     def row(self) -> AttemptRow:
         """The estimate_attempt columns (without review or round ids)."""
         return AttemptRow(
+            **{column.name: getattr(self.result, column.name) for column in fields(StoredGrade)},
             item_id=item_id(self.problem.family_id),
             attempted_at=self.attempted_at,
             params=json.dumps(self.problem.params, default=str, sort_keys=True),
             answer=self.answer,
-            **self.result.stored(),
             seconds=self.seconds,
         )
 

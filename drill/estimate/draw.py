@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from pydantic.dataclasses import dataclass
 
 from drill.estimate import formula
 from drill.estimate.pretty import pretty
@@ -23,11 +25,12 @@ class GenerationError(RuntimeError):
         self.where = where
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=ConfigDict(serialize_by_alias=True))
 class Problem:
-    """One instance of a family: its parameters, the question and the true answer."""
+    """One instance of a family: its parameters, the question and the true answer. Made per
+    question, so a pydantic dataclass: `TypeAdapter(Problem)` writes it as JSON."""
 
-    family_id: str
+    family_id: Annotated[str, Field(serialization_alias="family")]
     block: str
     params: dict[str, Any]
     prompt: str
@@ -35,20 +38,7 @@ class Problem:
     unit: str
     pretty: str = ""
     tolerance: float = 0.05
-    extra: dict[str, Any] = field(default_factory=dict)
-    topic: str = ""  # the family's title, for lists ("KV cache size")
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "family": self.family_id,
-            "block": self.block,
-            "params": dict(self.params),
-            "prompt": self.prompt,
-            "truth": self.truth,
-            "unit": self.unit,
-            "pretty": self.pretty,
-            "tolerance": self.tolerance,
-        }
+    topic: str = Field(default="", exclude=True)  # the family's title, for lists ("KV cache size")
 
 
 def round_sig(x: float, digits: int) -> float:

@@ -12,6 +12,7 @@ kept on the family object.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,16 @@ def compile_family(family: Family) -> Compiled:
         if family._compiled is None:
             family._compiled = _compile(family)
         return family._compiled
+
+
+def warm_up(family: Family | None = None) -> None:
+    """Import sympy, and compile `family`'s formulas, now: call it in a worker thread to spare the
+    first estimate the wait (about half a second)."""
+    import sympy  # noqa: F401
+
+    if family is not None:
+        with contextlib.suppress(FormulaError):  # a broken family fails where it is drawn; `drill check` says why
+            compile_family(family)
 
 
 def _compile(family: Family) -> Compiled:

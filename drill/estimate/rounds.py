@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
+from drill.config import MockRound
 from drill.content.vocabulary import BLOCKS
 from drill.estimate.attempt import Attempt
 
@@ -15,42 +17,28 @@ if TYPE_CHECKING:
     from drill.estimate.draw import Problem
     from drill.estimate.schema import Family
 
-# config.toml key → RoundSettings field
-CONFIG_KEYS = {
-    "mock_round_problems": "problems",
-    "mock_round_minutes": "minutes",
-    "mock_round_blocks": "blocks",
-    "mock_round_grade_at_end": "grade_at_end",
-}
 
+class RoundSettings(MockRound):
+    """A round as the user sets it up (config.toml's [mock_round] remembers the last one). Unlike
+    config.toml it may name no block: the setup screen says to pick one."""
 
-@dataclass(frozen=True)
-class RoundSettings:
-    """A round as the user sets it up (config.toml remembers the last one)."""
-
-    problems: int = 10
-    minutes: int = 15
     blocks: tuple[str, ...] = BLOCKS
-    grade_at_end: bool = True
 
     @property
     def seconds(self) -> int:
         return self.minutes * 60
 
     @classmethod
-    def from_config(cls, config: "Config") -> "RoundSettings":
-        """The setup config.toml remembers (its blocks in the vocabulary's order)."""
-        values = {name: getattr(config, key) for key, name in CONFIG_KEYS.items()}
-        values["blocks"] = tuple(block for block in BLOCKS if block in values["blocks"])
-        return cls(**values)
+    def from_config(cls, config: Config) -> RoundSettings:
+        """The setup config.toml remembers."""
+        return cls.model_validate(config.mock_round.model_dump())
 
     def config_values(self) -> dict[str, Any]:
-        """The config.toml keys and values that remember this setup."""
-        return {key: list(value) if isinstance(value := getattr(self, name), tuple) else value
-                for key, name in CONFIG_KEYS.items()}
+        """The config.toml setting that remembers this setup."""
+        return {"mock_round": self}
 
 
-def draw_round(families: list["Family"], settings: RoundSettings, rng: random.Random) -> list["Problem"]:
+def draw_round(families: list[Family], settings: RoundSettings, rng: random.Random) -> list[Problem]:
     """`settings.problems` fresh problems from the chosen blocks, no family repeated until all were used."""
     from drill.estimate.draw import generate
 
@@ -112,7 +100,7 @@ class RoundSummary:
         return sorted(misses, key=lambda attempt: attempt.score)[:count]
 
 
-def stored_attempt(row: Mapping[str, Any], family: "Family | None") -> Attempt:
+def stored_attempt(row: Mapping[str, Any], family: Family | None) -> Attempt:
     """A past round's answer read back from its stored row: the problem rebuilt from the stored
     numbers and graded again for the worked solution, the stored score standing. Without its
     family (removed, or its parameters since changed) only what the row keeps."""

@@ -478,3 +478,11 @@ def families(problems_dirs: ProblemDirs) -> list[Family]:
     with _cache_lock:
         _cache[tuple(roots)] = (key, loaded)
     return list(loaded)
+
+
+def family(problems_dirs: ProblemDirs, family_id: str) -> Family:
+    """One valid family by id; KeyError when there is none."""
+    for found in families(problems_dirs):
+        if found.id == family_id:
+            return found
+    raise KeyError(f"no estimation problem {family_id!r}")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from drill.estimate import formula, slips
 from drill.estimate.answer_check import read_answer
 from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError
 from drill.estimate.pretty import pretty, sig
-from drill.estimate.result import GradeResult, quality_from_score
+from drill.estimate.result import GradeResult
 from drill.estimate.schema import Family
 from drill.estimate.worked import answer_text, worked_solution
 
@@ -54,7 +55,7 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     """Grade one answer. Never raises for any answer text; ParamError only for bad params."""
     full = complete(family, params)
     true_value = truth(family, full)
-    ungraded = GradeResult(true_value, family.unit, answer_text(family, true_value))
+    ungraded = GradeResult(truth=true_value, unit=family.unit, truth_pretty=answer_text(family, true_value))
     try:
         parsed, value = read_answer(answer_text_in, family.unit)
     except AnswerError as exc:
@@ -83,11 +84,9 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
         feedback += f" {slip[0].upper()}{slip[1:]}"
     return replace(
         ungraded,
-        correct=correct,
         score=score,
         parsed=value,
         log_error=log_error,
-        quality=quality_from_score(score),
         parsed_pretty=answer_text(family, value),
         feedback=feedback,
         slip=slip,

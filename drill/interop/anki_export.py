@@ -22,11 +22,11 @@ import sqlite3
 import tempfile
 import time
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import genanki
 from markdown_it import MarkdownIt
+from pydantic import Field, computed_field
 
 from drill.content.decks import load_decks
 from drill.content.errors import ContentError
@@ -35,6 +35,7 @@ from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_note import FIELDS, MODEL_NAME
 from drill.interop.atomic import replacing
 from drill.paths import Paths
+from drill.read_model import ReadModel
 
 ROOT_DECK = "drill"
 FRONT = '<div class="front">{{Front}}</div>'
@@ -82,14 +83,16 @@ def tag(prefix: str, value: str) -> str:
     return f"{prefix}::" + (UNTAGGABLE.sub("_", value.lower()).strip("_") or "_")
 
 
-@dataclass
-class AnkiExportReport:
+class AnkiExportReport(ReadModel):
     """What an export wrote: notes per deck, and the deck files that could not be read."""
 
-    path: Path
-    notes_by_deck: dict[str, int] = field(default_factory=dict)
-    content_errors: list[ContentError] = field(default_factory=list)
+    KEYS = ("path", "notes", "decks")
 
+    path: Path
+    notes_by_deck: dict[str, int] = Field(default_factory=dict, serialization_alias="decks")
+    content_errors: list[ContentError] = Field(default_factory=list)
+
+    @computed_field
     @property
     def notes(self) -> int:
         return sum(self.notes_by_deck.values())
@@ -100,12 +103,6 @@ class AnkiExportReport:
         lines.append("estimation problems and coding drills are not cards and were not exported")
         lines += [f"skipped (broken deck): {error}" for error in self.content_errors]
         return lines
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "path": str(self.path), "notes": self.notes, "decks": self.notes_by_deck,
-            "content_errors": [error.as_json() for error in self.content_errors],
-        }
 
 
 def to_html(markdown: str) -> str:
@@ -163,4 +160,5 @@ def export_anki(paths: Paths, target: Path) -> AnkiExportReport:
     used = [deck for deck in decks.values() if deck.notes]
     with replacing(target) as temporary:
         _write_package(genanki.Package(used), temporary)
-    return AnkiExportReport(target, {deck.name: len(deck.notes) for deck in used}, load.errors)
+    return AnkiExportReport(path=target, notes_by_deck={deck.name: len(deck.notes) for deck in used},
+                            content_errors=load.errors)

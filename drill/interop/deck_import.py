@@ -30,14 +30,15 @@ from drill.interop.errors import InteropError
 from drill.interop.markdown_deck import parse_markdown
 from drill.interop.textfile import LINE_LIMIT, read_source, replace_source
 from drill.paths import Paths
+from drill.read_model import ReadModel
 
 PARSERS: dict[str, Callable[[str, Path], ParsedSource]] = {"markdown": parse_markdown, "anki": parse_anki_text}
 ANKI_HEADER = re.compile(r"^#(separator|html|columns|tags|notetype|deck|(guid|notetype|deck|tags) column):", re.I)
 
 
-@dataclass(frozen=True)
-class ImportReport:
-    """What an import changed in the user deck (counted against the deck's previous version)."""
+class ImportReport(ReadModel):
+    """What an import changed in the user deck (counted against the deck's previous version); its JSON
+    is what `drill import --json` prints."""
 
     source: Path
     deck: Path
@@ -59,13 +60,6 @@ class ImportReport:
         if self.ids_written:
             lines.append(f"{self.ids_written} new id(s) written into {self.source}")
         return lines
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "source": str(self.source), "deck": str(self.deck), "format": self.format, "added": self.added,
-            "updated": self.updated, "unchanged": self.unchanged, "removed": self.removed,
-            "ids_written": self.ids_written, "already_in_drill": self.already_in_drill,
-        }
 
 
 def detect_format(source: Path, text: str) -> str | None:

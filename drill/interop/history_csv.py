@@ -16,14 +16,16 @@ import csv
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol
 
+from pydantic import Field, computed_field
+
 from drill.interop.atomic import replacing
 from drill.interop.errors import InteropError
 from drill.interop.history_format import COLUMNS, CRAM, Problems, card_id, read_reviews
+from drill.read_model import ReadModel
 from drill.store import review_log
 from drill.store.review_log import to_ms
 
@@ -60,15 +62,17 @@ def export_history(engine: Engine, target: Path) -> int:
     return rows
 
 
-@dataclass(frozen=True)
-class HistoryImportReport:
-    """What an import found and did."""
+class HistoryImportReport(ReadModel):
+    """What an import found and did; its JSON is what `drill import --history --json` prints."""
+
+    KEYS = ("path", "rows", "added", "skipped_duplicates")
 
     path: Path
     rows: int  # reviews in the file
     added: int  # reviews stored
-    items: int  # items whose schedules were rebuilt
+    items: int = Field(serialization_alias="items_rebuilt")  # items whose schedules were rebuilt
 
+    @computed_field(alias="skipped_duplicates")
     @property
     def duplicates(self) -> int:
         """Reviews already in the store (same item, same millisecond), skipped."""
@@ -83,10 +87,6 @@ class HistoryImportReport:
             lines.append(f"skipped {self.duplicates} already in the store (same item and time): "
                          "importing the same file again adds nothing")
         return lines
-
-    def as_json(self) -> dict[str, object]:
-        return {"path": str(self.path), "rows": self.rows, "added": self.added,
-                "skipped_duplicates": self.duplicates, "items_rebuilt": self.items}
 
 
 def _silent(_what: str, _done: int, _total: int) -> None:
@@ -116,7 +116,7 @@ def import_history(study: HistoryTarget, path: Path, progress: Progress = _silen
             added, touched, merged = added + group.added, touched + group.items, merged + group.staged
             progress("importing", merged, rows)
             pause = (time.monotonic() - started) * PAUSE
-    return HistoryImportReport(path, rows, added, touched)
+    return HistoryImportReport(path=path, rows=rows, added=added, items=touched)
 
 
 def _stage(staging: review_log.Staging, path: Path, handle: BinaryIO, items: dict[int, str], now: datetime,

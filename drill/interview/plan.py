@@ -6,18 +6,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
 
+from pydantic import Field, InstanceOf, computed_field
+from pydantic.dataclasses import dataclass as read_model
+
+from drill.estimate.draw import Problem
 from drill.interview.settings import SECTIONS, InterviewSettings
-
-if TYPE_CHECKING:
-    from drill.estimate.draw import Problem
-    from drill.schedule.records import Card
+from drill.schedule.records import Card
 
 GRILL_PREFIX = "grill-"
 
 
-def section_of(card: "Card") -> str | None:
+def section_of(card: Card) -> str | None:
     """The interview section a card can be asked in, or None."""
     if card.kind == "card" and card.item_id.startswith(GRILL_PREFIX):
         return "grill"
@@ -31,36 +31,40 @@ class Step:
     """One question of the interview: its section, its card, and for an estimate its fresh numbers."""
 
     section: str
-    card: "Card"
-    problem: "Problem | None" = None
+    card: Card
+    problem: Problem | None = None
 
     @property
     def item_id(self) -> str:
         return self.card.item_id
 
 
-@dataclass(frozen=True)
+@read_model(frozen=True)
 class InterviewPlan:
-    """What one interview will ask, drawn when it starts."""
+    """What one interview will ask, drawn when it starts; its JSON is what the store keeps in
+    mock_interview.sections (the settings, the items drawn per section, and which ones)."""
 
     settings: InterviewSettings
-    steps: tuple[Step, ...]
-    interview_id: int | None = None
+    steps: tuple[InstanceOf[Step], ...] = Field(exclude=True)
+    interview_id: int | None = Field(default=None, exclude=True)
 
+    @computed_field
+    @property
     def planned(self) -> dict[str, int]:
         """Items per section actually drawn (fewer than asked when content runs short)."""
-        counts = {section: 0 for section in SECTIONS}
+        counts = dict.fromkeys(SECTIONS, 0)
         for step in self.steps:
             counts[step.section] += 1
         return counts
 
-    def as_json(self) -> dict[str, Any]:
-        """What the store keeps in mock_interview.sections."""
-        return {"settings": self.settings.as_json(), "planned": self.planned(),
-                "items": [[step.section, step.item_id] for step in self.steps]}
+    @computed_field
+    @property
+    def items(self) -> list[tuple[str, str]]:
+        """(section, item id) of every step, in asking order."""
+        return [(step.section, step.item_id) for step in self.steps]
 
 
-def _priority(card: "Card", today: date) -> int:
+def _priority(card: Card, today: date) -> int:
     """Due items first (the interview is their review), then unseen ones, then the rest."""
     due = card.state.due_day
     if card.state.last_review_day is None:
@@ -68,7 +72,7 @@ def _priority(card: "Card", today: date) -> int:
     return 0 if due is not None and due <= today else 2
 
 
-def _pick(cards: list["Card"], count: int, rng: random.Random, today: date, spread: str) -> list["Card"]:
+def _pick(cards: list[Card], count: int, rng: random.Random, today: date, spread: str) -> list[Card]:
     """`count` cards: shuffled, due first, and no two sharing `spread` (block or topic) while others are left."""
     pool = cards[:]
     rng.shuffle(pool)
@@ -88,7 +92,7 @@ def _pick(cards: list["Card"], count: int, rng: random.Random, today: date, spre
     return list(chosen.values())
 
 
-def draw(cards: list["Card"], settings: InterviewSettings, rng: random.Random, today: date) -> list[tuple[str, "Card"]]:
+def draw(cards: list[Card], settings: InterviewSettings, rng: random.Random, today: date) -> list[tuple[str, Card]]:
     """The interview's (section, card) pairs in asking order. The pitch comes from the rung the
     settings name (any rung when none of that length exists)."""
     by_section: dict[str, list[Card]] = {section: [] for section in SECTIONS}

@@ -3,10 +3,13 @@ estimation slips. Pure; built the same way from a live interview and from the st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer, computed_field, field_serializer
+from pydantic.dataclasses import dataclass
 
 from drill.interview.settings import SECTION_TITLES, SECTIONS, InterviewSettings
+from drill.read_model import ReadModel
 
 ENDINGS = ("done", "time", "abandoned")  # every question answered / the countdown ran out / Escape
 CODING_RESULTS = {"pass": 1.0, "gave up": 0.0}  # anything else (left unfinished) scores zero
@@ -17,6 +20,10 @@ def button_score(button: int) -> float:
     return (button - 1) / 3
 
 
+Seconds = Annotated[float, PlainSerializer(lambda seconds: round(seconds, 1))]  # written to a tenth
+Score = Annotated[float, PlainSerializer(lambda score: round(score, 4))]  # 0..1, written to four places
+
+
 @dataclass(frozen=True)
 class InterviewAnswer:
     """One answered question of the interview."""
@@ -24,70 +31,75 @@ class InterviewAnswer:
     position: int  # the step's index in the plan
     section: str
     item_id: str
-    seconds: float
-    score: float  # 0..1
+    seconds: Seconds
+    score: Score  # 0..1
     button: int | None = None  # the self-grade (grill, pitch) or the grade an estimate's score maps to
     target_seconds: int | None = None  # a pitch's target, a drill's budget
     answer: str | None = None  # the typed text: an estimate's answer, a pitch's notes
     result: str | None = None  # an estimate's verdict line; a drill's "pass", "gave up" or "unfinished"
-    detail: str | None = None  # an estimate's problem and worked solution (Markdown)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"position": self.position, "section": self.section, "item_id": self.item_id,
-                "seconds": round(self.seconds, 1), "score": round(self.score, 4), "button": self.button,
-                "target_seconds": self.target_seconds, "answer": self.answer, "result": self.result}
+    detail: str | None = Field(default=None, exclude=True)  # an estimate's problem and worked solution (Markdown)
 
 
-@dataclass(frozen=True)
-class SectionScore:
+class SectionScore(ReadModel):
     """One section: items asked, answered, the mean score (unanswered items count zero) and time."""
 
-    section: str
+    section: str = Field(exclude=True)  # the key it is written under
     planned: int
     answered: int
-    score: float
-    seconds: float
+    score: Score
+    seconds: Seconds
 
     @property
     def title(self) -> str:
         return SECTION_TITLES[self.section]
 
-    def as_json(self) -> dict[str, Any]:
-        return {"planned": self.planned, "answered": self.answered, "score": round(self.score, 4),
-                "seconds": round(self.seconds, 1)}
 
+class Scorecard(ReadModel):
+    """The interview as a whole; its JSON is what `drill mock history --json` lists."""
 
-@dataclass(frozen=True)
-class Scorecard:
-    """The interview as a whole."""
+    KEYS = ("id", "started_at", "ended", "abandoned", "seconds_allowed", "seconds_used", "settings", "score",
+            "sections", "answers")
 
     settings: InterviewSettings
-    planned: dict[str, int]  # items drawn per section
+    planned: dict[str, int] = Field(exclude=True)  # items drawn per section
     answers: tuple[InterviewAnswer, ...]
-    seconds_used: float
+    seconds_used: Seconds
     ended: str  # one of ENDINGS
-    interview_id: int | None = None
+    interview_id: int | None = Field(default=None, serialization_alias="id")
     started_at: str | None = None  # ISO, UTC (when read back)
-    items: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (section, item id) of every step
+    items: tuple[tuple[str, str], ...] = Field(default=(), exclude=True)  # (section, item id) of every step
 
+    @computed_field
     @property
     def abandoned(self) -> bool:
         return self.ended == "abandoned"
+
+    @computed_field
+    @property
+    def seconds_allowed(self) -> int:
+        return self.settings.seconds
 
     def section(self, name: str) -> SectionScore | None:
         planned = self.planned.get(name, 0)
         if not planned:
             return None
         given = [answer for answer in self.answers if answer.section == name]
-        return SectionScore(name, planned, len(given), sum(answer.score for answer in given) / planned,
-                            sum(answer.seconds for answer in given))
+        return SectionScore(section=name, planned=planned, answered=len(given),
+                            score=sum(answer.score for answer in given) / planned,
+                            seconds=sum(answer.seconds for answer in given))
 
+    @computed_field
     @property
     def sections(self) -> list[SectionScore]:
         return [score for score in (self.section(name) for name in SECTIONS) if score is not None]
 
+    @field_serializer("sections")
+    def _by_section(self, sections: list[SectionScore]) -> dict[str, SectionScore]:
+        return {score.section: score for score in sections}
+
+    @computed_field
     @property
-    def score(self) -> float:
+    def score(self) -> Score:
         """The mean of the section scores (each section weighs the same, as in an interview loop)."""
         sections = self.sections
         return sum(section.score for section in sections) / len(sections) if sections else 0.0
@@ -103,17 +115,3 @@ class Scorecard:
         """The lowest-scoring estimation answers below full credit, worst first."""
         misses = [answer for answer in self.in_section("estimate") if answer.score < 1.0]
         return sorted(misses, key=lambda answer: (answer.score, answer.position))[:count]
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.interview_id,
-            "started_at": self.started_at,
-            "ended": self.ended,
-            "abandoned": self.abandoned,
-            "seconds_allowed": self.settings.seconds,
-            "seconds_used": round(self.seconds_used, 1),
-            "settings": self.settings.as_json(),
-            "score": round(self.score, 4),
-            "sections": {score.section: score.as_json() for score in self.sections},
-            "answers": [answer.as_json() for answer in self.answers],
-        }

@@ -14,8 +14,10 @@ loss of FSRS's predicted recall against pass (above Again) or fail.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from pydantic import computed_field
+
+from drill.read_model import ReadModel
 from drill.schedule import fsrs_model
 from drill.schedule.fsrs_model import DEFAULT, FSRSSettings, FSRSState
 from drill.schedule.memory import Rating
@@ -24,9 +26,11 @@ from drill.schedule.replay import PastReview, fit
 MIN_REVIEWS = 512  # py-fsrs's optimizer mini-batch: below it compute_optimal_parameters returns the defaults
 
 
-@dataclass(frozen=True)
-class FitReport:
-    """What fitting found: the reviews used, the parameters and both log losses."""
+class FitReport(ReadModel):
+    """What fitting found: the reviews used, the parameters and both log losses; its JSON is what
+    `drill scheduler optimize --json` prints."""
+
+    KEYS = ("reviews", "scored", "needed")
 
     reviews: int  # counted reviews fed to the optimizer
     scored: int  # of those, the ones with a recall to predict
@@ -34,21 +38,17 @@ class FitReport:
     log_loss_default: float | None
     log_loss_fitted: float | None
 
+    @computed_field
+    @property
+    def needed(self) -> int:
+        """Scored reviews the optimizer needs to fit anything."""
+        return MIN_REVIEWS
+
     @property
     def better(self) -> bool:
         """Whether the fitted parameters predict this history at least as well as the defaults."""
         return (self.parameters is not None and self.log_loss_fitted is not None
                 and self.log_loss_default is not None and self.log_loss_fitted <= self.log_loss_default)
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "reviews": self.reviews,
-            "scored": self.scored,
-            "needed": MIN_REVIEWS,
-            "parameters": None if self.parameters is None else list(self.parameters),
-            "log_loss_default": self.log_loss_default,
-            "log_loss_fitted": self.log_loss_fitted,
-        }
 
 
 def scored(history: Sequence[PastReview]) -> int:
@@ -100,7 +100,9 @@ def fit_history(history: Sequence[PastReview], progress: bool = False) -> FitRep
     count = scored(history)
     default_loss = log_loss(history)
     if count < MIN_REVIEWS:
-        return FitReport(len(history), count, None, default_loss, None)
+        return FitReport(reviews=len(history), scored=count, parameters=None, log_loss_default=default_loss,
+                         log_loss_fitted=None)
     parameters = optimize(history, progress)
     fitted_loss = log_loss(history, FSRSSettings(parameters=parameters))
-    return FitReport(len(history), count, parameters, default_loss, fitted_loss)
+    return FitReport(reviews=len(history), scored=count, parameters=parameters, log_loss_default=default_loss,
+                     log_loss_fitted=fitted_loss)

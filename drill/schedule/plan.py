@@ -31,6 +31,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TypeVar
 
+from pydantic import Field, computed_field
+
+from drill.read_model import ReadModel
+
 T = TypeVar("T")
 
 DEFAULT_WINDOW = 7
@@ -45,84 +49,70 @@ class PlanCounts:
     unseen: int = 0  # unseen items as at the start of today (those first seen today included)
 
 
-@dataclass(frozen=True)
-class DayLoad:
+class DayLoad(ReadModel):
+    """One day of the plan: what is already scheduled, and what the plan adds."""
+
     day: date
     reviews: int  # reviews already scheduled (today: due, overdue and already done)
     brought_forward: int
     new: int
 
+    @computed_field
     @property
     def total(self) -> int:
         return self.reviews + self.brought_forward + self.new
 
-    def as_json(self) -> dict[str, object]:
-        return {
-            "day": self.day.isoformat(),
-            "reviews": self.reviews,
-            "brought_forward": self.brought_forward,
-            "new": self.new,
-            "total": self.total,
-        }
 
+class Plan(ReadModel):
+    """The plan from today to the interview; its JSON is `drill plan --json` and the stats' plan."""
 
-@dataclass(frozen=True)
-class Plan:
+    KEYS = (
+        "today", "interview_date", "active", "days_left", "window_days", "window_start", "brought_forward", "unseen",
+        "new_per_day_needed", "new_per_day", "finishes_new", "max_reviews_per_day", "days_over_maximum",
+    )
+
     today: date
-    interview: date
-    window: int
+    interview: date = Field(serialization_alias="interview_date")
+    window: int = Field(serialization_alias="window_days")
     brought_forward: int = 0
     unseen: int = 0
     new_per_day_needed: int = 0
     new_per_day: int = 0
-    days: tuple[DayLoad, ...] = ()
+    days: tuple[DayLoad, ...] = Field(default=(), serialization_alias="daily_load")
     max_reviews_per_day: int = 200
 
+    @computed_field
     @property
     def days_left(self) -> int:
         """Study days before the interview, today included."""
         return (self.interview - self.today).days
 
+    @computed_field
     @property
     def active(self) -> bool:
         return self.days_left > 0
 
+    @computed_field
     @property
-    def window_start(self) -> date:
-        """The first day items are brought forward to."""
-        return max(self.today, window_start(self.interview, self.window))
+    def window_start(self) -> date | None:
+        """The first day items are brought forward to (None once the interview day has come)."""
+        return max(self.today, window_start(self.interview, self.window)) if self.active else None
 
     @property
     def bring_today(self) -> int:
         return self.days[0].brought_forward if self.days else 0
 
+    @computed_field
     @property
     def finishes_new(self) -> bool:
         """Whether every unseen item gets introduced before the interview."""
         return sum(day.new for day in self.days) >= self.unseen
 
+    @computed_field
     @property
     def days_over_maximum(self) -> int:
         """Days whose planned load exceeds the daily maximum (the queue stops at the maximum)."""
         return sum(day.total > self.max_reviews_per_day for day in self.days)
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "today": self.today.isoformat(),
-            "interview_date": self.interview.isoformat(),
-            "active": self.active,
-            "days_left": self.days_left,
-            "window_days": self.window,
-            "window_start": self.window_start.isoformat() if self.active else None,
-            "brought_forward": self.brought_forward,
-            "unseen": self.unseen,
-            "new_per_day_needed": self.new_per_day_needed,
-            "new_per_day": self.new_per_day,
-            "finishes_new": self.finishes_new,
-            "max_reviews_per_day": self.max_reviews_per_day,
-            "days_over_maximum": self.days_over_maximum,
-            "daily_load": [day.as_json() for day in self.days],
-        }
 
 
 def window_start(interview: date, window: int) -> date:
@@ -192,7 +182,7 @@ def make(
 ) -> Plan:
     """The plan from today to the interview (inactive, with no days, once the day has come)."""
     if not is_active(today, interview):
-        return Plan(today, interview, window, max_reviews_per_day=max_reviews_per_day)
+        return Plan(today=today, interview=interview, window=window, max_reviews_per_day=max_reviews_per_day)
     days_left = (interview - today).days
     days = [today + timedelta(days=n) for n in range(days_left)]
     reviews = [counts.scheduled.get(day, 0) for day in days]
@@ -205,7 +195,8 @@ def make(
         room = max(0, max_reviews_per_day - scheduled - share)
         new = min(pace, unseen_left, room)
         unseen_left -= new
-        loads.append(DayLoad(day, scheduled, share, new))
+        loads.append(DayLoad(day=day, reviews=scheduled, brought_forward=share, new=new))
     return Plan(
-        today, interview, window, counts.pending, counts.unseen, needed, pace, tuple(loads), max_reviews_per_day
+        today=today, interview=interview, window=window, brought_forward=counts.pending, unseen=counts.unseen,
+        new_per_day_needed=needed, new_per_day=pace, days=tuple(loads), max_reviews_per_day=max_reviews_per_day,
     )

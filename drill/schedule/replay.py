@@ -21,6 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from pydantic import Field, computed_field
+
+from drill.read_model import ReadModel
 from drill.schedule import fsrs_model, memory
 from drill.schedule.fsrs_model import FSRSSettings, FSRSState
 from drill.schedule.grading import ItemState, apply_quality
@@ -79,21 +82,17 @@ class Prediction:
             raise AttributeError(f"{type(self).__name__} has no attribute or model {name!r}") from None
 
 
-@dataclass(frozen=True)
-class Fit:
+class Fit(ReadModel):
     """How well one model's predictions match the outcomes (None when there is nothing to score)."""
 
     log_loss: float | None = None
     rmse: float | None = None
     mean_prediction: float | None = None
 
-    def as_json(self) -> dict[str, float | None]:
-        return {"log_loss": self.log_loss, "rmse": self.rmse, "mean_prediction": self.mean_prediction}
 
-
-@dataclass(frozen=True)
-class Comparison:
-    """The registered memory models against each other over one history.
+class Comparison(ReadModel):
+    """The registered memory models against each other over one history; its JSON is what
+    `drill scheduler compare --json` prints.
 
     `fits` maps each model's name to its Fit, in registration order; `comparison.sm2` reads
     `fits["sm2"]`."""
@@ -102,26 +101,29 @@ class Comparison:
     items: int  # items with at least one counted review
     compared: int  # reviews with an earlier review: the predictions scored
     passed: int  # of those, how many were passes
-    fits: dict[str, Fit]
+    fits: dict[str, Fit] = Field(serialization_alias="models")
 
     def __getattr__(self, name: str) -> Fit:
-        if name.startswith("_") or name == "fits":
-            raise AttributeError(name)
         try:
-            return self.fits[name]
+            return self.__dict__["fits"][name]
         except KeyError:
             raise AttributeError(f"{type(self).__name__} has no attribute or model {name!r}") from None
 
+    def _losses(self) -> dict[str, float]:
+        """Each model's log loss, best (lowest) first; a model with nothing scored is left out."""
+        scored = {name: fit.log_loss for name, fit in self.fits.items() if fit.log_loss is not None}
+        return dict(sorted(scored.items(), key=lambda pair: pair[1]))
+
     def _ranked(self) -> list[str]:
         """The models with a log loss, best (lowest) first."""
-        scored = [name for name, fit in self.fits.items() if fit.log_loss is not None]
-        return sorted(scored, key=lambda name: self.fits[name].log_loss)
+        return list(self._losses())
 
     def _ties(self, name: str) -> list[str]:
-        loss = self.fits[name].log_loss
-        return [other for other in self._ranked()
-                if math.isclose(self.fits[other].log_loss, loss, rel_tol=1e-9, abs_tol=1e-12)]
+        losses = self._losses()
+        return [other for other, loss in losses.items()
+                if math.isclose(loss, losses[name], rel_tol=1e-9, abs_tol=1e-12)]
 
+    @computed_field
     @property
     def better(self) -> str | None:
         """The name of the model with the lowest log loss; None when there is nothing to compare or
@@ -131,6 +133,7 @@ class Comparison:
             return None
         return ranked[0]
 
+    @computed_field
     @property
     def verdict(self) -> str:
         """One line: which model fits this history better."""
@@ -147,25 +150,13 @@ class Comparison:
             f"log loss {mine.log_loss:.3f} vs {theirs.log_loss:.3f}"
         )
         assert mine.rmse is not None
-        lower = min((name for name in self.fits if name != better and self.fits[name].rmse is not None),
-                    key=lambda name: self.fits[name].rmse, default=None)
-        if lower is not None and mine.rmse > self.fits[lower].rmse:
-            line += (f", though {label(lower)}'s RMSE is lower "
-                     f"({self.fits[lower].rmse:.3f} vs {mine.rmse:.3f})")
+        others = {name: fit.rmse for name, fit in self.fits.items() if name != better and fit.rmse is not None}
+        lower = min(others, key=others.__getitem__, default=None)
+        if lower is not None and mine.rmse > others[lower]:
+            line += f", though {label(lower)}'s RMSE is lower ({others[lower]:.3f} vs {mine.rmse:.3f})"
         if self.compared < 100:
             line += f" (only {self.compared} reviews scored: a hint, not a verdict)"
         return line + "."
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "reviews": self.reviews,
-            "items": self.items,
-            "compared": self.compared,
-            "passed": self.passed,
-            "models": {name: fit.as_json() for name, fit in self.fits.items()},
-            "better": self.better,
-            "verdict": self.verdict,
-        }
 
 
 class _Score:
@@ -228,7 +219,7 @@ class Replayer:
         prediction = None
         fitted_before = self.fitted_states.get(review.item_id, FSRSState())
         if before.last_review_day is not None:
-            recall = {model.name: model.recall(before, review.day) for model in self.models}
+            recall = {model.name: _reviewed_recall(model, before, review.day) for model in self.models}
             if self.fitted is not None:
                 recall[FITTED] = fsrs_model.retrievability(fitted_before, review.day, self.fitted)
             prediction = Prediction(
@@ -246,6 +237,14 @@ class Replayer:
         if self.fitted is not None:
             self.fitted_states[review.item_id] = fsrs_model.review(fitted_before, review.button, review.day, self.fitted)
         return prediction
+
+
+def _reviewed_recall(model: memory.MemoryModel, before: ItemState, day: date) -> float:
+    """The model's prediction for an item reviewed before (only a never-reviewed one has none)."""
+    recall = model.recall(before, day)
+    if recall is None:
+        raise ValueError(f"{model.name} predicts no recall for an item reviewed on {before.last_review_day}")
+    return recall
 
 
 def predictions(reviews: Iterable[PastReview]) -> list[Prediction]:

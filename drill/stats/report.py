@@ -2,14 +2,15 @@
 `drill stats` prints: the home counts and the figures together.
 
     load_report(study, period=30, block=None) -> StatsReport    what the stats screen's worker runs
-    Stats(home, report).as_json()                                `drill stats --json`
+    Stats(home, report).model_dump(mode="json")                  `drill stats --json`
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from drill.home import HomeSummary
 from drill.store.stats.figures import StatsReport, collect
@@ -56,13 +57,19 @@ def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: 
     return collect(study.engine, scope, pace - progress.new_done, plan)
 
 
-@dataclass(frozen=True)
-class Stats:
-    """What `drill stats` prints: the home screen's counts (the spine) and every figure."""
+class Stats(BaseModel):
+    """What `drill stats` prints: the home screen's counts (the spine) and every figure. Its JSON,
+    `drill stats --json`, is one object: the spine's keys first, unchanged, then every figure's."""
+
+    model_config = ConfigDict(frozen=True)
 
     home: HomeSummary
     report: StatsReport
 
-    def as_json(self) -> dict[str, Any]:
-        """`drill stats --json`: the spine's keys first, unchanged, then every figure."""
-        return {**self.home.as_json(), **self.report.as_json()}
+    def __init__(self, home: HomeSummary, report: StatsReport) -> None:
+        super().__init__(home=home, report=report)
+
+    @model_serializer(mode="wrap")
+    def _spine_then_figures(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        dumped = handler(self)
+        return {**dumped["home"], **dumped["report"]}

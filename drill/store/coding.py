@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, bindparam, case, func, insert, select
 
 from drill.coding.attempt import CodingAttempt
 from drill.schedule.records import Grade, Regrade
+from drill.store.tables import coding_attempt
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
 
-INSERT_ATTEMPT = text(
-    """INSERT INTO coding_attempt (item_id, review_id, started_at, finished_at, status, passed, failed,
-        device, hints_used, seconds, speed_ratio, workspace)
-    VALUES (:item_id, :review_id, :started_at, :finished_at, :status, :passed, :failed,
-        :device, :hints_used, :seconds, :speed_ratio, :workspace)"""
-)
-
-SAME_ATTEMPT = text("SELECT review_id FROM coding_attempt WHERE item_id = :item_id AND finished_at = :finished_at")
+INSERT_ATTEMPT = insert(coding_attempt)  # the columns are the row's keys
+SAME_ATTEMPT = select(coding_attempt.c.review_id).where(
+    coding_attempt.c.item_id == bindparam("item_id"), coding_attempt.c.finished_at == bindparam("finished_at"))
 
 
 @dataclass(frozen=True)
@@ -48,16 +44,24 @@ def record_attempt(engine: Engine, attempt: CodingAttempt, grade: Grade | None, 
     return review_id
 
 
+_LAST = coding_attempt.alias("last")
+_LAST_STATUS = (
+    select(_LAST.c.status)
+    .where(_LAST.c.item_id == coding_attempt.c.item_id)
+    .order_by(_LAST.c.finished_at.desc(), _LAST.c.id.desc())
+    .limit(1)
+    .scalar_subquery()
+)
+RECORDS = select(
+    coding_attempt.c.item_id,
+    func.count().label("attempts"),
+    func.min(case((coding_attempt.c.status == "pass", coding_attempt.c.seconds))).label("best"),
+    _LAST_STATUS.label("last_status"),
+    func.max(coding_attempt.c.hints_used).label("hints"),
+).group_by(coding_attempt.c.item_id)
+
+
 def drill_records(engine: Engine) -> dict[str, DrillRecord]:
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                """SELECT item_id, COUNT(*) AS attempts,
-                    MIN(CASE WHEN status = 'pass' THEN seconds END) AS best,
-                    (SELECT status FROM coding_attempt last WHERE last.item_id = a.item_id
-                     ORDER BY finished_at DESC, id DESC LIMIT 1) AS last_status,
-                    MAX(hints_used) AS hints
-                FROM coding_attempt a GROUP BY item_id"""
-            )
-        ).all()
+        rows = connection.execute(RECORDS).all()
     return {row.item_id: DrillRecord(row.item_id, row.attempts, row.best, row.last_status, row.hints) for row in rows}

@@ -1,7 +1,8 @@
 """The SQL that differs between SQLite and PostgreSQL, in one place, so each query is written once.
 
     sql = dialect(connection)
-    f"SELECT {sql.greatest('due_day', ':today')} …"
+    f"SELECT {sql.greatest('due_day', ':today')} …"           in text SQL
+    select(sql.greatest_of(item.c.due_day, today))             in a Core statement
 
 Everything else the store writes is portable as it stands: booleans compared with TRUE/FALSE,
 conditional counts as COUNT(*) FILTER (WHERE …), sums of counts cast to INTEGER, subqueries
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import TYPE_CHECKING
 
+from sqlalchemy import ColumnElement, func, literal_column
+
 if TYPE_CHECKING:
-    from sqlalchemy import Connection, Engine
+    from sqlalchemy import Column, Connection, Engine
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class Dialect:
     def greatest(self, *values: str) -> str:
         """The largest of the values (SQLite's scalar MAX; on both, NULL only when every value is)."""
         return f"{'GREATEST' if self.postgres else 'MAX'}({', '.join(values)})"
+
+    def greatest_of(self, *values: ColumnElement) -> ColumnElement:
+        """`greatest` in a Core statement."""
+        return (func.greatest if self.postgres else func.max)(*values)
 
     def least(self, *values: str) -> str:
         return f"{'LEAST' if self.postgres else 'MIN'}({', '.join(values)})"
@@ -46,6 +53,10 @@ class Dialect:
     def unindexed(self, column: str) -> str:
         """`column`, marked so that SQLite's planner does not pick an index on it (a unary +)."""
         return column if self.postgres else f"+{column}"
+
+    def unindexed_column(self, column: "Column") -> ColumnElement:
+        """`unindexed` in a Core statement."""
+        return column if self.postgres else literal_column(f"+{column.table.name}.{column.name}", column.type)
 
     def json_has(self, column: str, value: str) -> str:
         """True when the JSON array of strings in `column` holds `value`."""

@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
 
 from drill.estimate.attempt import AttemptRow
+from drill.read_model import ReadModel
 from drill.schedule.records import Grade, Regrade
 from drill.store.dialect import as_text
+from drill.store.tables import estimate_attempt, mock_round
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
 
-INSERT_ATTEMPT = text(
-    """INSERT INTO estimate_attempt (item_id, review_id, mock_round_id, attempted_at, params, answer,
-        parsed, truth, unit, score, log_error, slip, error, seconds)
-    VALUES (:item_id, :review_id, :mock_round_id, :attempted_at, :params, :answer,
-        :parsed, :truth, :unit, :score, :log_error, :slip, :error, :seconds)"""
-)
+INSERT_ATTEMPT = insert(estimate_attempt)  # the columns are the row's keys
 
 
-@dataclass(frozen=True)
-class RoundRow:
+class RoundRow(ReadModel):
     """One mock round in the history list."""
 
     id: int
@@ -37,7 +33,8 @@ class RoundRow:
     abandoned: bool
 
 
-SAME_ATTEMPT = text("SELECT 1 FROM estimate_attempt WHERE item_id = :item_id AND attempted_at = :attempted_at")
+SAME_ATTEMPT = select(1).where(estimate_attempt.c.item_id == bindparam("item_id"),
+                               estimate_attempt.c.attempted_at == bindparam("attempted_at"))
 
 
 def _insert_attempt(connection: Connection, attempt: AttemptRow, review_id: int | None, round_id: int | None,
@@ -60,10 +57,7 @@ def record_review_attempt(engine: Engine, grade: Grade, attempt: AttemptRow, reg
 def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_s: int, blocks: list[str]) -> int:
     with writing(engine) as connection:
         return connection.execute(
-            text(
-                """INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
-                VALUES (:started_at, :problems, :time_limit_s, :blocks) RETURNING id"""
-            ),
+            insert(mock_round).returning(mock_round.c.id),
             {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s, "blocks": json.dumps(blocks)},
         ).scalar_one()
 
@@ -76,8 +70,8 @@ def record_round_attempt(engine: Engine, round_id: int, attempt: AttemptRow, rep
 def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: float, abandoned: bool) -> None:
     with writing(engine) as connection:
         connection.execute(
-            text("UPDATE mock_round SET finished_at = :at, score = :score, abandoned = :abandoned WHERE id = :id"),
-            {"at": finished_at, "score": score, "abandoned": abandoned, "id": round_id},
+            update(mock_round).where(mock_round.c.id == round_id)
+            .values(finished_at=finished_at, score=score, abandoned=abandoned)
         )
 
 
@@ -91,32 +85,42 @@ def time_used(row) -> float:
 
 def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
     """Past rounds, newest first, with how many problems were answered and the time used."""
+    query = (
+        select(
+            mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
+            mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned,
+            func.count(estimate_attempt.c.id).label("answered"),
+            func.coalesce(func.sum(estimate_attempt.c.seconds), 0).label("seconds"),
+        )
+        .outerjoin(estimate_attempt, estimate_attempt.c.mock_round_id == mock_round.c.id)
+        .group_by(mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
+                  mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned)
+        .order_by(mock_round.c.started_at.desc())
+        .limit(limit)
+    )
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                """SELECT r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned,
-                    COUNT(a.id) AS answered, COALESCE(SUM(a.seconds), 0) AS seconds
-                FROM mock_round r LEFT JOIN estimate_attempt a ON a.mock_round_id = r.id
-                GROUP BY r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned
-                ORDER BY r.started_at DESC LIMIT :limit"""
-            ),
-            {"limit": limit},
-        ).all()
+        rows = connection.execute(query).all()
     return [
-        RoundRow(row.id, as_text(row.started_at), row.problems, row.answered, row.time_limit_s,
-                 time_used(row), row.score, bool(row.abandoned))
+        RoundRow(id=row.id, started_at=as_text(row.started_at), problems=row.problems, answered=row.answered,
+                 time_limit_s=row.time_limit_s, seconds=time_used(row), score=row.score, abandoned=row.abandoned)
         for row in rows
     ]
+
+
+ROUND_ATTEMPTS = (
+    select(
+        estimate_attempt.c.item_id, estimate_attempt.c.attempted_at, estimate_attempt.c.params,
+        estimate_attempt.c.answer, estimate_attempt.c.parsed, estimate_attempt.c.truth, estimate_attempt.c.unit,
+        estimate_attempt.c.score, estimate_attempt.c.log_error, estimate_attempt.c.slip, estimate_attempt.c.error,
+        estimate_attempt.c.seconds,
+    )
+    .where(estimate_attempt.c.mock_round_id == bindparam("round_id"))
+    .order_by(estimate_attempt.c.attempted_at, estimate_attempt.c.id)
+)
 
 
 def round_attempts(engine: Engine, round_id: int) -> list[dict[str, Any]]:
     """A round's answers in the order given: the estimate_attempt columns, params decoded."""
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                """SELECT item_id, attempted_at, params, answer, parsed, truth, unit, score, log_error, slip, error,
-                    seconds FROM estimate_attempt WHERE mock_round_id = :round_id ORDER BY attempted_at, id"""
-            ),
-            {"round_id": round_id},
-        ).mappings().all()
+        rows = connection.execute(ROUND_ATTEMPTS, {"round_id": round_id}).mappings().all()
     return [{**row, "params": json.loads(row["params"]), "attempted_at": as_text(row["attempted_at"])} for row in rows]

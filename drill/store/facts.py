@@ -3,17 +3,16 @@ which content the items were last synced from, the FSRS parameters fitted to its
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select
+
+from drill.store.tables import store_fact
 
 SCHEDULER = "scheduler"
 CONTENT = "content_fingerprint"
 FSRS_PARAMETERS = "fsrs_parameters"  # JSON list of floats (drill.store.fsrs_parameters)
 
-READ = text("SELECT value FROM store_fact WHERE key = :key")
-WRITE = text(
-    "INSERT INTO store_fact (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = :value"
-)
-FORGET = text("DELETE FROM store_fact WHERE key = :key")
+READ = select(store_fact.c.value).where(store_fact.c.key == bindparam("key"))
+FORGET = delete(store_fact).where(store_fact.c.key == bindparam("key"))
 
 
 def read_fact(engine: Engine, key: str) -> str | None:
@@ -22,8 +21,7 @@ def read_fact(engine: Engine, key: str) -> str | None:
 
 
 def write_fact(connection: Connection, key: str, value: str | None) -> None:
-    """Set (or, with None, forget) a fact inside the caller's transaction."""
-    if value is None:
-        connection.execute(FORGET, {"key": key})
-    else:
-        connection.execute(WRITE, {"key": key, "value": value})
+    """Set (or, with None, forget) a fact inside the caller's write transaction."""
+    connection.execute(FORGET, {"key": key})
+    if value is not None:
+        connection.execute(insert(store_fact), {"key": key, "value": value})

@@ -9,21 +9,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, bindparam, func, select
 
 from drill.schedule.replay import PastReview
 from drill.store.dialect import as_date
+from drill.store.tables import review
 
-ITEM_REVIEWS = text(
-    """SELECT study_day, button FROM review
-    WHERE item_id = :item_id AND counted
-    ORDER BY reviewed_at, id"""
+ITEM_REVIEWS = (
+    select(review.c.study_day, review.c.button)
+    .where(review.c.item_id == bindparam("item_id"), review.c.counted)
+    .order_by(review.c.reviewed_at, review.c.id)
 )
-ALL_REVIEWS = text(
-    """SELECT item_id, study_day, button, quality FROM review
-    WHERE counted
-    ORDER BY item_id, reviewed_at, id"""
+ALL_REVIEWS = (
+    select(review.c.item_id, review.c.study_day, review.c.button, review.c.quality)
+    .where(review.c.counted)
+    .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
 )
+COUNTS = select(func.count(), func.count().filter(review.c.counted))
 
 
 def item_reviews(engine: Engine, item_id: str) -> list[tuple[date, int]]:
@@ -42,7 +44,5 @@ def review_history(engine: Engine) -> Iterator[PastReview]:
 def review_counts(engine: Engine) -> tuple[int, int]:
     """All reviews stored, and how many of them were counted."""
     with engine.connect() as connection:
-        total, counted = connection.execute(
-            text("SELECT COUNT(*), COUNT(*) FILTER (WHERE counted) FROM review")
-        ).one()
+        total, counted = connection.execute(COUNTS).one()
     return total, counted

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, select, update
 
 from drill.schedule.grading import ItemState
 from drill.store.queries import STATE_COLUMNS, item_state
+from drill.store.tables import item
 
-SET_STATE = text(
-    """UPDATE item SET repetitions=:repetitions, interval=:interval, easiness=:easiness,
-        due_day=:due_day, last_review_day=:last_review_day, fsrs_stability=:fsrs_stability,
-        fsrs_difficulty=:fsrs_difficulty, fsrs_due_day=:fsrs_due_day WHERE id=:item_id"""
-)
-READ_STATE = text(f"SELECT {STATE_COLUMNS} FROM item WHERE id = :item_id")
+# The columns set are the parameters' other keys (state_params gives all of ItemState's).
+SET_STATE = update(item).where(item.c.id == bindparam("item_id"))
+READ_STATE = select(*STATE_COLUMNS).where(item.c.id == bindparam("item_id"))
 
 
 def state_params(item_id: str, state: ItemState) -> dict[str, object]:

@@ -6,40 +6,42 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, Select, func, select
 
 from drill.schedule.leech import RUN_KINDS, Standing
+from drill.store.tables import LAPSE, item, review
 
 AGAIN = 1
-# The WHERE is the partial index ix_review_lapse's own, word for word, so SQLite reads that index.
-LAPSES = """SELECT item_id, COUNT(*) FROM review
-    WHERE counted = TRUE AND button = 1 AND reps_before > 0 {only} GROUP BY item_id"""
+# ix_review_lapse's own WHERE, as it stands, so SQLite reads that index.
+LAPSES = select(review.c.item_id, func.count()).where(LAPSE).group_by(review.c.item_id)
 # Failed tries (every review, repeats included) after the item's last pass, item by item: the
 # few estimation families and drills drive it, each reading its own reviews through ix_review_item.
-FAILED_RUNS = f"""SELECT * FROM (
-    SELECT i.id, (SELECT COUNT(*) FROM review r WHERE r.item_id = i.id AND r.button = {AGAIN}
-        AND NOT EXISTS (SELECT 1 FROM review p WHERE p.item_id = i.id AND p.button > {AGAIN}
-                        AND p.reviewed_at > r.reviewed_at)) AS run
-    FROM item i WHERE i.kind IN ({", ".join(f"'{kind}'" for kind in RUN_KINDS)}) {{only}}) AS runs
-    WHERE run > 0"""
-ITEMS = "SELECT id, kind, topic FROM item WHERE TRUE {only}"
+_tried, _passed, _item = review.alias("r"), review.alias("p"), item.alias("i")
+_PASSED_SINCE = (
+    select(1)
+    .where(_passed.c.item_id == _item.c.id, _passed.c.button > AGAIN, _passed.c.reviewed_at > _tried.c.reviewed_at)
+    .correlate_except(_passed)
+    .exists()
+)
+_RUN = select(func.count()).where(_tried.c.item_id == _item.c.id, _tried.c.button == AGAIN, ~_PASSED_SINCE)
+_RUNS = select(_item.c.id, _RUN.scalar_subquery().label("run")).where(_item.c.kind.in_(RUN_KINDS))
+ITEMS = select(item.c.id, item.c.kind, item.c.topic)
 
 
-def _counts(connection: Connection, sql: str, column: str, ids: Collection[str] | None) -> dict[str, int]:
-    if ids is None:
-        return dict(connection.execute(text(sql.format(only=""))).all())
-    query = text(sql.format(only=f"AND {column} IN :ids")).bindparams(bindparam("ids", expanding=True))
-    return dict(connection.execute(query, {"ids": list(ids)}).all()) if ids else {}
+def _counted(connection: Connection, query: Select, ids: Collection[str] | None) -> dict[str, int]:
+    """The (id, count) rows of `query` as a dict; none when `ids` is given and empty."""
+    return dict(connection.execute(query).all()) if ids is None or ids else {}
 
 
 def lapse_counts(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:
     """Lapses per item (items without any left out)."""
-    return _counts(connection, LAPSES, "item_id", ids)
+    return _counted(connection, LAPSES if ids is None else LAPSES.where(review.c.item_id.in_(list(ids))), ids)
 
 
 def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:
     """Failed tries since the last pass, per estimation family and coding drill (none: left out)."""
-    return _counts(connection, FAILED_RUNS, "i.id", ids)
+    runs = (_RUNS if ids is None else _RUNS.where(_item.c.id.in_(list(ids)))).subquery("runs")
+    return _counted(connection, select(runs.c.id, runs.c.run).where(runs.c.run > 0), ids)
 
 
 def _standings(connection: Connection, ids: Collection[str], lapses: dict[str, int],
@@ -48,10 +50,9 @@ def _standings(connection: Connection, ids: Collection[str], lapses: dict[str, i
     if not ids:
         return {}
     if len(ids) > 500:  # every item's kind and topic in one pass beats a list of thousands of ids
-        items = {row[0]: row[1:] for row in connection.execute(text(ITEMS.format(only="")))}
+        items = {row[0]: row[1:] for row in connection.execute(ITEMS)}
     else:
-        query = text(ITEMS.format(only="AND id IN :ids")).bindparams(bindparam("ids", expanding=True))
-        items = {row[0]: row[1:] for row in connection.execute(query, {"ids": sorted(ids)})}
+        items = {row[0]: row[1:] for row in connection.execute(ITEMS.where(item.c.id.in_(sorted(ids))))}
     return {
         item_id: Standing(item_id, *items.get(item_id, ("card", "")), lapses.get(item_id, 0), runs.get(item_id, 0))
         for item_id in ids
@@ -82,5 +83,5 @@ def standing(connection: Connection, item_id: str) -> Standing:
     found = standings(connection, [item_id])
     if item_id in found:
         return found[item_id]
-    item = connection.execute(text(ITEMS.format(only="AND id = :id")), {"id": item_id}).first()
-    return Standing(item_id, *(item[1:] if item else ("card", "")))
+    found_item = connection.execute(ITEMS.where(item.c.id == item_id)).first()
+    return Standing(item_id, *(found_item[1:] if found_item else ("card", "")))

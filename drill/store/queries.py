@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from datetime import date
 
-from sqlalchemy import Engine, bindparam, text
+from pydantic import Field
+from sqlalchemy import Engine, Integer, and_, bindparam, case, cast, distinct, false, func, select
 
+from drill.read_model import ReadModel
 from drill.schedule.grading import ItemState
 from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
 from drill.store.dialect import Dialect, as_date, dialect
+from drill.store.tables import estimate_attempt, item, review
 
-ACTIVE = "retired = FALSE AND suspended = FALSE"
-REVIEWED = f"{ACTIVE} AND kind != 'coding'"  # coding drills are practised from their own screen
+ACTIVE = and_(item.c.retired == false(), item.c.suspended == false())
+REVIEWED = and_(ACTIVE, item.c.kind != "coding")  # coding drills are practised from their own screen
 
 
-@dataclass(frozen=True)
-class BlockCounts:
+class BlockCounts(ReadModel):
     """One block on the home screen: active items, due today, unseen, and reviews given."""
 
     items: int = 0
@@ -27,15 +28,33 @@ class BlockCounts:
     new: int = 0
     reviews: int = 0
 
-    def as_json(self) -> dict[str, int]:
-        return {"items": self.items, "due": self.due, "new": self.new, "reviews": self.reviews}
 
-
-@dataclass(frozen=True)
-class DayProgress:
+class DayProgress(ReadModel):
     reviews_done: int
     new_done: int
-    new_done_by_kind: dict[str, int] = field(default_factory=dict)
+    new_done_by_kind: dict[str, int] = Field(default_factory=dict)
+
+
+# The queue's lanes: each block's due items (each kind's unseen items in a block) in its own order,
+# read from the covering indexes ix_item_due and ix_item_new.
+_DUE_LANES = select(
+    item.c.id, item.c.block, item.c.due_day, item.c.kind, item.c.siblings, item.c.position,
+    func.row_number().over(partition_by=item.c.block, order_by=(item.c.due_day, item.c.position)).label("lane"),
+).where(ACTIVE, item.c.due_day <= bindparam("today")).subquery("lanes")
+DUE = (
+    select(_DUE_LANES.c.id, _DUE_LANES.c.block, _DUE_LANES.c.due_day, _DUE_LANES.c.kind, _DUE_LANES.c.siblings)
+    .where(_DUE_LANES.c.lane <= bindparam("per_block"))
+    .order_by(_DUE_LANES.c.due_day, _DUE_LANES.c.position)
+)
+_NEW_LANES = select(
+    item.c.id, item.c.block, item.c.kind, item.c.siblings, item.c.position,
+    func.row_number().over(partition_by=(item.c.kind, item.c.block), order_by=item.c.position).label("lane"),
+).where(ACTIVE, item.c.last_review_day.is_(None)).subquery("lanes")
+NEW = (
+    select(_NEW_LANES.c.id, _NEW_LANES.c.block, _NEW_LANES.c.kind, _NEW_LANES.c.siblings)
+    .where(_NEW_LANES.c.lane <= bindparam("per_block"))
+    .order_by(_NEW_LANES.c.position)
+)
 
 
 def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[Candidate], list[Candidate]]:
@@ -48,29 +67,11 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     with engine.connect() as connection:
         due = [
             Candidate(row[0], row[1], as_date(row[2]), row[3], row[4])
-            for row in connection.execute(
-                text(
-                    f"""SELECT id, block, due_day, kind, siblings FROM (
-                        SELECT id, block, due_day, kind, siblings, position, ROW_NUMBER() OVER (
-                            PARTITION BY block ORDER BY due_day, position) AS lane
-                        FROM item WHERE {ACTIVE} AND due_day <= :today) AS lanes
-                    WHERE lane <= :per_block ORDER BY due_day, position"""
-                ),
-                {"today": today, "per_block": per_block},
-            )
+            for row in connection.execute(DUE, {"today": today, "per_block": per_block})
         ]
         new = [
             Candidate(row[0], row[1], None, row[2], row[3])
-            for row in connection.execute(
-                text(
-                    f"""SELECT id, block, kind, siblings FROM (
-                        SELECT id, block, kind, siblings, position, ROW_NUMBER() OVER (
-                            PARTITION BY kind, block ORDER BY position) AS lane
-                        FROM item WHERE {ACTIVE} AND last_review_day IS NULL) AS lanes
-                    WHERE lane <= :per_block ORDER BY position"""
-                ),
-                {"per_block": per_block},
-            )
+            for row in connection.execute(NEW, {"per_block": per_block})
         ]
     return due, new
 
@@ -78,48 +79,53 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
 def due_load(engine: Engine, item_id: str, first: date, last: date) -> dict[date, int]:
     """How many items besides `item_id` are due on each day from `first` to `last` (days with none
     left out): the load a passed item's due day is spread over (drill.schedule.load_balance)."""
+    query = (
+        select(item.c.due_day, func.count())
+        .where(ACTIVE, item.c.due_day.between(first, last), item.c.id != item_id)
+        .group_by(item.c.due_day)
+    )
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                f"""SELECT due_day, COUNT(*) FROM item WHERE {ACTIVE} AND due_day BETWEEN :first AND :last
-                AND id != :id GROUP BY due_day"""
-            ),
-            {"first": first, "last": last, "id": item_id},
-        ).all()
+        rows = connection.execute(query).all()
     return {as_date(day): number for day, number in rows}
 
 
 def reviewed_today(engine: Engine, today: date) -> list[Candidate]:
     """The items with a sibling group graded today (their siblings wait for another day)."""
+    query = (
+        select(item.c.id, item.c.block, item.c.kind, item.c.siblings)
+        .distinct()
+        .join_from(review, item, item.c.id == review.c.item_id)
+        .where(review.c.study_day == today, item.c.siblings.is_not(None))
+    )
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                """SELECT DISTINCT item.id, item.block, item.kind, item.siblings
-                FROM review JOIN item ON item.id = review.item_id
-                WHERE review.study_day = :today AND item.siblings IS NOT NULL"""
-            ),
-            {"today": today},
-        ).all()
+        rows = connection.execute(query).all()
     return [Candidate(row.id, row.block, None, row.kind, row.siblings) for row in rows]
 
 
 def day_progress(engine: Engine, today: date) -> DayProgress:
     """How many grades were given today, and how many items (of each kind) were seen for the first time."""
+    query = (
+        select(item.c.kind, func.count(),
+               func.count().filter(and_(review.c.counted, review.c.last_day_before.is_(None))))
+        .join_from(review, item, item.c.id == review.c.item_id)
+        .where(review.c.study_day == today)
+        .group_by(item.c.kind)
+    )
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                """SELECT item.kind, COUNT(*), COUNT(*) FILTER (WHERE review.counted AND review.last_day_before IS NULL)
-                FROM review JOIN item ON item.id = review.item_id WHERE review.study_day = :today GROUP BY item.kind"""
-            ),
-            {"today": today},
-        ).all()
+        rows = connection.execute(query).all()
     new_by_kind = {kind: new for kind, _, new in rows if new}
-    return DayProgress(sum(row[1] for row in rows), sum(new_by_kind.values()), new_by_kind)
+    return DayProgress(reviews_done=sum(row[1] for row in rows), new_done=sum(new_by_kind.values()),
+                       new_done_by_kind=new_by_kind)
 
 
-STATE_COLUMNS = """repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
-    fsrs_due_day"""
-CARD_COLUMNS = f"id, kind, block, topic, prompt, answer, source, points, target_seconds, errata, {STATE_COLUMNS}"
+STATE_COLUMNS = (
+    item.c.repetitions, item.c.interval, item.c.easiness, item.c.due_day, item.c.last_review_day,
+    item.c.fsrs_stability, item.c.fsrs_difficulty, item.c.fsrs_due_day,
+)
+CARD_COLUMNS = (
+    item.c.id, item.c.kind, item.c.block, item.c.topic, item.c.prompt, item.c.answer, item.c.source, item.c.points,
+    item.c.target_seconds, item.c.errata, *STATE_COLUMNS,
+)
 
 
 def item_state(row) -> ItemState:
@@ -140,110 +146,110 @@ def _card(row) -> Card:
 def session_pool(engine: Engine) -> list[Card]:
     """Every active item a review session shows (coding drills are practised from their own screen)."""
     with engine.connect() as connection:
-        return [_card(row) for row in connection.execute(text(f"SELECT {CARD_COLUMNS} FROM item WHERE {REVIEWED}"))]
+        return [_card(row) for row in connection.execute(select(*CARD_COLUMNS).where(REVIEWED))]
 
 
 def mean_estimate_scores(engine: Engine) -> dict[str, float]:
     """Each estimation family's mean score over its attempts (families never tried left out)."""
+    query = select(estimate_attempt.c.item_id, func.avg(estimate_attempt.c.score)).group_by(estimate_attempt.c.item_id)
     with engine.connect() as connection:
-        return dict(connection.execute(text("SELECT item_id, AVG(score) FROM estimate_attempt GROUP BY item_id")).all())
+        return dict(connection.execute(query).all())
+
+
+CARDS = select(*CARD_COLUMNS).where(item.c.id.in_(bindparam("ids", expanding=True)))
 
 
 def cards(engine: Engine, ids: list[str]) -> list[Card]:
     """The cards for `ids`, in the order given."""
     if not ids:
         return []
-    query = text(f"SELECT {CARD_COLUMNS} FROM item WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
     with engine.connect() as connection:
-        found = {row.id: _card(row) for row in connection.execute(query, {"ids": ids})}
+        found = {row.id: _card(row) for row in connection.execute(CARDS, {"ids": ids})}
     return [found[id_] for id_ in ids if id_ in found]
 
 
 def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
     """Per block: active items, due today, unseen, and reviews given."""
-    with engine.connect() as connection:
-        items = connection.execute(
-            text(
-                f"""SELECT block, COUNT(*) AS items,
-                    COUNT(*) FILTER (WHERE due_day <= :today AND kind != 'coding') AS due,
-                    COUNT(*) FILTER (WHERE last_review_day IS NULL AND kind != 'coding') AS new
-                FROM item WHERE {ACTIVE} GROUP BY block"""
-            ),
-            {"today": today},
-        ).all()
-        reviews = dict(
-            connection.execute(
-                # per item through the review index: far cheaper than joining every review row
-                text(
-                    """SELECT block, CAST(SUM((SELECT COUNT(*) FROM review WHERE review.item_id = item.id)) AS INTEGER)
-                    FROM item GROUP BY block"""
-                )
-            ).all()
+    scheduled = item.c.kind != "coding"
+    items = (
+        select(
+            item.c.block,
+            func.count().label("items"),
+            func.count().filter(and_(item.c.due_day <= today, scheduled)).label("due"),
+            func.count().filter(and_(item.c.last_review_day.is_(None), scheduled)).label("new"),
         )
-    counts = {row.block: BlockCounts(row.items, row.due, row.new) for row in items}
-    for block, number in reviews.items():
-        counts[block] = replace(counts.get(block, BlockCounts()), reviews=number)
+        .where(ACTIVE)
+        .group_by(item.c.block)
+    )
+    # per item through the review index: far cheaper than joining every review row
+    per_item = select(func.count()).where(review.c.item_id == item.c.id).scalar_subquery()
+    reviews = select(item.c.block, cast(func.sum(per_item), Integer)).group_by(item.c.block)
+    with engine.connect() as connection:
+        counts = {row.block: BlockCounts(items=row.items, due=row.due, new=row.new)
+                  for row in connection.execute(items)}
+        for block, number in connection.execute(reviews):
+            counts[block] = counts.get(block, BlockCounts()).model_copy(update={"reviews": number})
     return counts
 
 
 def due_drills(engine: Engine, today: date) -> list[str]:
     """The ids of the coding drills due today (they come up in today's review)."""
+    query = (
+        select(item.c.id)
+        .where(ACTIVE, item.c.kind == "coding", item.c.due_day <= today)
+        .order_by(item.c.due_day, item.c.position)
+    )
     with engine.connect() as connection:
-        return list(
-            connection.execute(
-                text(f"""SELECT id FROM item WHERE {ACTIVE} AND kind = 'coding' AND due_day <= :today
-                    ORDER BY due_day, position"""),
-                {"today": today},
-            ).scalars()
-        )
+        return list(connection.execute(query).scalars())
 
 
 def reviews_total(engine: Engine) -> int:
     with engine.connect() as connection:
-        return connection.execute(text("SELECT COUNT(*) FROM review")).scalar_one()
+        return connection.execute(select(func.count()).select_from(review)).scalar_one()
 
 
-def _pending(sql: Dialect) -> str:
+def _pending(sql: Dialect, interview: date, window_start: date):
     """Items the interview plan brings forward. Keeping SQLite off an index on the last review
     day keeps it on ix_item_due (the range of due days past the interview) rather than scanning
     every seen item by last review."""
-    return f"{REVIEWED} AND due_day > :interview AND {sql.unindexed('last_review_day')} < :window_start"
+    return and_(REVIEWED, item.c.due_day > interview, sql.unindexed_column(item.c.last_review_day) < window_start)
 
 
 def plan_counts(engine: Engine, today: date, interview: date, window_start: date) -> PlanCounts:
     """The interview plan's inputs: items to bring forward, reviews per day until the interview
     (overdue and today's already-reviewed items count on today), and unseen items as at the
     start of today."""
-    params = {"today": today, "interview": interview, "window_start": window_start}
     sql = dialect(engine)
+    pending = select(func.count()).where(_pending(sql, interview, window_start))
+    day = sql.greatest_of(item.c.due_day, bindparam("today", today, type_=item.c.due_day.type)).label("day")
+    scheduled_days = select(day, func.count()).where(REVIEWED, item.c.due_day < interview).group_by("day")
+    unseen = select(func.count()).where(REVIEWED, item.c.last_review_day.is_(None))
+    seen_today = (
+        select(
+            func.count(distinct(case((review.c.last_day_before.is_(None), item.c.id)))),
+            func.count(distinct(case((review.c.last_day_before.is_not(None), item.c.id)))),
+        )
+        .join_from(review, item, item.c.id == review.c.item_id)
+        .where(review.c.study_day == today, review.c.counted, REVIEWED)
+    )
     with engine.connect() as connection:
-        pending = connection.execute(text(f"SELECT COUNT(*) FROM item WHERE {_pending(sql)}"), params).scalar_one()
-        scheduled = {
-            as_date(day): number
-            for day, number in connection.execute(
-                text(
-                    f"""SELECT {sql.greatest('due_day', ':today')} AS day, COUNT(*) FROM item
-                    WHERE {REVIEWED} AND due_day < :interview GROUP BY 1"""
-                ),
-                params,
-            )
-        }
-        unseen = connection.execute(
-            text(f"SELECT COUNT(*) FROM item WHERE {REVIEWED} AND last_review_day IS NULL")
-        ).scalar_one()
-        first_seen, seen_again = connection.execute(
-            text(
-                """SELECT COUNT(DISTINCT CASE WHEN review.last_day_before IS NULL THEN item.id END),
-                    COUNT(DISTINCT CASE WHEN review.last_day_before IS NOT NULL THEN item.id END)
-                FROM review JOIN item ON item.id = review.item_id
-                WHERE review.study_day = :today AND review.counted
-                    AND item.retired = FALSE AND item.suspended = FALSE AND item.kind != 'coding'"""
-            ),
-            params,
-        ).one()
+        pending_count = connection.execute(pending).scalar_one()
+        scheduled = {as_date(day): number for day, number in connection.execute(scheduled_days)}
+        unseen_count = connection.execute(unseen).scalar_one()
+        first_seen, seen_again = connection.execute(seen_today).one()
     if seen_again:
         scheduled[today] = scheduled.get(today, 0) + seen_again
-    return PlanCounts(pending=pending, scheduled=scheduled, unseen=unseen + first_seen)
+    return PlanCounts(pending=pending_count, scheduled=scheduled, unseen=unseen_count + first_seen)
+
+
+def _forward(engine: Engine, interview: date, window_start: date, limit: int):
+    """The first `limit` items to bring forward: earliest due first, then content order."""
+    return (
+        select(item.c.id, item.c.block, item.c.kind, item.c.siblings)
+        .where(_pending(dialect(engine), interview, window_start))
+        .order_by(item.c.due_day, item.c.position)
+        .limit(limit)
+    )
 
 
 def brought_forward(engine: Engine, today: date, interview: date, window_start: date, limit: int) -> list[Candidate]:
@@ -251,13 +257,7 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
     if limit <= 0:
         return []
     with engine.connect() as connection:
-        rows = connection.execute(
-            text(
-                f"""SELECT id, block, kind, siblings FROM item WHERE {_pending(dialect(engine))}
-                ORDER BY due_day, position LIMIT :limit"""
-            ),
-            {"interview": interview, "window_start": window_start, "limit": limit},
-        ).all()
+        rows = connection.execute(_forward(engine, interview, window_start, limit)).all()
     return [Candidate(row.id, row.block, today, row.kind, row.siblings) for row in rows]
 
 
@@ -265,13 +265,6 @@ def brought_forward_blocks(engine: Engine, interview: date, window_start: date, 
     """Per block, how many of the first `limit` items to bring forward there are (for home counts)."""
     if limit <= 0:
         return {}
+    forward = _forward(engine, interview, window_start, limit).subquery("forward")
     with engine.connect() as connection:
-        return dict(
-            connection.execute(
-                text(
-                    f"""SELECT block, COUNT(*) FROM (SELECT block FROM item WHERE {_pending(dialect(engine))}
-                    ORDER BY due_day, position LIMIT :limit) AS forward GROUP BY block"""
-                ),
-                {"interview": interview, "window_start": window_start, "limit": limit},
-            ).all()
-        )
+        return dict(connection.execute(select(forward.c.block, func.count()).group_by(forward.c.block)).all())

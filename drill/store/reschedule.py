@@ -14,41 +14,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from sqlalchemy import Connection, Engine, bindparam, text
+from sqlalchemy import Connection, Engine, bindparam, or_, select, update
 
 from drill.schedule.grading import ItemState, due_day
 from drill.schedule.rebuild import replay_grades
 from drill.store import facts
 from drill.store.dialect import as_date
 from drill.store.facts import read_fact, write_fact
-from drill.store.queries import STATE_COLUMNS, item_state
-from drill.store.transactions import writing
 from drill.store.item_states import SET_STATE, state_params, transition_params
+from drill.store.queries import STATE_COLUMNS, item_state
+from drill.store.tables import WITHOUT_MEMORY_BEFORE, item, review
+from drill.store.transactions import writing
 
-WITHOUT_MEMORY = text("SELECT id FROM item WHERE last_review_day IS NOT NULL AND fsrs_stability IS NULL")
-GRADES = text(
-    """SELECT item_id, id, study_day, quality FROM review WHERE item_id IN :ids
-    AND (cram = FALSE OR counted = TRUE) ORDER BY item_id, reviewed_at, id"""
-).bindparams(bindparam("ids", expanding=True))
-REWRITE_REVIEW = text(
-    """UPDATE review SET counted=:counted, reps_before=:reps_before, interval_before=:interval_before,
-        ease_before=:ease_before, due_before=:due_before, last_day_before=:last_day_before,
-        reps_after=:reps_after, interval_after=:interval_after, ease_after=:ease_after, due_after=:due_after,
-        fsrs_stability_before=:fsrs_stability_before, fsrs_difficulty_before=:fsrs_difficulty_before
-    WHERE id=:id"""
+WITHOUT_MEMORY = select(item.c.id).where(item.c.last_review_day.is_not(None), item.c.fsrs_stability.is_(None))
+GRADES = (
+    select(review.c.item_id, review.c.id, review.c.study_day, review.c.quality)
+    .where(review.c.item_id.in_(bindparam("ids", expanding=True)), or_(~review.c.cram, review.c.counted))
+    .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
 )
+# A review row's state columns, set by its id (the other keys of the parameters).
+REWRITE_REVIEW = update(review).where(review.c.id == bindparam("review_id"))
 # Reviews stored without the FSRS memory before them (written before schema 7) although an earlier
-# review gave them a before-state: exactly the rows of the partial index ix_review_without_memory,
-# so in a store kept up to date this reads an empty index.
-WITHOUT_MEMORY_BEFORE = text(
-    "SELECT DISTINCT item_id FROM review WHERE fsrs_stability_before IS NULL AND last_day_before IS NOT NULL"
-)
-SET_MEMORY_BEFORE = text(
-    """UPDATE review SET fsrs_stability_before=:fsrs_stability_before, fsrs_difficulty_before=:fsrs_difficulty_before
-    WHERE id=:id"""
-)
-STATES = text(f"SELECT id, {STATE_COLUMNS} FROM item WHERE last_review_day IS NOT NULL")
-SET_DUE = text("UPDATE item SET due_day = :due_day WHERE id = :item_id")
+# review gave them a before-state: exactly the rows of the partial index ix_review_without_memory
+# (its own WHERE), so in a store kept up to date this reads an empty index.
+ITEMS_WITHOUT_MEMORY_BEFORE = select(review.c.item_id).distinct().where(WITHOUT_MEMORY_BEFORE)
+STATES = select(item.c.id, *STATE_COLUMNS).where(item.c.last_review_day.is_not(None))
+SET_DUE = update(item).where(item.c.id == bindparam("item_id"))
 BATCH = 500  # items replayed per query
 
 
@@ -58,9 +49,9 @@ def items_without_memory(engine: Engine) -> list[str]:
 
 
 def reviews_without_memory(engine: Engine) -> list[str]:
-    """Items with a review stored without the FSRS memory before it (see WITHOUT_MEMORY_BEFORE)."""
+    """Items with a review stored without the FSRS memory before it (see ITEMS_WITHOUT_MEMORY_BEFORE)."""
     with engine.connect() as connection:
-        return list(connection.execute(WITHOUT_MEMORY_BEFORE).scalars())
+        return list(connection.execute(ITEMS_WITHOUT_MEMORY_BEFORE).scalars())
 
 
 def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int, date, int]]]:
@@ -79,7 +70,7 @@ def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewri
             if rewrite_log:
                 connection.execute(
                     REWRITE_REVIEW,
-                    {"id": step.review_id, "counted": step.counted, **transition_params(step.before, step.after)},
+                    {"review_id": step.review_id, "counted": step.counted, **transition_params(step.before, step.after)},
                 )
             state = step.after
         connection.execute(SET_STATE, state_params(item_id, state))
@@ -111,13 +102,13 @@ def fill_memory_before(engine: Engine, item_ids: Iterable[str], scheduler: str) 
     with writing(engine) as connection:
         for start in range(0, len(ids), BATCH):
             memory = [
-                {"id": step.review_id, "fsrs_stability_before": step.before.fsrs_stability,
+                {"review_id": step.review_id, "fsrs_stability_before": step.before.fsrs_stability,
                  "fsrs_difficulty_before": step.before.fsrs_difficulty}
                 for history in _grades(connection, ids[start : start + BATCH]).values()
                 for step in replay_grades(history, scheduler)
             ]
             if memory:
-                connection.execute(SET_MEMORY_BEFORE, memory)
+                connection.execute(REWRITE_REVIEW, memory)
     return len(ids)
 
 

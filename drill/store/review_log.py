@@ -19,7 +19,26 @@ from datetime import UTC, date, datetime, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
-from sqlalchemy import Connection, Engine, TextClause, bindparam, text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Executable,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    and_,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+)
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from drill.days import study_day
 from drill.schedule.grading import ItemState
@@ -28,12 +47,13 @@ from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store.dialect import as_date
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.reschedule import REWRITE_REVIEW
+from drill.store.tables import item, review
 from drill.store.writes import RECORD
 
-ALL_REVIEWS = text(
-    "SELECT item_id, reviewed_at, button, duration_ms, cram AND NOT counted FROM review ORDER BY reviewed_at, id"
-)
-ITEM_IDS = text("SELECT id FROM item")
+ALL_REVIEWS = select(
+    review.c.item_id, review.c.reviewed_at, review.c.button, review.c.duration_ms, and_(review.c.cram, ~review.c.counted)
+).order_by(review.c.reviewed_at, review.c.id)
+ITEM_IDS = select(item.c.id)
 STREAM = 1000  # rows fetched at a time while exporting
 BATCH = 500  # item ids per IN (...) query
 FLUSH = 5000  # review rows a merge holds before writing them
@@ -41,28 +61,34 @@ CACHE_KIB = 65_536  # SQLite's page cache on the importing connection: the revie
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MILLISECOND = timedelta(milliseconds=1)
 
-STAGE = "import_review"
-CREATE_STAGE = text(
-    f"""CREATE TEMPORARY TABLE {STAGE} (item_id TEXT NOT NULL, ms BIGINT NOT NULL, button INTEGER NOT NULL,
-    duration_ms INTEGER NOT NULL, cram BOOLEAN NOT NULL, line INTEGER NOT NULL)"""
+# A file's reviews, staged in a temporary table of the importing connection (no part of the store's schema).
+STAGE = Table(
+    "import_review", MetaData(),
+    Column("item_id", Text, nullable=False),
+    Column("ms", BigInteger, nullable=False),
+    Column("button", Integer, nullable=False),
+    Column("duration_ms", Integer, nullable=False),
+    Column("cram", Boolean, nullable=False),
+    Column("line", Integer, nullable=False),
+    prefixes=["TEMPORARY"],
 )
-INDEX_STAGE = text(f"CREATE INDEX ix_{STAGE} ON {STAGE} (item_id, ms, line, button, duration_ms, cram)")  # covering
-STAGE_ROWS = text(
-    f"INSERT INTO {STAGE} (item_id, ms, button, duration_ms, cram, line) "
-    "VALUES (:item_id, :ms, :button, :duration_ms, :cram, :line)"
+STAGE_INDEX = Index("ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms",
+                                                                      "cram")))  # covering; made once staged
+STAGED_COUNTS = select(STAGE.c.item_id, func.count()).group_by(STAGE.c.item_id).order_by(STAGE.c.item_id)
+IDS = bindparam("ids", expanding=True)
+STORED_COUNTS = select(review.c.item_id, func.count()).where(review.c.item_id.in_(IDS)).group_by(review.c.item_id)
+STAGED = (
+    select(STAGE.c.item_id, STAGE.c.ms, STAGE.c.button, STAGE.c.duration_ms, STAGE.c.cram)
+    .where(STAGE.c.item_id.in_(IDS))
+    .order_by(STAGE.c.item_id, STAGE.c.ms, STAGE.c.line)
 )
-STAGED_COUNTS = text(f"SELECT item_id, COUNT(*) FROM {STAGE} GROUP BY item_id ORDER BY item_id")
-STORED_COUNTS = text("SELECT item_id, COUNT(*) FROM review WHERE item_id IN :ids GROUP BY item_id").bindparams(
-    bindparam("ids", expanding=True)
-)
-STAGED = text(
-    f"SELECT item_id, ms, button, duration_ms, cram FROM {STAGE} WHERE item_id IN :ids ORDER BY item_id, ms, line"
-).bindparams(bindparam("ids", expanding=True))
 # Every stored review of the items, and whether it is replayed: a cram grade that kept the schedule is not.
-STORED = text(
-    """SELECT item_id, id, reviewed_at, study_day, quality, cram = FALSE OR counted = TRUE FROM review
-    WHERE item_id IN :ids ORDER BY item_id, reviewed_at, id"""
-).bindparams(bindparam("ids", expanding=True))
+STORED = (
+    select(review.c.item_id, review.c.id, review.c.reviewed_at, review.c.study_day, review.c.quality,
+           or_(~review.c.cram, review.c.counted))
+    .where(review.c.item_id.in_(IDS))
+    .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
+)
 # An imported cram grade is never replayed: its state columns are placeholders, as nothing moved.
 KEPT = {"counted": False, **transition_params(ItemState(), ItemState())}
 
@@ -144,20 +170,20 @@ class Staging:
         with connection.begin():
             if connection.dialect.name == "sqlite":
                 connection.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
-            connection.execute(CREATE_STAGE)
+            connection.execute(CreateTable(STAGE))
 
     def add(self, reviews: list[StagedReview]) -> None:
         """Stage `reviews` (committed to the temporary table only: no write lock on the store)."""
         if reviews:
             with self.connection.begin():
-                execute_many(self.connection, STAGE_ROWS, [review._asdict() for review in reviews])
+                execute_many(self.connection, insert(STAGE), [staged._asdict() for staged in reviews])
 
     def groups(self, budget: int) -> list[list[str]]:
         """The staged items in groups whose staged and stored reviews come to about `budget` (an item
         with more is a group of its own): each group is merged in one write transaction. Called once,
         after the last `add`: it indexes the staged rows."""
         with self.connection.begin():
-            self.connection.execute(INDEX_STAGE)
+            self.connection.execute(CreateIndex(STAGE_INDEX))
             staged = {item_id: count for item_id, count in self.connection.execute(STAGED_COUNTS)}
             ids = list(staged)
             stored: dict[str, int] = {}
@@ -255,7 +281,7 @@ class _Writes:
             entry = timeline[step.review_id]
             if entry.at < first:
                 continue
-            row = {"id": entry.review_id} if entry.row is None else entry.row
+            row = {"review_id": entry.review_id} if entry.row is None else entry.row
             row["counted"] = step.counted
             row.update(transition_params(step.before, step.after))
             (self.rewrites if entry.row is None else self.inserts).append(row)
@@ -271,10 +297,11 @@ class _Writes:
                 rows.clear()
 
 
-def execute_many(connection: Connection, statement: TextClause, rows: list[dict[str, object]]) -> None:
-    """`statement` run for every row, handed to the driver as it stands: SQLAlchemy's own handling
-    of each row's parameters costs more than SQLite takes to insert it. (Only for statements whose
-    values need no conversion by SQLAlchemy, as text() statements' do not.)"""
-    compiled = statement.compile(dialect=connection.dialect)
+def execute_many(connection: Connection, statement: Executable, rows: list[dict[str, object]]) -> None:
+    """`statement` run for every row (its columns and parameters are the rows' keys), handed to the
+    driver as it stands: SQLAlchemy's own handling of each row's parameters costs more than SQLite
+    takes to insert it. (The values go to the driver unconverted: SQLite's adapters write days and
+    moments as the ISO text the column types would.)"""
+    compiled = statement.compile(dialect=connection.dialect, column_keys=list(rows[0]))
     order = compiled.positiontup  # the names in order, for a driver taking positional parameters
     connection.exec_driver_sql(compiled.string, list(map(itemgetter(*order), rows)) if order else rows)

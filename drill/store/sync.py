@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, bindparam, insert, select, update
 
 from drill.schedule.siblings import group
 from drill.store import facts
 from drill.store.facts import write_fact
+from drill.store.tables import item, item_revision
 from drill.store.transactions import writing
 
 if TYPE_CHECKING:
@@ -32,46 +33,41 @@ class SyncReport:
     restored: int = 0
 
 
-def _row(loaded: LoadedItem, now: datetime) -> dict[str, object]:
-    item = loaded.item
+def _row(loaded: LoadedItem) -> dict[str, object]:
+    """The item's columns as its content gives them."""
+    content = loaded.item
     return {
-        "id": item.id,
-        "kind": item.kind,
-        "block": item.block,
-        "topic": item.topic,
+        "id": content.id,
+        "kind": content.kind,
+        "block": content.block,
+        "topic": content.topic,
         "deck": loaded.deck,
         "position": loaded.position,
-        "prompt": item.prompt,
-        "answer": item.answer,
-        "source": item.source,
-        "points": json.dumps(item.points),
-        "target_seconds": item.target_seconds,
-        "errata": item.errata,
-        "siblings": group(item.kind, item.topic, item.siblings),  # the effective group, for the queue's index
-        "content_hash": item.content_hash(),
-        "now": now,
+        "prompt": content.prompt,
+        "answer": content.answer,
+        "source": content.source,
+        "points": json.dumps(content.points),
+        "target_seconds": content.target_seconds,
+        "errata": content.errata,
+        "siblings": group(content.kind, content.topic, content.siblings),  # the effective group, for the queue's index
+        "content_hash": content.content_hash(),
     }
 
 
-INSERT = text(
-    """INSERT INTO item (id, kind, block, topic, deck, position, prompt, answer, source, points,
-        target_seconds, errata, siblings, content_hash, created_at, updated_at)
-    VALUES (:id, :kind, :block, :topic, :deck, :position, :prompt, :answer, :source, :points,
-        :target_seconds, :errata, :siblings, :content_hash, :now, :now)"""
+def _set(item_id: str, **columns: object) -> dict[str, object]:
+    """SET's parameters: the item's id and its columns to change."""
+    return {"item_id": item_id, **columns}
+
+
+KNOWN = select(item.c.id, item.c.content_hash, item.c.deck, item.c.position, item.c.retired, item.c.siblings)
+INSERT = insert(item)  # the columns written are the rows' keys
+SET = update(item).where(item.c.id == bindparam("item_id"))  # likewise, for the item `item_id`
+KEEP_OLD_TEXT = insert(item_revision).from_select(
+    ["item_id", "content_hash", "prompt", "answer", "replaced_at"],
+    select(item.c.id, item.c.content_hash, item.c.prompt, item.c.answer,
+           bindparam("now", type_=item_revision.c.replaced_at.type))
+    .where(item.c.id == bindparam("item_id")),
 )
-KEEP_OLD_TEXT = text(
-    """INSERT INTO item_revision (item_id, content_hash, prompt, answer, replaced_at)
-    SELECT id, content_hash, prompt, answer, :now FROM item WHERE id = :id"""
-)
-UPDATE = text(
-    """UPDATE item SET kind=:kind, block=:block, topic=:topic, deck=:deck, position=:position,
-        prompt=:prompt, answer=:answer, source=:source, points=:points,
-        target_seconds=:target_seconds, errata=:errata, siblings=:siblings, content_hash=:content_hash, retired=FALSE,
-        updated_at=:now
-    WHERE id = :id"""
-)
-MOVE = text("UPDATE item SET deck=:deck, position=:position, siblings=:siblings, retired=FALSE WHERE id=:id")
-RETIRE = text("UPDATE item SET retired=TRUE, updated_at=:now WHERE id=:id")
 
 
 def sync_content(
@@ -81,23 +77,20 @@ def sync_content(
     content's `fingerprint` with it (None when the content had errors: the next start syncs again)."""
     with writing(engine) as connection:
         write_fact(connection, facts.CONTENT, fingerprint)
-        known = {
-            row.id: row
-            for row in connection.execute(text("SELECT id, content_hash, deck, position, retired, siblings FROM item"))
-        }
-        rows = [_row(loaded, now) for loaded in items]
-        new = [row for row in rows if row["id"] not in known]
+        known = {row.id: row for row in connection.execute(KNOWN)}
+        rows = [_row(loaded) for loaded in items]
+        new = [row | {"created_at": now, "updated_at": now} for row in rows if row["id"] not in known]
         edited = [row for row in rows if row["id"] in known and row["content_hash"] != known[row["id"]].content_hash]
         moved = [
-            row
+            _set(row["id"], deck=row["deck"], position=row["position"], siblings=row["siblings"], retired=False)
             for row in rows
             if row["id"] in known
             and row["content_hash"] == known[row["id"]].content_hash
-            and (row["deck"], row["position"], 0, row["siblings"]) != tuple(known[row["id"]][2:])
+            and (row["deck"], row["position"], False, row["siblings"]) != tuple(known[row["id"]][2:])
         ]
         present = {row["id"] for row in rows}
         gone = [
-            {"id": id_, "now": now}
+            _set(id_, retired=True, updated_at=now)
             for id_, row in known.items()
             if id_ not in present and not row.retired and row.deck not in broken_decks
         ]
@@ -105,10 +98,11 @@ def sync_content(
         if new:
             connection.execute(INSERT, new)
         if edited:
-            connection.execute(KEEP_OLD_TEXT, [{"id": row["id"], "now": now} for row in edited])
-            connection.execute(UPDATE, edited)
+            connection.execute(KEEP_OLD_TEXT, [{"item_id": row["id"], "now": now} for row in edited])
+            connection.execute(SET, [_set(row["id"], **{key: value for key, value in row.items() if key != "id"},
+                                          retired=False, updated_at=now) for row in edited])
         if moved:
-            connection.execute(MOVE, moved)
+            connection.execute(SET, moved)
         if gone:
-            connection.execute(RETIRE, gone)
+            connection.execute(SET, gone)
     return SyncReport(added=len(new), updated=len(edited), retired=len(gone), restored=restored)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade, Regrade
@@ -16,21 +16,18 @@ from drill.store.item_states import (
     transition_params,
 )
 from drill.store.reschedule import rebuild_in
+from drill.store.tables import estimate_attempt, item, review
 from drill.store.transactions import writing
 
-INSERT_REVIEW = """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
-        reps_before, interval_before, ease_before, due_before, last_day_before,
-        reps_after, interval_after, ease_after, due_after, fsrs_stability_before, fsrs_difficulty_before,
-        typed_answer, ticked, cram)
-    VALUES (:item_id, :reviewed_at, :study_day, :button, :quality, :duration_ms, :counted,
-        :reps_before, :interval_before, :ease_before, :due_before, :last_day_before,
-        :reps_after, :interval_after, :ease_after, :due_after, :fsrs_stability_before, :fsrs_difficulty_before,
-        :typed_answer, :ticked, :cram)"""
-RECORD = text(INSERT_REVIEW)  # many rows at once
-RECORD_ONE = text(INSERT_REVIEW + " RETURNING id")  # one row, giving its id (no lastrowid on PostgreSQL)
-REVIEWED_SINCE = text("SELECT 1 FROM review WHERE item_id = :item_id AND reviewed_at > :at")
-SAME_REVIEW = text(
-    "SELECT id FROM review WHERE item_id = :item_id AND reviewed_at = :reviewed_at ORDER BY id DESC LIMIT 1")
+RECORD = insert(review)  # the columns are the rows' keys; many rows at once
+RECORD_ONE = insert(review).returning(review.c.id)  # one row, giving its id (no lastrowid on PostgreSQL)
+REVIEWED_SINCE = select(1).where(review.c.item_id == bindparam("item_id"), review.c.reviewed_at > bindparam("at"))
+SAME_REVIEW = (
+    select(review.c.id)
+    .where(review.c.item_id == bindparam("item_id"), review.c.reviewed_at == bindparam("reviewed_at"))
+    .order_by(review.c.id.desc())
+    .limit(1)
+)
 
 
 def insert_review(connection: Connection, grade: Grade, regrade: Regrade, replayed: bool = False) -> int:
@@ -83,8 +80,8 @@ def undo_grade(engine: Engine, grade: Grade, scheduler: str) -> None:
         if review_id is None:
             return
         current = current_state(connection, grade.item_id)
-        connection.execute(text("DELETE FROM estimate_attempt WHERE review_id = :id"), {"id": review_id})
-        connection.execute(text("DELETE FROM review WHERE id = :id"), {"id": review_id})
+        connection.execute(delete(estimate_attempt).where(estimate_attempt.c.review_id == review_id))
+        connection.execute(delete(review).where(review.c.id == review_id))
         if current == grade.after:
             connection.execute(SET_STATE, state_params(grade.item_id, grade.before))
         else:
@@ -93,7 +90,7 @@ def undo_grade(engine: Engine, grade: Grade, scheduler: str) -> None:
 
 def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
     with writing(engine) as connection:
-        connection.execute(text("UPDATE item SET suspended = :s WHERE id = :id"), {"s": suspended, "id": item_id})
+        connection.execute(update(item).where(item.c.id == item_id).values(suspended=suspended))
 
 
 def forget_item(engine: Engine, item_id: str, at: datetime) -> None:

@@ -86,7 +86,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
             for line in replayed:
                 self.notify(line[0].upper() + line[1:] + ".", title="Kept writes", timeout=15)
             study.on_leech(lambda flagged: self.post_message(LeechFlagged(flagged)))
-            self.post_message(StudyOpened(study, study.home()))
+            self.post_message(StudyOpened(study, study.browsing.home()))
         except (UserFacingError, OSError) as error:
             self.post_message(StudyFailed(str(error)))
             return
@@ -104,6 +104,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     @on(StudyOpened)
     def _study_opened(self, message: StudyOpened) -> None:
         self.study = message.study
+        self._use_remembered_theme(message.study.config.theme)
         self.home_screen.show(message.home)
         if message.home.content_errors:
             files = sorted({error.path.name for error in message.home.content_errors})
@@ -115,6 +116,27 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         if self.start_interview:
             self.start_interview = False
             self.action_mock_interview()
+
+    def _use_remembered_theme(self, theme: str | None) -> None:
+        """Apply the theme config.toml remembers (none: Textual's default)."""
+        if theme is None:
+            return
+        if theme in self.available_themes:
+            self.theme = theme
+        else:
+            self.notify(f"config.toml names a theme drill does not know, {theme!r}: the default is used.",
+                        severity="warning")
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme picked in the command palette in config.toml, for the next start."""
+        if self.study is None or self.study.config.theme == theme:
+            return
+        from drill.config import ConfigError, write_setting
+
+        try:
+            self.study.config = write_setting(self.study.paths.config, "theme", theme)
+        except (OSError, ConfigError) as error:
+            self.notify(f"Could not remember the theme in config.toml: {error}", severity="warning")
 
     @on(WriteFailed)
     def _write_failed(self, message: WriteFailed) -> None:
@@ -161,9 +183,10 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def load_queue(self, custom: "CustomSession | None" = None) -> None:
         assert self.study is not None
-        cards = self.study.cards(self.study.queue()) if custom is None else self.study.custom_cards(custom)
+        reviews = self.study.reviews
+        cards = reviews.cards(reviews.queue()) if custom is None else reviews.custom_cards(custom)
         if any(card.kind == "estimate" for card in cards):
-            self.study.warm_up_estimation()  # sympy loads here, never on the start-up path
+            self.study.estimation.warm_up()  # sympy loads here, never on the start-up path
         self.post_message(QueueLoaded(cards, custom))
 
     @on(QueueLoaded)
@@ -190,8 +213,8 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def start_mock_round(self, settings) -> None:
         """Draw the round's problems (sympy warms up here, off the UI thread), then show it."""
         assert self.study is not None
-        self.study.warm_up_estimation()
-        round_id, problems = self.study.start_round(settings)
+        self.study.estimation.warm_up()
+        round_id, problems = self.study.estimation.start_round(settings)
         self.call_from_thread(self._show_round, round_id, problems, settings)
 
     def _show_round(self, round_id, problems, settings) -> None:
@@ -215,7 +238,9 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def open_interview_history(self) -> None:
         assert self.study is not None
         self.study.settle()  # the interview's last writes land first; a failed one was said when it failed
-        interviews = self.study.interview_history()
+        from drill.store.interviews import interview_history
+
+        interviews = interview_history(self.study.engine)
         self.call_from_thread(self._show_interview_history, interviews)
 
     def _show_interview_history(self, interviews) -> None:
@@ -232,7 +257,10 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     @work(thread=True, group="drills", exit_on_error=False)
     def open_drills(self) -> None:
         assert self.study is not None
-        drills, records = self.study.drills(), self.study.drill_records()
+        from drill.coding.drills import load_drills
+        from drill.store.coding import drill_records
+
+        drills, records = load_drills(self.paths.kernel_dirs()), drill_records(self.study.engine)
         self.call_from_thread(self._show_drills, drills, records)
 
     def _show_drills(self, drills, records) -> None:
@@ -251,15 +279,14 @@ class DrillApp(ShowsWorkerFailures, App[None]):
 
     @work(thread=True, group="drills", exit_on_error=False)
     def open_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None, fresh: bool = False) -> None:
-        from drill.coding.drills import DrillError, find_drill
-        from drill.coding.items import item_id
+        from drill.coding.drills import DrillError, find_drill, item_id
         from drill.coding.progress import last_unfinished
         from drill.tui.screens.drill_attempt import open_attempt
 
         assert self.study is not None
         try:
             drill = find_drill(self.paths.kernel_dirs(), drill_id)
-            card = self.study.cards([item_id(drill_id)])[0]
+            card = self.study.reviews.cards([item_id(drill_id)])[0]
         except (DrillError, OSError, IndexError) as error:
             self.notify(f"Could not open the drill {drill_id}: {error}", severity="error", timeout=10)
             return
@@ -292,7 +319,9 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     def open_mock_history(self) -> None:
         assert self.study is not None
         self.study.settle()  # a failed write was said when it happened; history shows what was saved
-        rounds = self.study.round_history()
+        from drill.store.estimates import round_history
+
+        rounds = round_history(self.study.engine)
         self.call_from_thread(self._show_mock_history, rounds)
 
     def _show_mock_history(self, rounds) -> None:
@@ -322,7 +351,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def refresh_home(self) -> None:
         if self.study is not None:
-            self.post_message(HomeRefreshed(self.study.home()))
+            self.post_message(HomeRefreshed(self.study.browsing.home()))
 
     @on(HomeRefreshed)
     def _home_refreshed(self, message: HomeRefreshed) -> None:
@@ -359,7 +388,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         if study is None:
             self.exit()
             return
-        from drill.study import QUIT_WAIT_S
+        from drill.study.core import QUIT_WAIT_S
         from drill.words import counted
 
         waiting = study.writes_waiting

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drill.coding.drills import Drill, find_drill
-from drill.coding.warm import WarmWorker
+from drill.coding.runner.warm import WarmWorker
 
 CONFTEST = '''
 import importlib.util, os

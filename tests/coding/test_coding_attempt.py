@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from drill.coding.attempt import CodingAttempt
-from drill.coding.result import TestRun
+from drill.coding.runner.result import TestRun
 from drill.store.coding import record_attempt
 from drill.store.engine import open_engine
 

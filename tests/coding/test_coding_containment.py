@@ -15,13 +15,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
-from drill.coding.api import run_tests
+
 from drill.coding.drills import Drill, find_drill
-from drill.coding.result import NOT_REPORTED
-from drill.coding.sandbox import available
-from drill.coding.warm import WarmWorker
+from drill.coding.runner.api import run_tests
+from drill.coding.runner.result import NOT_REPORTED
+from drill.coding.runner.warm import WarmWorker
+from drill.coding.sandbox.contain import available
 from drill.paths import Paths
 
 NAMESPACES = available().namespaces

@@ -14,13 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from drill.coding import environment
-from drill.coding.api import run_tests
 from drill.coding.drills import find_drill
-from drill.coding.environment import (REQUIREMENTS, describe, drill_needs, fix_command, missing_modules_in,
-                                      missing_requirements)
-from drill.coding.result import Exit, interpret
-from drill.coding.warm import WarmWorker
+from drill.coding.runner import environment
+from drill.coding.runner.api import run_tests
+from drill.coding.runner.environment import (
+    REQUIREMENTS,
+    describe,
+    drill_needs,
+    fix_command,
+    missing_modules_in,
+    missing_requirements,
+)
+from drill.coding.runner.result import Exit, interpret
+from drill.coding.runner.warm import WarmWorker
 
 REPO = Path(__file__).resolve().parents[2]
 KERNELS = REPO / "kernels"
@@ -28,12 +34,12 @@ DRILL = "quantize-per-channel"
 
 # On PYTHONPATH, this makes every module named in DRILL_TEST_BLOCK fail to import with the real
 # message ("No module named 'torch'"); with DRILL_TEST_BLOCK_RUNNER_ONLY set, only in a test
-# process (the runner's `-m drill.coding.child` or warm worker), so the app's own check sees nothing.
+# process (the runner's `-m drill.coding.sandbox.child` or warm worker), so the app's own check sees nothing.
 SITECUSTOMIZE = '''
 import os, sys
 
 _BLOCKED = set(filter(None, os.environ.get("DRILL_TEST_BLOCK", "").split(",")))
-_RUNNER = ("drill.coding.child", "drill.coding.worker")
+_RUNNER = ("drill.coding.sandbox.child", "drill.coding.runner.worker")
 if os.environ.get("DRILL_TEST_BLOCK_RUNNER_ONLY") and not any(name in sys.orig_argv for name in _RUNNER):
     _BLOCKED = set()
 
@@ -107,7 +113,7 @@ def test_triton_is_not_asked_for_where_it_has_no_wheels(monkeypatch) -> None:
 
 def test_nothing_is_missing_here_and_torch_is_not_imported() -> None:
     code = ("import sys; from pathlib import Path; from drill.coding.drills import load_drills; "
-            "from drill.coding.environment import missing_requirements; "
+            "from drill.coding.runner.environment import missing_requirements; "
             f"print(missing_requirements(*load_drills(Path({str(KERNELS)!r}))), 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["[]", "False"]
@@ -196,7 +202,7 @@ def test_run_tests_checks_before_starting_anything(monkeypatch, tmp_path) -> Non
     def no_process(*args, **kwargs):
         raise AssertionError("no test process may start")
 
-    monkeypatch.setattr("drill.coding.invocation.prepare", no_process)
+    monkeypatch.setattr("drill.coding.runner.invocation.prepare", no_process)
     drill = find_drill(KERNELS, DRILL)
     run = run_tests(drill, drill.solution, warm=False)
     assert run.status == "error" and run.environment and "torch==2.13.0" in run.reason
@@ -206,7 +212,7 @@ def test_a_runner_that_cannot_start_is_an_environment_failure(monkeypatch) -> No
     def broken(*args, **kwargs):
         raise OSError("[Errno 2] No such file or directory: 'python'")
 
-    monkeypatch.setattr("drill.coding.invocation.prepare", broken)
+    monkeypatch.setattr("drill.coding.runner.invocation.prepare", broken)
     drill = find_drill(KERNELS, DRILL)
     run = run_tests(drill, drill.solution, warm=False)
     assert run.status == "error" and run.environment and "the runner failed" in run.reason

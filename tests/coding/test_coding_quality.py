@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill.coding.quality import quality
+from drill.coding.drills import quality
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,11 @@ import signal
 
 import pytest
 
-from drill.coding.plugin import truncate
-from drill.coding.result import Exit, interpret
+from drill.coding.runner.result import Exit, TestRun, interpret
+from drill.coding.sandbox.plugin import truncate
 
 END = {"event": "end", "exitstatus": 0}
+SYNTAX = "SyntaxError: '(' was never closed (solution.py, line 2)"
 
 
 def result(name: str, outcome: str, message: str = "", summary: str = "") -> dict:
@@ -109,3 +110,12 @@ def test_truncate_keeps_head_or_tail() -> None:
     assert truncate("abc", 5) == "abc"
     assert truncate("x" * 10 + "END", 10).startswith("x" * 10) and "3 more characters" in truncate("x" * 10 + "END", 10)
     assert truncate("START" + "y" * 10, 10, keep="tail").endswith("y" * 10)
+
+
+def test_a_pass_is_said_once() -> None:
+    assert TestRun("pass", 32, 0, reason="all 32 tests passed").headline == "All 32 tests passed"
+
+
+def test_an_error_is_not_said_twice() -> None:
+    run = TestRun("error", 0, 3, reason=f"the tests could not run your code: {SYNTAX}")
+    assert run.headline == f"The tests could not run your code: {SYNTAX}"

@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-
 from coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
-from drill.coding.api import run_tests
+
 from drill.coding.drills import Drill
-from drill.coding.limits import MiB
-from drill.coding.supervise import supervise
-from drill.coding.warm import WarmWorker
+from drill.coding.processes import MiB
+from drill.coding.runner.api import run_tests
+from drill.coding.runner.supervise import supervise
+from drill.coding.runner.warm import WarmWorker
 
 CRASHES = {
     "infinite-loop": ("def add(a, b):\n    while True:\n        pass\n", "timeout", "time limit while running test_add"),
@@ -96,7 +96,7 @@ def test_the_runner_never_raises(toy: Drill, tmp_path: Path, worker: WarmWorker)
 
 def test_memory_watchdog_for_cuda_runs(toy: Drill, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """cuda runs have no RLIMIT_AS (CUDA maps huge virtual memory): the supervisor watches RSS."""
-    monkeypatch.setattr("drill.coding.invocation.CUDA_RSS_ALLOWANCE_MB", 100)
+    monkeypatch.setattr("drill.coding.runner.invocation.CUDA_RSS_ALLOWANCE_MB", 100)
     hog = write_candidate(tmp_path, "hog", "def add(a, b):\n    x = b'x' * (800 * 2**20)\n    import time\n"
                                            "    time.sleep(30)\n")
     run = run_tests(toy, hog, device="cuda", warm=False, memory_mb=300, timeout_s=30, benchmark=False)
@@ -104,7 +104,7 @@ def test_memory_watchdog_for_cuda_runs(toy: Drill, tmp_path: Path, monkeypatch: 
 
 
 def test_the_address_space_cap_is_relative_and_only_tightens() -> None:
-    code = ("from drill.coding.limits import apply_memory_limit\n"
+    code = ("from drill.coding.sandbox.limits import apply_memory_limit\n"
             "apply_memory_limit(200, 'cpu')\nx = bytearray(100 * 2**20)\n"
             "apply_memory_limit(4000, 'cpu')\n"
             "try:\n    bytearray(400 * 2**20)\nexcept MemoryError:\n    print('capped')\n")
@@ -120,9 +120,9 @@ def test_supervise_kills_past_the_memory_limit() -> None:
 
 
 def test_fallback_to_cold_without_fork(monkeypatch: pytest.MonkeyPatch, toy: Drill) -> None:
-    import drill.coding.warm
+    import drill.coding.runner.warm
 
-    monkeypatch.setattr(drill.coding.warm, "fork_available", lambda: False)
+    monkeypatch.setattr(drill.coding.runner.warm, "fork_available", lambda: False)
     unused = WarmWorker()
     assert run_tests(toy, toy.solution, worker=unused).status == "pass"
     assert unused._process is None

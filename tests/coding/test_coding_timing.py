@@ -7,9 +7,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from coding_toys import write_toy_kernels
-from drill.coding.api import run_tests
+
 from drill.coding.drills import find_drill
-from drill.coding.timing import compare, median_seconds
+from drill.coding.runner.api import run_tests
+from drill.coding.sandbox.timing import compare, median_seconds
 
 
 def test_median_seconds_warms_up_and_stops_at_its_budget() -> None:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from drill.coding.drills import load_drills
-from drill.coding.result import TestResult, TestRun
+from drill.coding.runner.result import TestResult, TestRun
 from drill.coding.verify import Verdict
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"

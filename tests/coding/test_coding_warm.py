@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-
 from coding_toys import write_candidate
-from drill.coding.api import run_tests
+
 from drill.coding.drills import find_drill
-from drill.coding.warm import WarmWorker
+from drill.coding.runner.api import run_tests
+from drill.coding.runner.warm import WarmWorker
 from drill.paths import Paths
 
 KERNELS = Paths.resolve().kernels

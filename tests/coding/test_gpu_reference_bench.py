@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drill.coding.drills import find_drill
-from drill.coding.plugin import load_module
+from drill.coding.sandbox.plugin import load_module
 
 torch = pytest.importorskip("torch")
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drill import estimate
 from drill.coding.drills import check as check_kernels
 from drill.content.decks import load_decks
 from drill.content.errors import ContentError
+from drill.estimate.validate import check as check_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_DECK = ROOT / "decks" / "18-grill-communication.toml"
@@ -104,7 +104,7 @@ def problems_dir(tmp_path: Path) -> Path:
 def check_family(folder: Path, data: bytes) -> tuple[Path, list[ContentError]]:
     family = folder / REAL_FAMILY.name
     family.write_bytes(data)
-    return family, estimate.check(folder)
+    return family, check_problems(folder)
 
 
 @FUZZ

@@ -13,6 +13,7 @@ from conftest import TestPaths, write_deck
 from drill.store.damage import DamagedDatabaseError
 from drill.store.last_review import record_path, wal_path
 from drill.study import Study
+from drill.study.writes import write_grade
 
 
 def graded_copy(paths: TestPaths, clock, into: Path, grades: int) -> list[str]:
@@ -20,8 +21,8 @@ def graded_copy(paths: TestPaths, clock, into: Path, grades: int) -> list[str]:
     while the app still has them open (what a crash, or a copy taken mid-session, leaves)."""
     study = Study.open(paths, clock)
     graded = []
-    for card in study.cards(study.queue())[:grades]:
-        study.record(study.grade(card, 3, 1_000))
+    for card in study.reviews.cards(study.reviews.queue())[:grades]:
+        write_grade(study, study.reviews.grade(card, 3, 1_000))
         graded.append(card.item_id)
     into.mkdir(parents=True, exist_ok=True)
     for path in (paths.database, wal_path(paths.database), record_path(paths.database)):

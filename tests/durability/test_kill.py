@@ -2,8 +2,8 @@
 and every grade handed over (journalled) is saved by a later start, none twice.
 
 The session runs in a child forked from this process (drill already imported, so 100 runs cost
-no interpreter start-ups). It grades cards the way the review screen does: Study.grade, the
-ReviewSession, and the write handed to Study.save_grade; the Recorder's done callback reports
+no interpreter start-ups). It grades cards the way the review screen does: study.reviews.grade, the
+ReviewSession, and the write handed to study.reviews.save_grade; the Recorder's done callback reports
 `ack <review_id> <item_id>` on a pipe only once the write has committed. Every run reuses one
 database, so it grows across the kills.
 """
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import TestPaths, write_deck
+
 from drill.schedule.session import ReviewSession
 from drill.study import Study
 
@@ -59,11 +59,11 @@ def review_until_killed(paths: TestPaths, pipe: int, seed: int) -> None:
     stop = time.monotonic() + SAFETY_STOP_S
     while time.monotonic() < stop:
         study.drain()  # the next session reads the states the last one committed
-        session = ReviewSession(study.cards(ITEMS))
+        session = ReviewSession(study.reviews.cards(ITEMS))
         while (card := session.current) is not None:
-            grade = study.grade(card, rng.randint(1, 4), rng.randint(500, 20_000))
+            grade = study.reviews.grade(card, rng.randint(1, 4), rng.randint(500, 20_000))
             session.answer(grade)
-            saved = study.save_grade(grade)  # journalled when this returns: the screen counts it done
+            saved = study.reviews.save_grade(grade)  # journalled when this returns: the screen counts it done
             report(f"give {card.item_id}")
             saved.add_done_callback(acknowledge(card.item_id))
             time.sleep(rng.uniform(0, THINKING_S))
@@ -177,10 +177,10 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home:
     assert opening and mid_write and between_writes, (opening, mid_write, between_writes)
     study = Study.open(paths)  # the database opens once more, saving what the last run kept in its journal
     try:
-        assert given <= study.home().reviews_total <= given + RUNS  # every grade handed over is saved
+        assert given <= study.browsing.home().reviews_total <= given + RUNS  # every grade handed over is saved
         with study.engine.connect() as connection:  # and none twice
             assert connection.exec_driver_sql(
-                "SELECT COUNT(*) FROM (SELECT DISTINCT item_id, reviewed_at FROM review)").scalar() == study.home().reviews_total
+                "SELECT COUNT(*) FROM (SELECT DISTINCT item_id, reviewed_at FROM review)").scalar() == study.browsing.home().reviews_total
     finally:
         study.close()
 

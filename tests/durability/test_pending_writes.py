@@ -105,7 +105,7 @@ def test_closing_while_the_database_stays_busy_keeps_the_writes(tmp_path: Path, 
 
 async def test_quit_with_the_database_locked_keeps_every_grade_and_the_next_start_saves_them(
         small_paths, clock, monkeypatch, capsys) -> None:
-    monkeypatch.setattr("drill.study.QUIT_WAIT_S", 0.5)
+    monkeypatch.setattr("drill.study.core.QUIT_WAIT_S", 0.5)
     monkeypatch.setattr("drill.store.recorder.SLOW_WRITE_S", 0.1)
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:

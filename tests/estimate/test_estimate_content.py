@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import drill.estimate as est
 from drill.content.errors import ContentError
+from drill.estimate.schema import families
+from drill.estimate.validate import check
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
 
@@ -41,13 +42,13 @@ def write(root: Path, name: str, text: str) -> Path:
 
 
 def errors_for(root: Path) -> list[ContentError]:
-    return est.check(root)
+    return check(root)
 
 
 def test_good_file_passes(tmp_problems):
     write(tmp_problems, "toy.toml", GOOD)
     assert errors_for(tmp_problems) == []
-    assert [f.id for f in est.families(tmp_problems)] == ["toy"]
+    assert [f.id for f in families(tmp_problems)] == ["toy"]
 
 
 def line_of(text: str, needle: str) -> int:
@@ -121,10 +122,10 @@ def test_unsatisfiable_requirement(tmp_problems):
 def test_broken_file_does_not_hide_good_ones(tmp_problems):
     write(tmp_problems, "toy.toml", GOOD)
     write(tmp_problems, "bad.toml", "id = = 1")
-    assert [f.id for f in est.families(tmp_problems)] == ["toy"]
+    assert [f.id for f in families(tmp_problems)] == ["toy"]
     assert len(errors_for(tmp_problems)) == 1
 
 
 def test_missing_directory(tmp_path):
-    (err,) = est.check(tmp_path / "nowhere")
+    (err,) = check(tmp_path / "nowhere")
     assert "not found" in err.message

@@ -7,8 +7,13 @@ import math
 from pathlib import Path
 
 import pytest
+from pydantic import TypeAdapter
 
-import drill.estimate as est
+from drill.estimate import score
+from drill.estimate.draw import generate
+from drill.estimate.params import ParamError, parse_assignments
+from drill.estimate.result import GradeResult, quality_from_score
+from drill.estimate.schema import families, family
 from drill.estimate.score import score_from_log_error
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
@@ -17,11 +22,11 @@ KV = {"model": "llama-3-70b", "seq_len": 8192, "batch": 1, "bytes_per_elem": 2} 
 
 @pytest.fixture(scope="module")
 def fams():
-    return {f.id: f for f in est.families(PROBLEMS)}
+    return {f.id: f for f in families(PROBLEMS)}
 
 
 def grade(fams, fid, params, answer):
-    return est.grade(fams[fid], params, answer)
+    return score.grade(fams[fid], params, answer)
 
 
 def test_grade_contract_shape(fams):
@@ -29,12 +34,12 @@ def test_grade_contract_shape(fams):
     for key, kind in {"correct": bool, "score": float, "truth": float, "parsed": float}.items():
         assert isinstance(getattr(r, key), kind), key
     assert r.error is None
-    json.dumps(r.as_json())
+    json.dumps(TypeAdapter(GradeResult).dump_python(r, mode="json"))
     assert r.correct and r.score == 1.0 and r.truth == 2684354560 and r.parsed == 2.7e9
 
 
 def test_solve_contract_shape(fams):
-    r = est.solve(fams["kv-cache"], est.parse_assignments(["model=llama-3-70b", "seq_len=8192", "batch=1", "bytes_per_elem=2"]))
+    r = score.solve(fams["kv-cache"], parse_assignments(["model=llama-3-70b", "seq_len=8192", "batch=1", "bytes_per_elem=2"]))
     assert r == {"value": 2684354560.0, "unit": "byte", "pretty": "2.68 GB"}
     json.dumps(r)
 
@@ -104,7 +109,7 @@ def test_partial_credit_is_symmetric(fams):
     [(1.0, 5), (0.79, 4), (0.65, 4), (0.6, 3), (0.55, 3), (0.4, 2), (0.3, 2), (0.1, 1), (0.0, 0)],
 )
 def test_quality_from_score(score, quality):
-    assert est.quality_from_score(score) == quality
+    assert quality_from_score(score) == quality
 
 
 def test_quality_in_grade(fams):
@@ -179,8 +184,8 @@ def test_worked_solution_every_family(fams):
     import random
 
     for fam in fams.values():
-        p = est.generate(fam, random.Random(3))
-        r = est.grade(fam, p.params, "1")
+        p = generate(fam, random.Random(3))
+        r = score.grade(fam, p.params, "1")
         assert len(r.worked) >= 2 and r.worked[-1].startswith("Answer: ")
         assert all("{" not in line for line in r.worked)
 
@@ -189,26 +194,26 @@ def test_worked_solution_every_family(fams):
 
 
 def test_parse_assignments():
-    assert est.parse_assignments(["a=1", "model = llama-3-70b"]) == {"a": "1", "model": "llama-3-70b"}
-    with pytest.raises(est.ParamError, match="key=value"):
-        est.parse_assignments(["a"])
-    with pytest.raises(est.ParamError, match="twice"):
-        est.parse_assignments(["a=1", "a=2"])
+    assert parse_assignments(["a=1", "model = llama-3-70b"]) == {"a": "1", "model": "llama-3-70b"}
+    with pytest.raises(ParamError, match="key=value"):
+        parse_assignments(["a"])
+    with pytest.raises(ParamError, match="twice"):
+        parse_assignments(["a=1", "a=2"])
 
 
 def test_param_values_with_units_and_expressions(fams):
-    r = est.solve(fams["allreduce-time"], {"bytes": "14 GB", "gpus": "8", "bandwidth": "400 Gb/s"})
+    r = score.solve(fams["allreduce-time"], {"bytes": "14 GB", "gpus": "8", "bandwidth": "400 Gb/s"})
     assert r["value"] == pytest.approx(0.49)
-    r = est.solve(fams["kv-cache"], {"layers": "80", "kv_heads": "8", "head_dim": "2**7", "seq_len": "8192", "batch": "1", "bytes_per_elem": "2"})
+    r = score.solve(fams["kv-cache"], {"layers": "80", "kv_heads": "8", "head_dim": "2**7", "seq_len": "8192", "batch": "1", "bytes_per_elem": "2"})
     assert r["value"] == 2684354560
 
 
 def test_catalog_names(fams):
     for name in ("llama-3-70b", "Llama-3-70B", "LLAMA-3-70B"):
-        assert est.solve(fams["kv-per-token"], {"model": name, "bytes_per_elem": 2})["value"] == 327680
-    assert est.solve(fams["kv-per-token"], {"model": "Llama-3.1-405B", "bytes_per_elem": 2})["value"] == 2 * 126 * 8 * 128 * 2
+        assert score.solve(fams["kv-per-token"], {"model": name, "bytes_per_elem": 2})["value"] == 327680
+    assert score.solve(fams["kv-per-token"], {"model": "Llama-3.1-405B", "bytes_per_elem": 2})["value"] == 2 * 126 * 8 * 128 * 2
     # explicit values win over the catalog's
-    assert est.solve(fams["kv-per-token"], {"model": "llama-3-70b", "layers": 40, "bytes_per_elem": 2})["value"] == 163840
+    assert score.solve(fams["kv-per-token"], {"model": "llama-3-70b", "layers": 40, "bytes_per_elem": 2})["value"] == 163840
 
 
 @pytest.mark.parametrize(
@@ -227,13 +232,13 @@ def test_catalog_names(fams):
     ],
 )
 def test_param_errors(fams, fid, params, message):
-    with pytest.raises(est.ParamError, match=message):
-        est.solve(fams[fid], params)
-    with pytest.raises(est.ParamError):
-        est.grade(fams[fid], params, "1 GB")
+    with pytest.raises(ParamError, match=message):
+        score.solve(fams[fid], params)
+    with pytest.raises(ParamError):
+        score.grade(fams[fid], params, "1 GB")
 
 
 def test_family_lookup():
-    assert est.family(PROBLEMS, "kv-cache").id == "kv-cache"
+    assert family(PROBLEMS, "kv-cache").id == "kv-cache"
     with pytest.raises(KeyError):
-        est.family(PROBLEMS, "nope")
+        family(PROBLEMS, "nope")

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import drill.estimate as est
 from drill.estimate.parser import AnswerError, Parsed, parse_answer
+from drill.estimate.schema import family
+from drill.estimate.score import grade
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
 CANARY = "/tmp/drill-estimate-canary"
@@ -80,7 +81,7 @@ HOSTILE = [
 
 @pytest.fixture(scope="module")
 def kv_family():
-    return est.family(PROBLEMS, "kv-cache")
+    return family(PROBLEMS, "kv-cache")
 
 
 KV_PARAMS = {"model": "llama-3-70b", "seq_len": 8192, "batch": 1, "bytes_per_elem": 2}
@@ -91,7 +92,7 @@ def test_hostile_rejected_cleanly(text, kv_family):
     start = time.perf_counter()
     with pytest.raises(AnswerError):
         parse_answer(text)
-    result = est.grade(kv_family, KV_PARAMS, text)
+    result = grade(kv_family, KV_PARAMS, text)
     elapsed = time.perf_counter() - start
     assert result.error, text
     assert result.parsed is None and result.score == 0.0 and result.correct is False
@@ -200,6 +201,6 @@ def test_random_expressions_never_raise(expr, unit):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=250))
 def test_grade_never_raises_on_random_text(kv_family, text):
-    result = est.grade(kv_family, KV_PARAMS, text)
+    result = grade(kv_family, KV_PARAMS, text)
     assert (result.error is None) == (result.parsed is not None)
     assert 0.0 <= result.score <= 1.0

@@ -15,9 +15,9 @@ def run(code: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_import_loads_neither_sympy_nor_textual():
+def test_the_answer_check_loads_neither_sympy_nor_textual_nor_pydantic():
     got = run(
-        "import json, sys; import drill.estimate; "
+        "import json, sys; import drill.estimate.answer_check; "
         "print(json.dumps({m: m in sys.modules for m in ('sympy', 'textual', 'pydantic')}))"
     )
     assert got == {"sympy": False, "textual": False, "pydantic": False}
@@ -25,8 +25,8 @@ def test_import_loads_neither_sympy_nor_textual():
 
 def test_listing_families_needs_no_sympy():
     got = run(
-        "import json, sys; import drill.estimate as e; fams = e.families('problems'); "
-        "rows = [e.describe(f) for f in fams]; "
+        "import json, sys; from drill.estimate.schema import families; fams = families('problems'); "
+        "rows = [f.describe() for f in fams]; "
         "print(json.dumps({'n': len(rows), 'sympy': 'sympy' in sys.modules, 'textual': 'textual' in sys.modules}))"
     )
     assert got["n"] >= 20 and got == {"n": got["n"], "sympy": False, "textual": False}
@@ -34,8 +34,10 @@ def test_listing_families_needs_no_sympy():
 
 def test_grading_never_imports_textual():
     got = run(
-        "import json, sys, random; import drill.estimate as e; f = e.family('problems', 'kv-cache'); "
-        "p = e.generate(f, random.Random(0)); r = e.grade(f, p.params, '2 GB'); e.check('problems'); "
+        "import json, sys, random; from drill.estimate.schema import family; "
+        "from drill.estimate.draw import generate; from drill.estimate.score import grade; "
+        "from drill.estimate.validate import check; f = family('problems', 'kv-cache'); "
+        "p = generate(f, random.Random(0)); r = grade(f, p.params, '2 GB'); check('problems'); "
         "print(json.dumps({'textual': 'textual' in sys.modules, 'sympy': 'sympy' in sys.modules}))"
     )
     assert got == {"textual": False, "sympy": True}

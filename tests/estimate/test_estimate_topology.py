@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import drill.estimate as est
-from drill.estimate.draw import template_values
+from drill.estimate.draw import generate, template_values
+from drill.estimate.schema import families, family
+from drill.estimate.score import grade, solve
 from drill.estimate.template import render
+from drill.estimate.validate import check
 
 PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
 
@@ -33,14 +35,14 @@ def ring_bandwidth(network: str) -> float:
 
 @pytest.fixture(scope="module")
 def fams():
-    return {f.id: f for f in est.families(PROBLEMS)}
+    return {f.id: f for f in families(PROBLEMS)}
 
 
 def draws_by_network(fam, count: int = 400) -> dict[str, list]:
     rng = random.Random(13)
     seen: dict[str, list] = {}
     for _ in range(count):
-        problem = est.generate(fam, rng)
+        problem = generate(fam, rng)
         seen.setdefault(problem.params["network"], []).append(problem)
     return seen
 
@@ -71,7 +73,7 @@ def test_allreduce_prompt_names_the_topology_and_the_steps_say_why(fams, network
     fam = fams["allreduce-time"]
     p = draws_by_network(fam)[network][0]
     assert said in p.prompt
-    worked = est.grade(fam, p.params, p.pretty).worked
+    worked = grade(fam, p.params, p.pretty).worked
     bandwidth = f"{ring_bandwidth(network) / 1e9:g} GB/s"
     assert why in worked[0] and worked[0].endswith(f"the ring runs at {bandwidth}")
 
@@ -84,14 +86,14 @@ def test_allreduce_prompt_names_the_topology_and_the_steps_say_why(fams, network
     ("rail-ndr", 64, 2 * 63 / 64 * 14e9 / 400e9),
 ])
 def test_solve_by_topology_name(fams, network, gpus, seconds):
-    assert est.solve(fams["allreduce-time"], {"network": network, "bytes": "14 GB", "gpus": gpus})["value"] == pytest.approx(seconds)
+    assert solve(fams["allreduce-time"], {"network": network, "bytes": "14 GB", "gpus": gpus})["value"] == pytest.approx(seconds)
 
 
 def test_rail_aligned_is_eight_times_one_nic_per_node(fams):
     fam = fams["allreduce-time"]
     for nic in ("hdr", "ndr"):
-        rail = est.solve(fam, {"network": f"rail-{nic}", "bytes": 1e10, "gpus": 128})["value"]
-        one = est.solve(fam, {"network": f"one-nic-{nic}", "bytes": 1e10, "gpus": 128})["value"]
+        rail = solve(fam, {"network": f"rail-{nic}", "bytes": 1e10, "gpus": 128})["value"]
+        one = solve(fam, {"network": f"one-nic-{nic}", "bytes": 1e10, "gpus": 128})["value"]
         assert one == pytest.approx(8 * rail)
 
 
@@ -114,8 +116,8 @@ def test_values_given_instead_of_a_topology_still_work(fams):
     """Old parameters (bandwidth, no network) solve, grade and read back with the bandwidth said."""
     fam = fams["allreduce-time"]
     params = {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}
-    assert est.solve(fam, params)["value"] == pytest.approx(0.49)
-    worked = est.grade(fam, params, "0.49 s").worked
+    assert solve(fam, params)["value"] == pytest.approx(0.49)
+    worked = grade(fam, params, "0.49 s").worked
     assert worked[0] == "which bandwidth: the bandwidth given, at which each GPU sends → the ring runs at 50 GB/s"
     full = {**params, "min_gpus": 1, "max_gpus": 10**6}
     assert "across 8 GPUs linked so that each sends at 50 GB/s." in render(fam.prompt, template_values(fam, full))
@@ -131,7 +133,7 @@ def test_topology_slips_are_named(fams, network, wrong_bandwidth, words):
     params = {"network": network, "bytes": 14e9, "gpus": 8 if network.startswith("nvlink") else 64}
     n = params["gpus"]
     answer = 2 * (n - 1) / n * 14e9 / wrong_bandwidth
-    result = est.grade(fam, params, f"{answer} s")
+    result = grade(fam, params, f"{answer} s")
     assert not result.correct and words in result.slip
 
 
@@ -139,8 +141,8 @@ def test_a_parameter_the_answer_ignores_names_no_slip(fams):
     """max_gpus only bounds the draw: an answer off by its value is not 'forgot to divide by max_gpus'."""
     fam = fams["allreduce-time"]
     params = {"network": "rail-hdr", "bytes": 14e9, "gpus": 64}
-    truth = est.solve(fam, params)["value"]
-    slip = est.grade(fam, params, f"{truth * 16384} s").slip
+    truth = solve(fam, params)["value"]
+    slip = grade(fam, params, f"{truth * 16384} s").slip
     assert slip is None or "max_gpus" not in slip
 
 
@@ -151,7 +153,7 @@ def test_a_parameter_the_answer_ignores_names_no_slip(fams):
 ])
 def test_volume_families_give_the_time_per_topology(fams, fid, params, volume):
     fam = fams[fid]
-    worked = " ".join(est.grade(fam, params, f"{volume} B").worked)
+    worked = " ".join(grade(fam, params, f"{volume} B").worked)
     assert "the same on any topology" in worked
     ms = lambda bw: f"{volume / bw * 1e3:.3g} ms" if volume / bw < 1 else f"{volume / bw:.3g} s"  # noqa: E731
     assert ms(ring_bandwidth("nvlink-h100")) in worked
@@ -195,14 +197,14 @@ def toy_dir(tmp_path):
 
 def toy_errors(root: Path, text: str) -> list[str]:
     (root / "toy-link.toml").write_text(text, encoding="utf-8")
-    return [e.message for e in est.check(root)]
+    return [e.message for e in check(root)]
 
 
 def test_toy_with_text_fields_and_unnamed_texts_is_valid(toy_dir):
     assert toy_errors(toy_dir, TOY) == []
-    fam = est.family(toy_dir, "toy-link")
-    assert est.grade(fam, {"bytes": 1e9, "bandwidth": 1e9}, "1 s").worked[0] == "as given"
-    assert "one ring per NIC" in est.grade(fam, {"network": "rail-ndr", "bytes": 1e9}, "1 s").worked[0]
+    fam = family(toy_dir, "toy-link")
+    assert grade(fam, {"bytes": 1e9, "bandwidth": 1e9}, "1 s").worked[0] == "as given"
+    assert "one ring per NIC" in grade(fam, {"network": "rail-ndr", "bytes": 1e9}, "1 s").worked[0]
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -251,9 +253,9 @@ def test_moe_alltoall_across_rail_aligned_nodes_gets_one_nic_not_the_ring_bandwi
     """The same rail-aligned NDR nodes: an all-reduce ring runs at 400 GB/s, an all-to-all at 50 GB/s a GPU."""
     fam = fams["moe-alltoall-time"]
     params = {"model": "deepseek-v3", "tokens": 4096, "ep": 64, "bytes_per_elem": 1}
-    rail = est.solve(fam, {**params, "network": "rail-ndr"})["value"]
+    rail = solve(fam, {**params, "network": "rail-ndr"})["value"]
     assert rail == pytest.approx(2 * 4096 * 8 * 7168 * 56 / 64 / 50e9)
-    assert est.solve(fam, {**params, "network": "one-nic-ndr"})["value"] == pytest.approx(8 * rail)
+    assert solve(fam, {**params, "network": "one-nic-ndr"})["value"] == pytest.approx(8 * rail)
     ring_rate = ring_bandwidth("rail-ndr")
-    slip = est.grade(fam, {**params, "network": "rail-ndr"}, f"{rail * 50e9 / ring_rate} s").slip
+    slip = grade(fam, {**params, "network": "rail-ndr"}, f"{rail * 50e9 / ring_rate} s").slip
     assert "not a ring" in slip

@@ -9,6 +9,7 @@ from datetime import timedelta
 from drill.schedule import fsrs_model
 from drill.schedule.fsrs_model import FSRSSettings, FSRSState
 from drill.study import Study
+from drill.study.writes import write_grade
 
 # py-fsrs's defaults with the initial stabilities a quarter as long and a steeper forgetting curve.
 _DEFAULTS = (0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835,
@@ -24,13 +25,13 @@ def learn(study: Study, clock, days: int, seed: int = 7) -> int:
     counted = 0
     for _ in range(days):
         today = study.today
-        for card in study.cards(study.queue()):
+        for card in study.reviews.cards(study.reviews.queue()):
             before = memory.get(card.item_id, FSRSState())
             recall = 0.0 if before.is_new else fsrs_model.retrievability(before, today, TRUE_MEMORY)
             button = 3 if rng.random() < recall else 1
-            study.record(study.grade(card, button, 1000))
+            write_grade(study, study.reviews.grade(card, button, 1000))
             if button == 1:
-                study.record(study.grade(study.cards([card.item_id])[0], 3, 1000))
+                write_grade(study, study.reviews.grade(study.reviews.cards([card.item_id])[0], 3, 1000))
             memory[card.item_id] = fsrs_model.review(before, button, today, TRUE_MEMORY)
             counted += 1
         clock.now += timedelta(days=1)

@@ -11,6 +11,7 @@ from drill.config import Config
 from drill.schedule.replay import compare
 from drill.store.history import item_reviews, review_counts, review_history
 from drill.study import Study
+from drill.study.writes import write_grade
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
@@ -41,12 +42,12 @@ def small_history(small_paths, clock) -> Study:
     study = Study(small_paths, Config(), clock)
     study.sync()
     for button in (3, 1):
-        study.record(study.grade(study.cards(["m-1"])[0], button, 1000))  # the Again is a repeat: not counted
-    study.record(study.grade(study.cards(["c-1"])[0], 3, 1000))
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], button, 1000))  # the Again is a repeat: not counted
+    write_grade(study, study.reviews.grade(study.reviews.cards(["c-1"])[0], 3, 1000))
     clock.now += timedelta(days=1)
-    study.record(study.grade(study.cards(["m-1"])[0], 3, 1000))
+    write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
     clock.now += timedelta(days=6)
-    study.record(study.grade(study.cards(["m-1"])[0], 1, 1000))
+    write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 1, 1000))
     yield study
     study.close()
 
@@ -67,7 +68,7 @@ def test_small_history(capsys, small_history) -> None:
     # SM-2: 0.9^(1/1) then 0.9^(6/6); a pass then a lapse.
     assert body["models"]["sm2"]["log_loss"] == pytest.approx(-(math.log(0.9) + math.log(0.1)) / 2)
     assert body["models"]["sm2"]["rmse"] == pytest.approx(math.sqrt((0.01 + 0.81) / 2))
-    assert body == {"scheduler": "sm2", "reviews_stored": 5, **compare(review_history(small_history.engine)).as_json()}
+    assert body == {"scheduler": "sm2", "reviews_stored": 5, **compare(review_history(small_history.engine)).model_dump(mode="json")}
     code, out = run(capsys)
     lines = out.splitlines()
     assert code == 0

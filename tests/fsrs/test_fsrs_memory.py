@@ -11,6 +11,7 @@ from drill.schedule import fsrs_model
 from drill.schedule.grading import ItemState, apply
 from drill.store import reschedule
 from drill.study import Study
+from drill.study.writes import write_grade, write_undo
 
 
 def open_with(paths, clock, scheduler: str = "sm2") -> Study:
@@ -20,9 +21,9 @@ def open_with(paths, clock, scheduler: str = "sm2") -> Study:
 
 
 def grade(study: Study, item_id: str, button: int):
-    card = study.cards([item_id])[0]
-    given = study.grade(card, button, 1000)
-    return given, study.record(given)
+    card = study.reviews.cards([item_id])[0]
+    given = study.reviews.grade(card, button, 1000)
+    return given, write_grade(study, given)
 
 
 def grade_every(study: Study, clock, item_id: str, buttons: list[int], gap_days: int) -> list:
@@ -50,7 +51,7 @@ def memory(study: Study, item_id: str):
 
 def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     buttons = [3, 1, 4]
     days = grade_every(study, clock, item, buttons, 3)
     expected = fsrs_model.replay(zip(days, buttons))
@@ -63,12 +64,12 @@ def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock
 
 def test_undo_puts_the_memory_back(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     first, _ = grade(study, item, 3)
     clock.now += timedelta(days=2)
     second, review_id = grade(study, item, 1)
     assert second.after.fsrs_stability < first.after.fsrs_stability  # a lapse shrinks stability
-    study.undo(second)
+    write_undo(study, second)
     assert memory(study, item)[:3] == (first.after.fsrs_stability, first.after.fsrs_difficulty,
                                        first.after.fsrs_due_day.isoformat())
     study.close()
@@ -82,7 +83,7 @@ def forget_memory(study: Study) -> None:
 
 def test_items_graded_without_memory_are_rebuilt_from_their_reviews_on_open(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     buttons = [3, 3, 2]
     days = grade_every(study, clock, item, buttons, 4)
     before = memory(study, item)
@@ -97,13 +98,13 @@ def test_items_graded_without_memory_are_rebuilt_from_their_reviews_on_open(smal
     sm2 = ItemState()
     for day, button in zip(days, buttons):
         sm2 = apply(sm2, button, day)
-    assert study.cards([item])[0].state.interval == sm2.interval
+    assert study.reviews.cards([item])[0].state.interval == sm2.interval
     study.close()
 
 
 def test_a_scheduler_named_in_config_takes_over_the_due_days_and_back(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     for button in (3, 4):
         grade(study, item, button)
         clock.now += timedelta(days=2)
@@ -124,7 +125,7 @@ def test_a_scheduler_named_in_config_takes_over_the_due_days_and_back(small_path
 def test_rebuild_rewrites_imported_review_rows(small_paths, clock) -> None:
     """Reviews inserted without states (an import) get counted flags and states by replay."""
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     with study.engine.begin() as connection:
         for at, day, button in (("2026-11-01T10:00", "2026-11-01", 3), ("2026-11-01T11:00", "2026-11-01", 1),
                                 ("2026-11-05T10:00", "2026-11-05", 3)):
@@ -142,7 +143,7 @@ def test_rebuild_rewrites_imported_review_rows(small_paths, clock) -> None:
         # The Again repeat on 11-01 leaves the item due that day (relearning) until the next pass.
         (1, 0, 0, 1, 1, "2026-11-02"), (0, 1, 1, 1, 1, "2026-11-01"), (1, 1, 1, 2, 6, "2026-11-11"),
     ]
-    state = study.cards([item])[0].state
+    state = study.reviews.cards([item])[0].state
     assert (state.repetitions, state.interval, state.due_day.isoformat()) == (2, 6, "2026-11-11")
     study.close()
 
@@ -159,7 +160,7 @@ def memory_before(study: Study) -> list[tuple]:
 
 def test_each_review_row_keeps_the_fsrs_memory_the_item_had_before_it(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     stored = []
     for button, gap in ((3, 0), (1, 2), (3, 0), (4, 5)):  # the third is a same-day repeat, not counted
         clock.now += timedelta(days=gap)
@@ -176,13 +177,13 @@ def test_each_review_row_keeps_the_fsrs_memory_the_item_had_before_it(small_path
 
 def test_undo_takes_the_row_and_its_memory_away(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     grade(study, item, 3)
     clock.now += timedelta(days=3)
     kept = memory_before(study)
     given, review_id = grade(study, item, 2)
     assert memory_before(study)[-1] == (review_id, given.before.fsrs_stability, given.before.fsrs_difficulty)
-    study.undo(given)
+    write_undo(study, given)
     assert memory_before(study) == kept
     assert reschedule.reviews_without_memory(study.engine) == []
     study.close()
@@ -194,18 +195,18 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
     from drill.store.estimates import record_review_attempt
 
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     grade(study, item, 3)
     clock.now += timedelta(days=2)
-    card = study.cards([item])[0]
-    estimate = study.grade(card, 3, 1000)
+    card = study.reviews.cards([item])[0]
+    estimate = study.reviews.grade(card, 3, 1000)
     review_id = record_review_attempt(study.engine, estimate, AttemptRow(**{
         "item_id": item, "attempted_at": clock.now, "params": "{}", "answer": "1 GB", "parsed": 1e9,
         "truth": 1e9, "unit": "B", "score": 1.0, "log_error": 0.0, "slip": None, "error": None, "seconds": 9.0}), study.regrade)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     clock.now += timedelta(days=4)
-    card = study.cards([item])[0]
-    drill = study.grade(card, 4, 1000)
+    card = study.reviews.cards([item])[0]
+    drill = study.reviews.grade(card, 4, 1000)
     review_id = record_attempt(
         study.engine, CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"), drill, study.regrade)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
@@ -216,7 +217,7 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
 def test_a_rewritten_log_gets_the_memory_before_each_review(small_paths, clock) -> None:
     """The replay that rewrites imported rows fills the FSRS memory before each of them as well."""
     study = open_with(small_paths, clock)
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     days_buttons = [("2026-11-01T10:00", "2026-11-01", 3), ("2026-11-01T11:00", "2026-11-01", 1),
                     ("2026-11-05T10:00", "2026-11-05", 3), ("2026-11-09T10:00", "2026-11-09", 1)]
     with study.engine.begin() as connection:
@@ -237,7 +238,7 @@ def test_a_rewritten_log_gets_the_memory_before_each_review(small_paths, clock) 
 
 def test_reviews_stored_before_the_memory_was_kept_get_it_once_on_open(small_paths, clock, monkeypatch) -> None:
     study = open_with(small_paths, clock)
-    items = study.queue()[:2]
+    items = study.reviews.queue()[:2]
     for item in items:
         for button in (3, 1, 3, 4):
             grade(study, item, button)

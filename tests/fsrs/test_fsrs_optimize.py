@@ -22,6 +22,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.replay import FITTED, PastReview
 from drill.store.fsrs_parameters import read_parameters
 from drill.study import Study
+from drill.study.writes import write_grade
 from tests.conftest import TestPaths, write_deck
 from tests.fsrs.simulated_learner import learn
 
@@ -36,8 +37,8 @@ def test_too_few_reviews_say_how_many_are_needed_and_change_nothing(capsys, smal
     study = Study(small_paths, Config(), clock)
     study.sync()
     for _ in range(3):
-        for card in study.cards(["m-1", "m-2"]):
-            study.record(study.grade(card, 3, 1000))
+        for card in study.reviews.cards(["m-1", "m-2"]):
+            write_grade(study, study.reviews.grade(card, 3, 1000))
         clock.now += timedelta(days=7)
     study.close()
     code, out = run(capsys, "optimize")
@@ -81,8 +82,8 @@ def test_a_simulated_learners_history_is_fitted_stored_used_and_compared(
     try:
         fitted = FSRSSettings(0.9, tuple(body["parameters"]))
         assert study.fsrs_settings == fitted
-        card = study.cards(["m-0"])[0]
-        grade = study.grade(card, 3, 1000)
+        card = study.reviews.cards(["m-0"])[0]
+        grade = study.reviews.grade(card, 3, 1000)
         expected = fsrs_model.review(card.state.memory, 3, study.today, fitted)
         default = fsrs_model.review(card.state.memory, 3, study.today)
         assert grade.after.fsrs_stability == pytest.approx(expected.stability)
@@ -119,13 +120,13 @@ def test_desired_retention_shortens_or_lengthens_fsrs_intervals(small_paths, clo
         study = Study(small_paths, Config(scheduler="fsrs", desired_retention=retention, fuzz=False), clock)
         try:
             study.sync()
-            card = study.cards(["m-1"])[0]
+            card = study.reviews.cards(["m-1"])[0]
             learnt = fsrs_model.replay([(study.today - timedelta(days=10), 3), (study.today - timedelta(days=4), 3)])
             state = ItemState(repetitions=2, interval=6, due_day=study.today,
                                      last_review_day=learnt.last_day, fsrs_stability=learnt.stability,
                                      fsrs_difficulty=learnt.difficulty, fsrs_due_day=learnt.due_day)
             card = replace(card, state=state)
-            intervals[retention] = (study.grade(card, 3, 1000).after.due_day - study.today).days
+            intervals[retention] = (study.reviews.grade(card, 3, 1000).after.due_day - study.today).days
         finally:
             study.close()
     assert intervals[0.8] > intervals[0.9] > intervals[0.97] >= 1

@@ -18,7 +18,7 @@ def test_the_optimizer_is_asked_for_its_progress_bar_only_on_a_terminal(capsys, 
 
     def fit_history(history, progress=False):
         asked.append(progress)
-        return FitReport(len(history), 0, None, None, None)
+        return FitReport(reviews=len(history), scored=0, parameters=None, log_loss_default=None, log_loss_fitted=None)
 
     monkeypatch.setattr(fsrs_fit, "fit_history", fit_history)
     assert main(["scheduler", "optimize"]) == 0

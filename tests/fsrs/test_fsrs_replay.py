@@ -89,7 +89,7 @@ def test_compare_on_a_tiny_history() -> None:
     assert result.better == better
     assert result.verdict.startswith({"sm2": "SM-2", "fsrs": "FSRS"}[better] + " fits your history better")
     assert "only 3 reviews scored" in result.verdict
-    body = result.as_json()
+    body = result.model_dump(mode="json")
     assert set(body) == {"reviews", "items", "compared", "passed", "models", "better", "verdict"}
     assert set(body["models"]) == {"sm2", "fsrs"}
 

@@ -9,6 +9,7 @@ from sqlalchemy import text
 
 from drill.config import Config, ConfigError
 from drill.study import Study
+from drill.study.writes import write_grade
 
 
 def open_study(paths, clock, scheduler: str | None = None) -> Study:
@@ -29,9 +30,9 @@ def package_due(reviews: list[tuple[date, int]]) -> date:
 
 
 def grade_and_record(study: Study, item_id: str, button: int):
-    card = study.cards([item_id])[0]
-    grade = study.grade(card, button, 1000)
-    study.record(grade)
+    card = study.reviews.cards([item_id])[0]
+    grade = study.reviews.grade(card, button, 1000)
+    write_grade(study, grade)
     return grade
 
 
@@ -45,7 +46,7 @@ def stored(study: Study, item_id: str):
 
 def test_fsrs_sets_the_due_day_and_sm2_fields_keep_moving(small_paths, clock) -> None:
     study = open_study(small_paths, clock, "fsrs")
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     day1 = study.today
     first = grade_and_record(study, item, 3)
     assert first.after.due_day == day1 + timedelta(days=2) == package_due([(day1, 3)])  # S0(Good) = 2.31 days
@@ -66,7 +67,7 @@ def test_fsrs_sets_the_due_day_and_sm2_fields_keep_moving(small_paths, clock) ->
 def test_switching_schedulers_keeps_and_uses_all_history(small_paths, clock) -> None:
     study = open_study(small_paths, clock)  # SM-2, the default
     assert study.config.scheduler == "sm2"
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     day1 = study.today
     assert grade_and_record(study, item, 3).after.due_day == day1 + timedelta(days=1)
     clock.now += timedelta(days=1)
@@ -104,10 +105,10 @@ def test_config_validates_the_scheduler(small_paths) -> None:
 
 def test_an_item_failed_today_stays_due_across_a_scheduler_switch(small_paths, clock) -> None:
     study = open_study(small_paths, clock, "fsrs")
-    item = study.queue()[0]
+    item = study.reviews.queue()[0]
     grade_and_record(study, item, 1)  # Again: due again today
     study.close()
     study = open_study(small_paths, clock, "sm2")  # SM-2 alone would give it tomorrow (interval 1)
     study.reconcile_schedule()  # what opening does after a change of scheduler in config.toml
-    assert study.cards([item])[0].state.due_day == study.today and item in study.queue()
+    assert study.reviews.cards([item])[0].state.due_day == study.today and item in study.reviews.queue()
     study.close()

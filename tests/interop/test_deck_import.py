@@ -19,6 +19,7 @@ from drill.interop.deck_import import detect_format, import_deck
 from drill.interop.errors import InteropError
 from drill.paths import Paths
 from drill.study import Study
+from drill.study.writes import write_grade
 
 FIRST_ANSWER = "Keys and values of past tokens."
 SECOND_ANSWER = "2 * layers * heads * head_dim * bytes"
@@ -54,8 +55,8 @@ def test_import_edit_and_reimport_keeps_ids_history_and_reviews(small_paths, not
     assert (report.added, report.updated, report.unchanged, report.removed, report.ids_written) == (2, 0, 0, 0, 2)
     first_id, second_id = ids_in(notes.read_text())
     opened = study(small_paths, clock)
-    card = opened.cards([first_id])[0]
-    opened.record(opened.grade(card, 3, 1200))
+    card = opened.reviews.cards([first_id])[0]
+    write_grade(opened, opened.reviews.grade(card, 3, 1200))
     opened.close()
     assert rows(small_paths, f"SELECT block, topic, prompt FROM item WHERE id='{first_id}'") == [
         ("inference", "kv-cache", "What does the KV cache store?")
@@ -75,7 +76,7 @@ def test_a_card_removed_from_the_file_is_retired_and_keeps_its_reviews(small_pat
     import_deck(small_paths, notes, "inference", None)
     first_id, second_id = ids_in(notes.read_text())
     opened = study(small_paths, clock)
-    opened.record(opened.grade(opened.cards([second_id])[0], 4, 900))
+    write_grade(opened, opened.reviews.grade(opened.reviews.cards([second_id])[0], 4, 900))
     opened.close()
     text = notes.read_text()
     notes.write_text(text[: text.index(f"<!-- drill-id: {second_id}")])
@@ -239,7 +240,7 @@ def test_cli_history_import_hands_the_file_to_the_history_importer(capsys, monke
         def lines(self) -> list[str]:
             return ["3 reviews imported"]
 
-        def as_json(self) -> dict:
+        def model_dump(self, mode: str) -> dict:
             return {"imported": 3}
 
     def import_history(study, path, progress):

@@ -32,7 +32,7 @@ def card_id(item_id: str) -> int:
 def item_ids() -> list[str]:
     study = Study.open(Paths.resolve())
     try:
-        return study.queue()
+        return study.reviews.queue()
     finally:
         study.close()
 

@@ -8,15 +8,16 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from conftest import Clock, TestPaths
 from sqlalchemy import text
 
-from conftest import Clock, TestPaths
 from drill.cli import main
 from drill.config import Config
 from drill.interop.errors import InteropError
 from drill.interop.history_csv import export_history, import_history
 from drill.paths import Paths
 from drill.study import Study
+from drill.study.writes import write_grade
 
 HEADER = "card_id,review_time,review_rating,review_duration"
 REVIEW_COLUMNS = """item_id, reviewed_at, study_day, button, quality, duration_ms, counted, reps_before,
@@ -51,7 +52,7 @@ def graded_study(paths: TestPaths, clock: Clock, scheduler: str = "sm2") -> tupl
     start, expected = clock.now, []
     for index, (day, item_id, button, duration) in enumerate(SESSION):
         clock.now = start + timedelta(days=day, minutes=2 * index, microseconds=1000 * index + 789)
-        study.record(study.grade(study.cards([item_id])[0], button, duration))
+        write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, duration))
         milliseconds = round((start - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()) * 1000
         milliseconds += (day * 86_400 + 120 * index) * 1000 + index  # microseconds 789 are dropped
         expected.append((card_id(item_id), milliseconds, button, duration, 0))
@@ -240,8 +241,8 @@ def test_a_missing_header_is_reported_on_line_1(small_paths, clock, tmp_path, co
 def test_cli_exports_history_and_anki(capsys, drill_home: Path, tmp_path: Path) -> None:
     study = Study.open(Paths.resolve())
     try:
-        item_id = study.queue()[0]
-        study.record(study.grade(study.cards([item_id])[0], 3, 1234))
+        item_id = study.reviews.queue()[0]
+        write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], 3, 1234))
     finally:
         study.close()
     history, package = tmp_path / "h.csv", tmp_path / "d.apkg"
@@ -264,17 +265,17 @@ def test_cli_export_needs_a_target_and_a_writable_folder(capsys, tmp_path: Path)
 
 def test_a_cram_grade_that_kept_the_schedule_round_trips_as_cram(small_paths, clock, tmp_path, deck_dir) -> None:
     a = open_study(small_paths, clock)
-    card = a.cards(["m-1"])[0]
-    a.record(a.grade(card, 3, 1000))
+    card = a.reviews.cards(["m-1"])[0]
+    write_grade(a, a.reviews.grade(card, 3, 1000))
     clock.now += timedelta(days=1)
-    a.record(a.grade(a.cards(["m-1"])[0], 1, 900).kept_schedule())  # Again in a cram session
+    write_grade(a, a.reviews.grade(a.reviews.cards(["m-1"])[0], 1, 900).kept_schedule())  # Again in a cram session
     target = tmp_path / "history.csv"
     export_history(a.engine, target)
     assert [row[2:] for row in read_csv(target)[1:]] == [["3", "1000", "0"], ["1", "900", "1"]]
     b = open_study(other_home(tmp_path, deck_dir), Clock(clock.now))
     try:
         import_history(b, target)
-        assert b.cards(["m-1"])[0].state == a.cards(["m-1"])[0].state  # the cram Again moved nothing
+        assert b.reviews.cards(["m-1"])[0].state == a.reviews.cards(["m-1"])[0].state  # the cram Again moved nothing
         with b.engine.connect() as connection:
             assert connection.execute(text("SELECT button, cram, counted FROM review ORDER BY reviewed_at")).all() == [
                 (3, 0, 1), (1, 1, 0)]

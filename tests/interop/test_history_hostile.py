@@ -30,7 +30,7 @@ def card(drill_home: Path) -> int:
     """The card id of a shipped item, in a store opened once (so the import finds its items)."""
     study = Study.open(Paths.resolve())
     try:
-        return card_id(study.queue()[0])
+        return card_id(study.reviews.queue()[0])
     finally:
         study.close()
 

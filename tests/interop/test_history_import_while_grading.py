@@ -21,6 +21,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.store import review_log
 from drill.study import Study
+from drill.study.writes import write_grade
 
 ROWS = 200_000
 GRADES = """SELECT item_id, id, study_day, quality, counted, reps_after, interval_after FROM review
@@ -59,10 +60,10 @@ def test_grades_given_while_a_large_history_imports_are_all_kept_and_replayed(dr
                                 env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         while importer.poll() is None:
-            card = app.cards([rng.choice(item_ids)])[0]
-            grade = app.grade(card, rng.choice((1, 3, 4)), 1000)
+            card = app.reviews.cards([rng.choice(item_ids)])[0]
+            grade = app.reviews.grade(card, rng.choice((1, 3, 4)), 1000)
             started = time.monotonic()
-            app.record(grade)  # raises if it waited out the busy timeout
+            write_grade(app, grade)  # raises if it waited out the busy timeout
             slowest = max(slowest, time.monotonic() - started)
             graded.append(grade.reviewed_at)
             time.sleep(0.02)
@@ -79,7 +80,7 @@ def test_grades_given_while_a_large_history_imports_are_all_kept_and_replayed(dr
         with app.engine.connect() as connection:
             for row in connection.execute(text(GRADES)):
                 histories[row.item_id].append(row)
-        states = {card.item_id: card.state for card in app.cards(item_ids)}
+        states = {card.item_id: card.state for card in app.reviews.cards(item_ids)}
         for item_id, rows in histories.items():
             steps = list(replay_grades([(row.id, date.fromisoformat(row.study_day), row.quality) for row in rows],
                                        app.config.scheduler))

@@ -20,6 +20,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.store import review_log
 from drill.study import Study
+from drill.study.writes import write_grade
 
 HEADER = "card_id,review_time,review_rating,review_duration"
 ITEMS = ("m-1", "m-2", "c-1", "c-2", "i-1", "i-2")
@@ -59,7 +60,7 @@ def assert_replayed(study: Study) -> None:
             assert [(row.counted, row.reps_after, row.interval_after, row.due_after) for row in rows] == [
                 (step.counted, step.after.repetitions, step.after.interval,
                  step.after.due_day and step.after.due_day.isoformat()) for step in steps]
-            assert study.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
+            assert study.reviews.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
 
 
 def all_reviews(study: Study) -> list[tuple]:
@@ -83,12 +84,12 @@ def test_grades_given_during_the_import_are_merged_not_overwritten(
     def grading_meanwhile(staging, ids, *args):
         # Before the group is merged: a grade of one of its items, read and written by the app.
         clock.now += timedelta(seconds=5)
-        app.record(app.grade(app.cards([ids[0]])[0], 3, 1000))
+        write_grade(app, app.reviews.grade(app.reviews.cards([ids[0]])[0], 3, 1000))
         graded.append(clock.now)
         merged = merge(staging, ids, *args)
         # After: a grade of an item already merged, from the state the merge left.
         clock.now += timedelta(seconds=5)
-        app.record(app.grade(app.cards([ids[-1]])[0], 1, 1000))
+        write_grade(app, app.reviews.grade(app.reviews.cards([ids[-1]])[0], 1, 1000))
         graded.append(clock.now)
         return merged
 
@@ -136,7 +137,7 @@ def test_an_interrupted_import_leaves_items_whole_and_running_it_again_adds_the_
         again = import_history(study, source)
         assert (again.added, again.items) == (400, 4)
         assert all_reviews(study) == all_reviews(whole)
-        assert [study.cards([item])[0].state for item in ITEMS] == [whole.cards([item])[0].state for item in ITEMS]
+        assert [study.reviews.cards([item])[0].state for item in ITEMS] == [whole.reviews.cards([item])[0].state for item in ITEMS]
     finally:
         study.close()
         whole.close()
@@ -185,7 +186,7 @@ def test_reviews_stored_before_in_the_same_millisecond_are_skipped(small_paths, 
     study = open_study(small_paths, clock, "sm2")
     try:
         clock.now = datetime(2026, 11, 1, 9, 0, 0, 123_456, tzinfo=UTC)
-        study.record(study.grade(study.cards(["m-1"])[0], 3, 1000))
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
         source = tmp_path / "history.csv"
         source.write_text(f"{HEADER}\n{card_id('m-1')},{int(clock.now.timestamp() * 1000)},1,5\n"
                           f"{card_id('m-1')},{int(clock.now.timestamp() * 1000) - 86_400_000},1,5\n")

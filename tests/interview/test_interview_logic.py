@@ -4,6 +4,7 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from pydantic import TypeAdapter
 
 from drill.config import Config, ConfigError
 from drill.interview.plan import InterviewPlan, Step, draw, section_of
@@ -72,7 +73,7 @@ def test_settings_validate_and_round_trip_through_config() -> None:
     settings = InterviewSettings(minutes=30, grill=2, pitch_seconds=30, estimates=4, coding=True)
     config = Config(**settings.config_values())
     assert InterviewSettings.from_config(config) == settings
-    assert InterviewSettings.from_json(settings.as_json()) == settings
+    assert InterviewSettings.model_validate(settings.model_dump()) == settings
 
 
 @pytest.mark.parametrize("line", ["mock_interview_pitch = 45", "mock_interview_grill = -1",
@@ -98,7 +99,7 @@ def test_scorecard_scores_each_section_unanswered_as_zero_and_weighs_sections_eq
         answer(3, "estimate", 0.9, detail="slip A"),
         answer(4, "estimate", 0.3, detail="slip B"),
     )
-    card = Scorecard(settings, planned, answers, 900.0, "time", interview_id=7)
+    card = Scorecard(settings=settings, planned=planned, answers=answers, seconds_used=900.0, ended="time", interview_id=7)
     scores = card.section_scores()
     assert scores["grill"] == pytest.approx(5 / 6)
     assert scores["pitch"] == pytest.approx(1 / 3)
@@ -106,7 +107,7 @@ def test_scorecard_scores_each_section_unanswered_as_zero_and_weighs_sections_eq
     assert scores["coding"] is None
     assert card.score == pytest.approx((5 / 6 + 1 / 3 + 0.4) / 3)
     assert [a.detail for a in card.worst_estimates()] == ["slip B", "slip A"]
-    data = card.as_json()
+    data = card.model_dump(mode="json")
     assert data["ended"] == "time" and not data["abandoned"] and data["seconds_allowed"] == 45 * 60
     assert data["sections"]["estimate"] == {"planned": 3, "answered": 2, "score": 0.4, "seconds": 120.0}
     assert len(data["answers"]) == 5 and "coding" not in data["sections"]
@@ -115,5 +116,5 @@ def test_scorecard_scores_each_section_unanswered_as_zero_and_weighs_sections_eq
 def test_plan_counts_what_was_drawn() -> None:
     steps = (Step("grill", card("grill-01")), Step("estimate", card("estimate:mfu", "estimate")))
     plan = InterviewPlan(InterviewSettings(grill=3, estimates=1, pitch_seconds=0), steps)
-    assert plan.planned() == {"grill": 1, "pitch": 0, "estimate": 1, "coding": 0}
-    assert plan.as_json()["items"] == [["grill", "grill-01"], ["estimate", "estimate:mfu"]]
+    assert plan.planned == {"grill": 1, "pitch": 0, "estimate": 1, "coding": 0}
+    assert TypeAdapter(InterviewPlan).dump_python(plan, mode="json")["items"] == [["grill", "grill-01"], ["estimate", "estimate:mfu"]]

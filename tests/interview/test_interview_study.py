@@ -6,13 +6,14 @@ import random
 import sqlite3
 
 import pytest
+from interview_helpers import run_interview
 
 from drill.cli import main
 from drill.config import Config
 from drill.interview.settings import InterviewSettings
 from drill.paths import Paths
+from drill.store.interviews import interview_history
 from drill.study import Study
-from interview_helpers import run_interview
 
 
 @pytest.fixture
@@ -50,7 +51,7 @@ def test_an_interview_draws_from_the_real_content_and_stores_every_answer_as_a_r
                + ", ".join(f"'{item}'" for _, item in card.items) + ")")
     assert due == [(5,)]  # every item's due day moved on
 
-    [stored] = study.interview_history()
+    [stored] = interview_history(study.engine)
     assert stored.interview_id == card.interview_id and stored.ended == "done"
     assert stored.answers == card.answers and stored.items == card.items
     assert stored.score == pytest.approx(card.score)
@@ -58,15 +59,15 @@ def test_an_interview_draws_from_the_real_content_and_stores_every_answer_as_a_r
 
 
 def test_an_interview_cut_off_before_its_end_reads_as_abandoned(study) -> None:
-    plan = study.plan_interview(InterviewSettings(grill=1, pitch_seconds=0, estimates=0))
-    study.start_interview(plan).result()
-    [stored] = study.interview_history()
+    plan = study.interviews.plan(InterviewSettings(grill=1, pitch_seconds=0, estimates=0))
+    study.interviews.start(plan).result()
+    [stored] = interview_history(study.engine)
     assert stored.ended == "abandoned" and stored.answers == ()
 
 
 def test_the_setup_is_remembered_in_config(study, drill_home) -> None:
     settings = InterviewSettings(minutes=30, grill=1, pitch_seconds=0, estimates=5, coding=True)
-    study.remember_interview_settings(settings)
+    study.remember(settings.config_values())
     assert InterviewSettings.from_config(Config.load(drill_home / "config.toml")) == settings
     assert InterviewSettings.from_config(study.config) == settings
     text = (drill_home / "config.toml").read_text()

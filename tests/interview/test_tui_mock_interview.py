@@ -105,8 +105,8 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
 
 def InterviewSettingsRemembered(drill_home) -> tuple:
     config = Config.load(drill_home / "config.toml")
-    return (config.mock_interview_minutes, config.mock_interview_grill, config.mock_interview_pitch,
-            config.mock_interview_estimates, config.mock_interview_coding)
+    return (config.mock_interview.minutes, config.mock_interview.grill, config.mock_interview.pitch_seconds,
+            config.mock_interview.estimates, config.mock_interview.coding)
 
 
 async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) -> None:

@@ -107,7 +107,8 @@ def test_days_with_nothing_planned_are_one_line_per_run() -> None:
 
     start = date(2026, 11, 23)
     loads = [(3, 0, 2), (0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0), (0, 2, 0)]
-    days = [DayLoad(start + timedelta(days=n), *load) for n, load in enumerate(loads)]
+    days = [DayLoad(day=start + timedelta(days=n), reviews=reviews, brought_forward=brought, new=new)
+            for n, (reviews, brought, new) in enumerate(loads)]
     assert load_lines(days)[1:] == [
         "Mon 23 Nov         3       0     2      5",
         "Tue 24 Nov … Thu 26 Nov  nothing planned (3 days)",
@@ -115,7 +116,7 @@ def test_days_with_nothing_planned_are_one_line_per_run() -> None:
         "Sat 28 Nov  nothing planned (1 day)",
         "Sun 29 Nov         0       2     0      2",
     ]
-    quiet = [DayLoad(start + timedelta(days=n), 0, 0, 0) for n in range(70)]
+    quiet = [DayLoad(day=start + timedelta(days=n), reviews=0, brought_forward=0, new=0) for n in range(70)]
     assert load_lines(quiet)[1:] == ["Mon 23 Nov … Sun 31 Jan  nothing planned (70 days)"]
 
 

@@ -66,7 +66,7 @@ def test_new_items_give_way_to_reviews_within_the_daily_maximum() -> None:
     assert [(day.reviews, day.new) for day in plan.days] == [(18, 2), (0, 5)]
     assert not plan.finishes_new and plan.days_over_maximum == 0
     backlog = make(TODAY, TODAY + timedelta(days=2), PlanCounts(pending=0, scheduled={TODAY: 250}), max_reviews_per_day=200)
-    assert backlog.days_over_maximum == 1 and backlog.as_json()["days_over_maximum"] == 1
+    assert backlog.days_over_maximum == 1 and backlog.model_dump(mode="json")["days_over_maximum"] == 1
 
 
 def test_no_plan_on_or_after_the_interview_day() -> None:
@@ -79,7 +79,7 @@ def test_no_plan_on_or_after_the_interview_day() -> None:
 
 def test_plan_json_keys() -> None:
     plan = make(TODAY, INTERVIEW, PlanCounts(pending=3, unseen=4))
-    figures = plan.as_json()
+    figures = plan.model_dump(mode="json")
     assert {"days_left", "brought_forward", "new_per_day_needed", "daily_load"} <= set(figures)
     assert figures["days_left"] == 10 and figures["brought_forward"] == 3 and figures["new_per_day_needed"] == 1
     assert figures["daily_load"][3] == {"day": "2026-11-25", "reviews": 0, "brought_forward": 1, "new": 0, "total": 1}

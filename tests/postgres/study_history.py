@@ -17,11 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from conftest import FIXED_NOW, Clock
+from stats.stats_history import StatsPaths, stats_paths
+
 from drill.coding.attempt import CodingAttempt
 from drill.estimate.rounds import RoundSettings
 from drill.stats.report import load_report
+from drill.store.coding import drill_records
+from drill.store.estimates import finish_round, record_round_attempt, round_history
+from drill.store.writes import set_suspended
 from drill.study import Study
-from stats.stats_history import StatsPaths, stats_paths
+from drill.study.writes import write_coding, write_estimate, write_grade, write_undo
 
 DAYS = (-180, -150, -120, -90, -60, -40, -25, -10, -3, -1, 0)  # study days, from today
 BUTTONS = (4, 3, 4, 1, 2, 3)
@@ -49,35 +54,35 @@ def open_study(paths: StatsPaths, clock: Clock) -> Study:
 
 
 def _review(study: Study, offset: int) -> None:
-    cards = study.cards(study.queue())
+    cards = study.reviews.cards(study.reviews.queue())
     for n, card in enumerate(cards):
         if card.kind == "estimate":
-            attempt = study.answer_problem(study.new_problem(card.item_id), ANSWERS[n % len(ANSWERS)], 20.0 + n)
-            study.record_attempt(study.grade_attempt(card, attempt), attempt.row())
+            attempt = study.estimation.answer(study.estimation.new_problem(card.item_id), ANSWERS[n % len(ANSWERS)], 20.0 + n)
+            write_estimate(study, study.reviews.grade_estimate(card, attempt), attempt.row())
         else:
-            study.record(study.grade(card, BUTTONS[(n - offset) % len(BUTTONS)], 2_000 + 1_500 * n))
+            write_grade(study, study.reviews.grade(card, BUTTONS[(n - offset) % len(BUTTONS)], 2_000 + 1_500 * n))
     if cards:
-        again = study.cards([cards[0].item_id])[0]  # a same-day repeat: logged, not counted
-        study.record(study.grade(again, 3, 4_000))
-        undone = study.grade(again, 1, 1_000)
-        study.record(undone)
-        study.undo(undone)
+        again = study.reviews.cards([cards[0].item_id])[0]  # a same-day repeat: logged, not counted
+        write_grade(study, study.reviews.grade(again, 3, 4_000))
+        undone = study.reviews.grade(again, 1, 1_000)
+        write_grade(study, undone)
+        write_undo(study, undone)
 
 
 def _mock_round(study: Study, score: float, abandoned: bool) -> None:
-    round_id, problems = study.start_round(RoundSettings(problems=3, minutes=5, blocks=("inference", "compute")))
+    round_id, problems = study.estimation.start_round(RoundSettings(problems=3, minutes=5, blocks=("inference", "compute")))
     for n, problem in enumerate(problems[:2]):
-        study.record_round_attempt(round_id, study.answer_problem(problem, ANSWERS[n], 30.0 + n).row())
-    study.finish_round(round_id, score, abandoned)
+        record_round_attempt(study.engine, round_id, study.estimation.answer(problem, ANSWERS[n], 30.0 + n).row())
+    finish_round(study.engine, round_id, study.clock(), score, abandoned)
 
 
 def _coding(study: Study, clock: Clock, workspace: str, passes: bool) -> None:
-    card = study.cards([DRILL])[0]
+    card = study.reviews.cards([DRILL])[0]
     run = CodingAttempt(DRILL, clock(), clock(), "fail", 1, 2, "cpu", 1, 300.0, None, workspace)
-    study.record_coding(run, None)
+    write_coding(study, run, None)
     if passes:
-        grade = study.grade_coding(card, "pass", 540.0, 2)
-        study.record_coding(replace(run, status="pass", passed=3, failed=0, hints_used=2, seconds=540.0), grade)
+        grade = study.drills.grade(card, "pass", 540.0, 2)
+        write_coding(study, replace(run, status="pass", passed=3, failed=0, hints_used=2, seconds=540.0), grade)
 
 
 def build_history(paths: StatsPaths, clock: Clock) -> None:
@@ -90,7 +95,7 @@ def build_history(paths: StatsPaths, clock: Clock) -> None:
                 _mock_round(study, 0.6, abandoned=False)
                 _coding(study, clock, "ws-1", passes=True)
             if offset == -10:
-                study.suspend(SUSPENDED)
+                set_suspended(study.engine, SUSPENDED, True)
             if offset == -1:
                 _mock_round(study, 0.0, abandoned=True)
                 _coding(study, clock, "ws-2", passes=False)
@@ -102,12 +107,12 @@ def build_history(paths: StatsPaths, clock: Clock) -> None:
 def figures(study: Study) -> dict[str, Any]:
     """Everything the screens and `drill stats` show, as JSON-ready values."""
     return {
-        "home": study.home().as_json(),
-        "queue": study.queue(),
+        "home": study.browsing.home().model_dump(mode="json"),
+        "queue": study.reviews.queue(),
         "reports": {f"{period}/{block}": load_report(study, period, block).as_json()
                     for period in PERIODS for block in BLOCKS},
-        "rounds": [asdict(row) for row in study.round_history()],
-        "drills": {key: asdict(record) for key, record in study.drill_records().items()},
+        "rounds": [asdict(row) for row in round_history(study.engine)],
+        "drills": {key: asdict(record) for key, record in drill_records(study.engine).items()},
     }
 
 

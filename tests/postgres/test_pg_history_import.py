@@ -14,6 +14,7 @@ from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.store.dialect import as_date
 from drill.study import Study
+from drill.study.writes import write_grade
 
 ITEMS = ("m-1", "m-2", "c-1", "c-2", "i-1", "i-2")
 
@@ -32,7 +33,7 @@ def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monk
     study = Study.open(small_paths, clock)
     try:
         assert study.engine.dialect.name == "postgresql"
-        study.record(study.grade(study.cards(["m-1"])[0], 3, 1000))  # a grade after the imported ones
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))  # a grade after the imported ones
         report = import_history(study, source)
         assert (report.rows, report.added, report.items) == (600, 600, 6)
         assert import_history(study, source).added == 0
@@ -44,7 +45,7 @@ def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monk
                 steps = list(replay_grades([(row.id, as_date(row.study_day), row.quality) for row in rows], "sm2"))
                 assert [(row.counted, row.reps_after) for row in rows] == [
                     (step.counted, step.after.repetitions) for step in steps]
-                assert study.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
+                assert study.reviews.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
             assert connection.execute(text("SELECT COUNT(*) FROM review WHERE cram")).scalar_one() == 12
     finally:
         study.close()

@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from interview_helpers import run_interview
 from sqlalchemy import text
 
 from drill.interview.settings import InterviewSettings
 from drill.paths import Paths
 from drill.stats.report import load_report
+from drill.store.interviews import interview_history
 from drill.study import Study
-from interview_helpers import run_interview
 
 
 def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None:
@@ -29,7 +30,7 @@ def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None
             assert linked == [True] * 4
             assert connection.execute(text("SELECT ended, abandoned FROM mock_interview ORDER BY id")).all() == [
                 ("done", False), ("abandoned", True)]
-        history = study.interview_history()
+        history = interview_history(study.engine)
         assert [c.interview_id for c in history] == [abandoned.interview_id, card.interview_id]
         assert history[1].answers == card.answers and history[1].items == card.items
         figures = load_report(study).interviews.as_json()

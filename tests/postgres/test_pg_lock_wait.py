@@ -12,6 +12,7 @@ import pytest
 from drill.store.damage import DatabaseBusyError
 from drill.store.postgres import WRITE_LOCK
 from drill.study import Study
+from drill.study.writes import write_grade
 
 
 def hold_write_lock(url: str) -> psycopg.Connection:
@@ -28,9 +29,9 @@ def test_a_grade_waits_for_a_held_write_lock_says_so_and_commits_when_it_is_free
     waiting: list[str] = []
     study.on_write_waiting(waiting.append)
     try:
-        grade = study.grade(study.cards(study.queue())[0], 3, 1_000)
+        grade = study.reviews.grade(study.reviews.cards(study.reviews.queue())[0], 3, 1_000)
         holder = hold_write_lock(pg_url)
-        saved = study.save_grade(grade)
+        saved = study.reviews.save_grade(grade)
         deadline = time.monotonic() + 10
         while not waiting and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -52,7 +53,7 @@ def test_a_drill_stuck_inside_a_transaction_is_ended_by_the_server(pg_url, small
     connection.begin()  # takes the write lock, then hangs (a suspended terminal)
     study = Study.open(small_paths, clock)  # waits (lock_timeout 5 s) at most; the server ends the stuck one at 1 s
     try:
-        review = study.record(study.grade(study.cards(study.queue())[0], 3, 1_000))
+        review = write_grade(study, study.reviews.grade(study.reviews.cards(study.reviews.queue())[0], 3, 1_000))
         assert isinstance(review, int)
     finally:
         study.close()

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
-
-from drill.tui.app import DrillApp
 from tui_helpers import wait_ready, wait_until
+
+from drill.store.estimates import finish_round, record_round_attempt
+from drill.study.writes import write_coding, write_estimate, write_grade
+from drill.tui.app import DrillApp
 
 SIZES = [(80, 24), (120, 36)]
 SIZE_IDS = ["80x24", "120x36"]
@@ -126,14 +128,14 @@ def study_days(paths, clock, days_ago: tuple[int, ...], study_day: Callable) -> 
 def review_three(study, n: int) -> None:
     """Review the first three of the day's queue: estimates answered (every third one wrong), cards
     and pitches graded (every fourth one Again), drills passed on some days and failed on others."""
-    for index, card in enumerate(study.cards(study.queue()[:3])):
+    for index, card in enumerate(study.reviews.cards(study.reviews.queue()[:3])):
         if card.kind == "estimate":
             answer_estimate(study, card, right=(index + n) % 3 != 0)
         elif card.kind == "coding":
             finish_drill(study, card, passed=n % 2 == 0)
         else:
             button = 1 if (index + n) % 4 == 0 else 3
-            study.record(study.grade(card, button, 20_000 + 1000 * index))
+            write_grade(study, study.reviews.grade(card, button, 20_000 + 1000 * index))
 
 
 def wrong_answer(problem) -> str:
@@ -142,21 +144,21 @@ def wrong_answer(problem) -> str:
 
 
 def answer_estimate(study, card, right: bool) -> None:
-    problem = study.new_problem(card.item_id)
+    problem = study.estimation.new_problem(card.item_id)
     text = problem.pretty if right else wrong_answer(problem)
-    attempt = study.answer_problem(problem, text, 40.0)
-    study.record_attempt(study.grade_attempt(card, attempt), attempt.row())
+    attempt = study.estimation.answer(problem, text, 40.0)
+    write_estimate(study, study.reviews.grade_estimate(card, attempt), attempt.row())
 
 
 def finish_drill(study, card, passed: bool) -> None:
     from drill.coding.attempt import CodingAttempt
-    from drill.coding.result import TestRun
+    from drill.coding.runner.result import TestRun
 
     status, seconds, hints = ("pass", 420.0, 1) if passed else ("fail", 600.0, 3)
     run = TestRun(status=status, passed=9 if passed else 2, failed=0 if passed else 7)
     now = study.clock()
     attempt = CodingAttempt.of(run, card.item_id, now - timedelta(seconds=seconds), now, hints, seconds, "workspace")
-    study.record_coding(attempt, study.grade_coding(card, status, seconds, hints))
+    write_coding(study, attempt, study.drills.grade(card, status, seconds, hints))
 
 
 def mock_round(study, n: int) -> None:
@@ -164,19 +166,21 @@ def mock_round(study, n: int) -> None:
     from drill.estimate.rounds import RoundSettings, RoundSummary
 
     settings = RoundSettings(problems=5, minutes=10)
-    round_id, problems = study.start_round(settings)
+    round_id, problems = study.estimation.start_round(settings)
     attempts = []
     for index, problem in enumerate(problems[:4]):
         text = problem.pretty if index != 1 else wrong_answer(problem)
-        attempts.append(study.answer_problem(problem, text, 60.0 + 10 * index))
-        study.record_round_attempt(round_id, attempts[-1].row())
+        attempts.append(study.estimation.answer(problem, text, 60.0 + 10 * index))
+        record_round_attempt(study.engine, round_id, attempts[-1].row())
     study.clock.now += timedelta(seconds=290)
-    study.finish_round(round_id, RoundSummary(settings.problems, attempts, 290.0).score, abandoned=n % 2 == 1)
+    finish_round(study.engine, round_id, study.clock(), RoundSummary(settings.problems, attempts, 290.0).score,
+                 abandoned=n % 2 == 1)
 
 
 def mock_interview(study, n: int) -> None:
-    from drill.interview.settings import InterviewSettings
     from interview_helpers import run_interview
+
+    from drill.interview.settings import InterviewSettings
 
     run_interview(study, InterviewSettings(minutes=30, grill=1, pitch_seconds=120, estimates=1))
 

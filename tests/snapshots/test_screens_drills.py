@@ -9,15 +9,27 @@ under 1 s for the reference), whose results do not vary."""
 import shutil
 
 import pytest
+from tui_helpers import wait_until
 
-from drill.coding import environment
-from drill.coding.items import item_id
+from drill.coding.drills import item_id
+from drill.coding.runner import environment
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
 from drill.tui.widgets.choose import Choose
-from .screen_steps import (DRILLS, KERNELS, SIZE_IDS, SIZES, finish_drill, home, press_until, run_clocks, snapshot,
-                          study_days, use_content)
-from tui_helpers import wait_until
+
+from .screen_steps import (
+    DRILLS,
+    KERNELS,
+    SIZE_IDS,
+    SIZES,
+    finish_drill,
+    home,
+    press_until,
+    run_clocks,
+    snapshot,
+    study_days,
+    use_content,
+)
 
 
 def without_torch(monkeypatch) -> None:
@@ -31,7 +43,7 @@ def past_attempts(paths, clock) -> None:
 
     def attempts(study, n: int) -> None:
         for drill, passed in [[("dpo-loss", False)], [("quantize-per-channel", True)], [("dpo-loss", True)]][n]:
-            finish_drill(study, study.cards([item_id(drill)])[0], passed)
+            finish_drill(study, study.reviews.cards([item_id(drill)])[0], passed)
 
     study_days(paths, clock, (3, 2, 1), attempts)
 

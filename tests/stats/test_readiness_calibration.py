@@ -13,12 +13,13 @@ import sqlite3
 from datetime import date, timedelta
 
 import pytest
+from conftest import TestPaths
 
 import drill.study
-from conftest import TestPaths
 from drill.cli import main
 from drill.stats.report import load_report
 from drill.study import Study
+from drill.study.writes import write_grade
 
 TODAY = date(2026, 11, 22)
 R = 0.9
@@ -155,8 +156,8 @@ def test_drill_stats_json_after_three_first_reviews_of_the_shipped_decks(clock, 
 
             ids = [row[0] for row in connection.execute(text(
                 "SELECT id FROM item WHERE block = 'memory' AND kind = 'card' ORDER BY position, id LIMIT 3"))]
-        for card in study.cards(ids):
-            study.record(study.grade(card, 3, 4000))
+        for card in study.reviews.cards(ids):
+            write_grade(study, study.reviews.grade(card, 3, 4000))
     finally:
         study.close()
     real_open = Study.open.__func__

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from stats_history import TODAY, make_history, open_history
 
 from drill.cli import main
-from stats_history import TODAY, make_history, open_history
 
 SPINE = ["today", "items", "reviews_total", "due_today", "new_available", "interview_date", "days_left", "by_block"]
 FIGURES = ["period", "period_label", "period_start", "block", "readiness", "load", "activity", "retention",
@@ -36,7 +36,7 @@ def test_the_spine_keys_come_first_and_unchanged(history, clock, capsys) -> None
     assert list(figures)[len(SPINE):] == FIGURES
     study = open_history(history, clock)
     try:
-        spine = json.loads(json.dumps(study.home().as_json(), default=str))
+        spine = json.loads(json.dumps(study.browsing.home().model_dump(mode="json"), default=str))
     finally:
         study.close()
     assert {key: figures[key] for key in SPINE} == spine

@@ -5,12 +5,14 @@ unknown ids, and search and filters over the rows."""
 from dataclasses import replace
 from datetime import timedelta
 
+from snapshots.screen_steps import answer_estimate, finish_drill, use_content
 from sqlalchemy import text
 
-from drill.store.browse import ItemRow
+from drill.store.browse import ItemRow, item_info, item_row, item_rows, unknown_ids
 from drill.store.browse_filter import ItemFilter, ItemIndex
+from drill.store.writes import set_suspended
 from drill.study import Study
-from snapshots.screen_steps import answer_estimate, finish_drill, use_content
+from drill.study.writes import write_grade
 
 
 def open_study(paths, clock, settings: str = "") -> Study:
@@ -20,7 +22,7 @@ def open_study(paths, clock, settings: str = "") -> Study:
 
 
 def grade(study: Study, item_id: str, button: int, **said) -> None:
-    study.record(study.grade(study.cards([item_id])[0], button, 12_000, **said))
+    write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 12_000, **said))
 
 
 def next_day(clock) -> None:
@@ -28,7 +30,7 @@ def next_day(clock) -> None:
 
 
 def rows_by_id(study: Study) -> dict[str, ItemRow]:
-    return {row.item_id: row for row in study.browse()}
+    return {row.item_id: row for row in item_rows(study.engine, study.config.leech_threshold)}
 
 
 def test_each_row_carries_the_items_state(small_paths, clock) -> None:
@@ -38,7 +40,7 @@ def test_each_row_carries_the_items_state(small_paths, clock) -> None:
     grade(study, "m-1", 1)  # a lapse: Again on a learned item, relearning today
     grade(study, "m-1", 3)  # the repeat that passes it today
     grade(study, "c-1", 4)
-    study.suspend("i-2")
+    set_suspended(study.engine, "i-2", True)
     rows = rows_by_id(study)
     today = study.today
     assert list(rows) == ["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"]
@@ -51,7 +53,7 @@ def test_each_row_carries_the_items_state(small_paths, clock) -> None:
     assert (i2.suspended, i2.is_new, i2.due, i2.interval, i2.stability) == (True, True, None, 0, None)
     assert c1.state_json() == {"due": c1.due.isoformat(), "interval": c1.interval, "reviews": 1,
                                "lapses": 0, "suspended": False, "leech": False}
-    assert study.browse_item("m-1") == m1 and study.browse_item("nope") is None
+    assert item_row(study.engine, "m-1", study.config.leech_threshold) == m1 and item_row(study.engine, "nope", study.config.leech_threshold) is None
     study.close()
 
 
@@ -60,8 +62,8 @@ def test_forget_puts_an_item_back_to_new_and_keeps_its_history(small_paths, cloc
     grade(study, "m-1", 3)
     next_day(clock)
     grade(study, "m-1", 4)
-    assert "m-1" not in study.queue()  # seen, not due
-    study.save_forget("m-1")
+    assert "m-1" not in study.reviews.queue()  # seen, not due
+    study.reviews.save_forget("m-1")
     study.drain()
     with study.engine.connect() as connection:
         state = connection.execute(text(
@@ -70,10 +72,10 @@ def test_forget_puts_an_item_back_to_new_and_keeps_its_history(small_paths, cloc
         reviews = connection.execute(text("SELECT COUNT(*) FROM review WHERE item_id = 'm-1'")).scalar_one()
     assert tuple(state) == (0, 0, 2.5, None, None, None, None, None)
     assert reviews == 2
-    row = study.browse_item("m-1")
+    row = item_row(study.engine, "m-1", study.config.leech_threshold)
     assert (row.is_new, row.reviews) == (True, 2)
-    assert [entry.button for entry in study.item_info("m-1").reviews] == [3, 4]
-    assert "m-1" in study.queue()  # new again: it comes up with today's new items
+    assert [entry.button for entry in item_info(study.engine, "m-1", study.config.leech_threshold).reviews] == [3, 4]
+    assert "m-1" in study.reviews.queue()  # new again: it comes up with today's new items
     study.close()
 
 
@@ -81,7 +83,7 @@ def test_item_info_holds_every_review_with_what_was_said(small_paths, clock) -> 
     study = open_study(small_paths, clock)
     grade(study, "c-2", 1, typed_answer="a guess", ticked=(0,))
     grade(study, "c-2", 3)  # the same day's repeat: logged, moves nothing more
-    info = study.item_info("c-2")
+    info = item_info(study.engine, "c-2", study.config.leech_threshold)
     first, repeat = info.reviews
     assert (first.button, first.seconds, first.counted, first.typed_answer, first.ticked) == (1, 12.0, True,
                                                                                               "a guess", (0,))
@@ -90,30 +92,30 @@ def test_item_info_holds_every_review_with_what_was_said(small_paths, clock) -> 
     assert first.reviewed_at.tzinfo is not None and first.reviewed_at == clock.now
     assert info.row.prompt == "Prompt of c-2?" and info.row.answer == "Answer of c-2."
     assert info.estimates == () and info.drills == ()
-    assert study.item_info("nope") is None
+    assert item_info(study.engine, "nope", study.config.leech_threshold) is None
     study.close()
 
 
 def test_item_info_holds_estimation_and_drill_attempts(small_paths, clock) -> None:
     use_content(small_paths, problems=("weights-memory",), drills=("dpo-loss",))
     study = open_study(small_paths, clock)
-    estimate = study.cards(["estimate:weights-memory"])[0]
+    estimate = study.reviews.cards(["estimate:weights-memory"])[0]
     answer_estimate(study, estimate, right=True)
     next_day(clock)
-    answer_estimate(study, study.cards([estimate.item_id])[0], right=False)
-    finish_drill(study, study.cards(["kernel:dpo-loss"])[0], passed=False)
-    estimates = study.item_info("estimate:weights-memory").estimates
+    answer_estimate(study, study.reviews.cards([estimate.item_id])[0], right=False)
+    finish_drill(study, study.reviews.cards(["kernel:dpo-loss"])[0], passed=False)
+    estimates = item_info(study.engine, "estimate:weights-memory", study.config.leech_threshold).estimates
     assert [attempt.score for attempt in estimates][0] == 1.0 and estimates[1].score < 0.5
     assert all(not attempt.in_round and attempt.seconds == 40.0 and attempt.unit for attempt in estimates)
-    [drill] = study.item_info("kernel:dpo-loss").drills
+    [drill] = item_info(study.engine, "kernel:dpo-loss", study.config.leech_threshold).drills
     assert (drill.status, drill.passed, drill.failed, drill.hints_used, drill.seconds) == ("fail", 2, 7, 3, 600.0)
     study.close()
 
 
 def test_unknown_ids_are_those_no_item_has(small_paths, clock) -> None:
     study = open_study(small_paths, clock)
-    assert study.unknown_ids(["m-1", "nope", "c-2", "gone", "nope"]) == ["nope", "gone"]
-    assert study.unknown_ids([]) == []
+    assert unknown_ids(study.engine, ["m-1", "nope", "c-2", "gone", "nope"]) == ["nope", "gone"]
+    assert unknown_ids(study.engine, []) == []
     study.close()
 
 

@@ -12,6 +12,7 @@ from drill.cli import main
 from drill.days import utc_now
 from drill.paths import Paths
 from drill.study import Study
+from drill.study.writes import write_grade
 
 STATE = {"due", "interval", "reviews", "lapses", "suspended", "leech"}
 
@@ -27,7 +28,7 @@ def ids(capsys, *flags: str) -> list[str]:
 
 def graded_days_ago(item_id: str, days: int, button: int) -> None:
     study = Study.open(clock=lambda: utc_now() - timedelta(days=days))
-    study.record(study.grade(study.cards([item_id])[0], button, 10_000))
+    write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 10_000))
     study.close()
 
 
@@ -83,13 +84,13 @@ def test_suspend_unsuspend_and_forget_change_every_id_given(capsys) -> None:
     assert item_state(first)[0] == 1 and item_state(estimate)[0] == 1
     assert ids(capsys, "--suspended") == [first, estimate]
     study = Study.open()
-    assert first not in study.queue()
+    assert first not in study.reviews.queue()
     study.close()
     assert main(["unsuspend", first]) == 0
     assert capsys.readouterr().out == f"unsuspended 1 item: {first}\n"
     assert item_state(first)[0] == 0
     study = Study.open()
-    assert first in study.queue()  # unsuspended, it comes up again
+    assert first in study.reviews.queue()  # unsuspended, it comes up again
     study.close()
     graded_days_ago(second, 3, 3)
     assert main(["forget", second]) == 0

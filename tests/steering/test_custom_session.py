@@ -5,6 +5,7 @@ from datetime import date, timedelta
 
 import pytest
 from textual.widgets import Checkbox, Input
+from tui_helpers import db_rows, wait_ready, wait_until
 
 from drill.cli import main
 from drill.commands.review import session
@@ -12,10 +13,10 @@ from drill.schedule.custom import CustomSession, choose
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Card
 from drill.study import Study
+from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
 from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.review import ReviewScreen
-from tui_helpers import db_rows, wait_ready, wait_until
 
 TODAY = date(2026, 11, 22)
 
@@ -56,17 +57,17 @@ def test_early_sessions_log_cram_and_keep_the_schedule_unless_rescheduling(small
     study = Study.open(small_paths, clock)
     try:
         for _ in range(2):
-            study.record(study.grade(study.cards(["m-1"])[0], 3, 1000))
+            write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
             clock.now += timedelta(days=1)
         # m-1 is due in five days: a review-ahead session over the next week takes it today
-        [early] = study.custom_cards(CustomSession(ahead=7))
+        [early] = study.reviews.custom_cards(CustomSession(ahead=7))
         assert early.item_id == "m-1"
-        kept = CustomSession(ahead=7).applied_to(study.grade(early, 1, 500))
-        study.record(kept)
-        assert study.cards(["m-1"])[0].state == early.state
-        moved = CustomSession(ahead=7, reschedule=True).applied_to(study.grade(early, 4, 500))
-        study.record(moved)
-        assert study.cards(["m-1"])[0].state == moved.after != early.state
+        kept = CustomSession(ahead=7).applied_to(study.reviews.grade(early, 1, 500))
+        write_grade(study, kept)
+        assert study.reviews.cards(["m-1"])[0].state == early.state
+        moved = CustomSession(ahead=7, reschedule=True).applied_to(study.reviews.grade(early, 4, 500))
+        write_grade(study, moved)
+        assert study.reviews.cards(["m-1"])[0].state == moved.after != early.state
         with study.engine.connect() as connection:
             from sqlalchemy import text
 
@@ -79,9 +80,9 @@ def test_early_sessions_log_cram_and_keep_the_schedule_unless_rescheduling(small
 def test_a_narrowed_queue_is_todays_queue_and_moves_schedules(small_paths, clock) -> None:
     study = Study.open(small_paths, clock)
     try:
-        narrowed = study.custom_cards(CustomSession(blocks=("compute",)))
+        narrowed = study.reviews.custom_cards(CustomSession(blocks=("compute",)))
         assert sorted(ids(narrowed)) == ["c-1", "c-2"]
-        assert CustomSession(blocks=("compute",)).applied_to(study.grade(narrowed[0], 3, 1)).counted
+        assert CustomSession(blocks=("compute",)).applied_to(study.reviews.grade(narrowed[0], 3, 1)).counted
     finally:
         study.close()
 

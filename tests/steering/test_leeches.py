@@ -19,8 +19,8 @@ def open_study(paths, clock, **settings) -> Study:
 
 def grade_on_a_new_day(study: Study, clock, item_id: str, button: int) -> None:
     clock.now += timedelta(days=1)
-    card = study.cards([item_id])[0]
-    study.save_grade(study.grade(card, button, 1000))
+    card = study.reviews.cards([item_id])[0]
+    study.reviews.save_grade(study.reviews.grade(card, button, 1000))
     study.drain()
 
 
@@ -66,8 +66,8 @@ def test_repeats_on_the_same_day_and_hard_are_not_lapses(small_paths, clock) -> 
     study = open_study(small_paths, clock, leech_threshold=2)
     grade_on_a_new_day(study, clock, "i-1", 3)
     grade_on_a_new_day(study, clock, "i-1", 2)  # Hard: passed, though it comes back today
-    card = study.cards(["i-1"])[0]
-    study.save_grade(study.grade(card, 1, 1000))  # a repeat today: not counted, so not a lapse
+    card = study.reviews.cards(["i-1"])[0]
+    study.reviews.save_grade(study.reviews.grade(card, 1, 1000))  # a repeat today: not counted, so not a lapse
     study.drain()
     with study.engine.connect() as connection:
         assert standing(connection, "i-1").lapses == 0
@@ -123,9 +123,9 @@ async def test_a_leech_estimation_family_opens_with_a_worked_example(small_paths
 
     estimates_only(small_paths, "kv-cache.toml")
     study = open_study(small_paths, clock, leech_action='"tag"')  # suspended, it would not come up at all
-    [item_id] = study.queue()
+    [item_id] = study.reviews.queue()
     fail_every_day(study, clock, item_id, FAILED_RUN)
-    assert study.cards([item_id])[0].leech == "failed 4 tries in a row"
+    assert study.reviews.cards([item_id])[0].leech == "failed 4 tries in a row"
     study.close()
     clock.now += timedelta(days=1)
     app = DrillApp(small_paths, clock=clock)
@@ -142,7 +142,7 @@ def test_a_leech_coding_drill_invites_the_hints_first(small_paths, clock) -> Non
     from drill.tui.review.coding_card import drill_invitation
 
     study = open_study(small_paths, clock)
-    card = replace(study.cards(["m-1"])[0], kind="coding", target_seconds=600)
+    card = replace(study.reviews.cards(["m-1"])[0], kind="coding", target_seconds=600)
     assert "A leech" not in drill_invitation(card)
     assert "open the hints first" in drill_invitation(replace(card, leech="failed 4 tries in a row"))
     study.close()
@@ -154,8 +154,8 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> No
     study = open_study(small_paths, clock, leech_threshold=2, leech_action='"tag"')
     lapse(study, clock, "m-2")
     lapse(study, clock, "m-2")
-    card = study.cards(["c-1"])[0]
-    study.save_grade(study.grade(card, 3, 1000).kept_schedule())
+    card = study.reviews.cards(["c-1"])[0]
+    study.reviews.save_grade(study.reviews.grade(card, 3, 1000).kept_schedule())
     study.drain()
     figures = load_report(study).steering.as_json()
     study.close()

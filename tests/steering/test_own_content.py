@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from drill.cli import main
-from drill.coding.items import item_id as drill_item_id
+from drill.coding.drills import item_id as drill_item_id
+from drill.coding.drills import load_drills
 from drill.estimate.items import item_id as family_item_id
 from drill.library import load_library
 from drill.paths import Paths
@@ -72,10 +73,10 @@ def test_the_readme_examples_reach_the_daily_queue(own_content: Paths, clock) ->
     own_content.config.write_text("new_mix = { card = 0, pitch = 0, estimate = 60, coding = 40 }\n")
     study = Study.open(own_content, clock)
     try:
-        queue = study.queue()
+        queue = study.reviews.queue()
         assert family_item_id("weights-bf16") in queue and drill_item_id("scale-rows") in queue
-        assert "scale-rows" in [drill.id for drill in study.drills()]
-        assert study.new_problem(family_item_id("weights-bf16")).prompt.startswith("How many bytes")
+        assert "scale-rows" in [drill.id for drill in load_drills(study.paths.kernel_dirs())]
+        assert study.estimation.new_problem(family_item_id("weights-bf16")).prompt.startswith("How many bytes")
     finally:
         study.close()
 

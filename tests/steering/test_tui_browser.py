@@ -10,17 +10,18 @@ from datetime import timedelta
 
 import pytest
 from rich.console import Console
+from steering.test_edit_card import fake_editor
 from textual.widgets import Checkbox, Markdown, Select, Static
+from tui_helpers import db_rows, wait_ready, wait_until
 
 from drill.days import describe_interval
 from drill.study import Study
+from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
-from steering.test_edit_card import fake_editor
-from tui_helpers import db_rows, wait_ready, wait_until
 
 
 def past_reviews(paths, clock) -> None:
@@ -31,7 +32,7 @@ def past_reviews(paths, clock) -> None:
             clock.now = today - timedelta(days=days)
             study = Study.open(paths, clock)
             for item_id, button in grades:
-                study.record(study.grade(study.cards([item_id])[0], button, 15_000, typed_answer="my words"))
+                write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 15_000, typed_answer="my words"))
             study.close()
     finally:
         clock.now = today
@@ -123,11 +124,11 @@ async def test_s_suspends_and_unsuspends_and_the_item_comes_back_into_the_queue(
         await pilot.press("s")
         await wait_until(pilot, lambda: screen.query_one(ItemTable).current.suspended)
         assert stored(app, "c-1")[0] == 1
-        assert "c-1" not in app.study.queue()
+        assert "c-1" not in app.study.reviews.queue()
         await pilot.press("s")
         await wait_until(pilot, lambda: not screen.query_one(ItemTable).current.suspended)
         assert stored(app, "c-1")[0] == 0
-        assert "c-1" in app.study.queue()
+        assert "c-1" in app.study.reviews.queue()
 
 
 async def test_f_asks_then_forgets_and_keeps_the_history(small_paths, clock) -> None:

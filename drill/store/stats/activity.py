@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from pydantic import Field, computed_field, field_serializer
 from sqlalchemy import Connection
 
+from drill.read_model import ReadModel
 from drill.store.dialect import as_date, dialect
-from drill.store.stats.rounding import day_text, rounded
+from drill.store.stats.rounding import Rounded, Tenths, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.stats.sql import in_block, ratio, rows
 
@@ -58,65 +60,69 @@ class Series:
         return max(self.values, default=0)
 
 
-@dataclass(frozen=True)
-class PassRate:
+class PassRate(ReadModel):
     reviews: int
     passed: int
 
+    @computed_field
     @property
-    def rate(self) -> float | None:
+    def rate(self) -> Rounded:
         return ratio(self.passed, self.reviews)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"reviews": self.reviews, "passed": self.passed, "rate": rounded(self.rate)}
 
-
-@dataclass(frozen=True)
-class Retention:
-    days: int
+class Retention(ReadModel):
+    days: int = Field(exclude=True)  # the window (the report's JSON keys the windows by it)
     young: PassRate
     mature: PassRate
 
-    def as_json(self) -> dict[str, Any]:
-        return {"young": self.young.as_json(), "mature": self.mature.as_json()}
 
-
-@dataclass(frozen=True)
-class Streak:
+class Streak(ReadModel):
     current: int
     longest: int
     longest_start: date | None
     longest_end: date | None
     days_studied: int
 
-    def as_json(self) -> dict[str, Any]:
-        return {"current": self.current, "longest": self.longest, "longest_start": day_text(self.longest_start),
-                "longest_end": day_text(self.longest_end), "days_studied": self.days_studied}
 
+class Activity(ReadModel):
+    """Its JSON: the heatmap, the streak, the period's days and their totals (true retention is a
+    figure of its own in the report's JSON)."""
 
-@dataclass(frozen=True)
-class Activity:
+    KEYS = ("heatmap", "streak", "per_day", "reviews", "seconds", "active_days")
+
     heatmap: Series  # reviews per day, the last 365 days
-    reviews: Series  # reviews per day over the period
-    seconds: Series  # time spent per day over the period
-    retention: tuple[Retention, ...]
+    reviews: Series = Field(exclude=True)  # reviews per day over the period
+    seconds: Series = Field(exclude=True)  # time spent per day over the period
+    retention: tuple[Retention, ...] = Field(exclude=True)
     streak: Streak
-    today_reviews: int
-    today_seconds: float
-    seconds_per_review: float | None  # over the period
+    today_reviews: int = Field(exclude=True)
+    today_seconds: float = Field(exclude=True)
+    seconds_per_review: float | None = Field(exclude=True)  # over the period
 
-    def as_json(self) -> dict[str, Any]:
-        """The days and the streak (true retention is a figure of its own in the report's JSON)."""
-        return {
-            "heatmap": {"start": self.heatmap.start.isoformat(), "end": self.heatmap.end.isoformat(),
-                        "reviews": list(self.heatmap.values)},
-            "streak": self.streak.as_json(),
-            "per_day": {"start": self.reviews.start.isoformat(), "reviews": list(self.reviews.values),
-                        "seconds": [rounded(value, 1) for value in self.seconds.values]},
-            "reviews": int(self.reviews.total),
-            "seconds": rounded(self.seconds.total, 1),
-            "active_days": self.reviews.active_days,
-        }
+    @field_serializer("heatmap")
+    def _heatmap(self, heatmap: Series) -> dict[str, Any]:
+        return {"start": heatmap.start, "end": heatmap.end, "reviews": list(heatmap.values)}
+
+    @computed_field
+    @property
+    def per_day(self) -> dict[str, Any]:
+        return {"start": self.reviews.start, "reviews": list(self.reviews.values),
+                "seconds": [rounded(value, 1) for value in self.seconds.values]}
+
+    @computed_field(alias="reviews")
+    @property
+    def reviews_total(self) -> int:
+        return int(self.reviews.total)
+
+    @computed_field(alias="seconds")
+    @property
+    def seconds_total(self) -> Tenths:
+        return self.seconds.total
+
+    @computed_field
+    @property
+    def active_days(self) -> int:
+        return self.reviews.active_days
 
 
 def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRow]:
@@ -188,9 +194,9 @@ def _retention(days: dict[date, DayRow], today: date, window: int) -> Retention:
     first = today - timedelta(days=window - 1)
     inside = [row for day, row in days.items() if day >= first]
     return Retention(
-        window,
-        PassRate(sum(row.young for row in inside), sum(row.young_passed for row in inside)),
-        PassRate(sum(row.mature for row in inside), sum(row.mature_passed for row in inside)),
+        days=window,
+        young=PassRate(reviews=sum(row.young for row in inside), passed=sum(row.young_passed for row in inside)),
+        mature=PassRate(reviews=sum(row.mature for row in inside), passed=sum(row.mature_passed for row in inside)),
     )
 
 

@@ -16,69 +16,55 @@ the pass rate per band of predictions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
+from pydantic import Field, computed_field
 from sqlalchemy import Connection
 
-from drill.store.dialect import dialect
-from drill.store.stats.rounding import rounded
-from drill.store.stats.scope import Scope
+from drill.read_model import ReadModel
 from drill.schedule import memory
+from drill.store.dialect import dialect
+from drill.store.stats.rounding import Rounded
+from drill.store.stats.scope import Scope
 from drill.store.stats.sql import MEMORY_BEFORE, in_block, predicted_recall, ratio, rows
 
 CALIBRATION_DAYS = 30
 BINS: tuple[tuple[float, float], ...] = ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.0))
 
 
-@dataclass(frozen=True)
-class CalibrationBin:
+class CalibrationBin(ReadModel):
     """Predictions in [low, high) (the last band includes 1): how many, their mean, the pass rate."""
 
     low: float
     high: float
     reviews: int
-    predicted: float | None  # mean prediction; None when the band is empty
-    actual: float | None  # share passed; None when the band is empty
-
-    def as_json(self) -> dict[str, Any]:
-        return {"low": self.low, "high": self.high, "reviews": self.reviews, "predicted": rounded(self.predicted),
-                "actual": rounded(self.actual)}
+    predicted: Rounded  # mean prediction; None when the band is empty
+    actual: Rounded  # share passed; None when the band is empty
 
 
-@dataclass(frozen=True)
-class Calibration:
-    first_day: date
+class Calibration(ReadModel):
+    """Predictions against outcomes; its JSON's brier is null when there is nothing to score."""
+
+    KEYS = ("days", "since", "model", "reviews", "passed", "brier", "predicted", "actual", "bins")
+
+    first_day: date = Field(serialization_alias="since")
     model: str  # the memory model's name ("sm2", "fsrs")
     reviews: int
     passed: int
-    brier: float | None  # None with no prediction to score
-    predicted: float | None  # the mean prediction
+    brier: Rounded  # None with no prediction to score
+    predicted: Rounded  # the mean prediction
     bins: tuple[CalibrationBin, ...]
 
+    @computed_field
     @property
     def days(self) -> int:
         """The study days the outcomes come from, today's included."""
         return CALIBRATION_DAYS
 
+    @computed_field
     @property
-    def actual(self) -> float | None:
+    def actual(self) -> Rounded:
         return ratio(self.passed, self.reviews)
-
-    def as_json(self) -> dict[str, Any]:
-        """Predictions against outcomes: brier null when there is nothing to score."""
-        return {
-            "days": self.days,
-            "since": self.first_day.isoformat(),
-            "model": self.model,
-            "reviews": self.reviews,
-            "passed": self.passed,
-            "brier": rounded(self.brier),
-            "predicted": rounded(self.predicted),
-            "actual": rounded(self.actual),
-            "bins": [band.as_json() for band in self.bins],
-        }
 
 
 class Tally:
@@ -93,14 +79,15 @@ class Tally:
     def result(self, first_day: date, model: str) -> Calibration:
         reviews = sum(self.count)
         bins = tuple(
-            CalibrationBin(low, high, n, None if not n else total / n, ratio(good, n))
+            CalibrationBin(low=low, high=high, reviews=n, predicted=None if not n else total / n,
+                           actual=ratio(good, n))
             for (low, high), n, total, good in zip(BINS, self.count, self.predicted, self.passed)
         )
         return Calibration(
-            first_day, model, reviews, sum(self.passed),
-            None if not reviews else sum(self.squares) / reviews,
-            None if not reviews else sum(self.predicted) / reviews,
-            bins,
+            first_day=first_day, model=model, reviews=reviews, passed=sum(self.passed),
+            brier=None if not reviews else sum(self.squares) / reviews,
+            predicted=None if not reviews else sum(self.predicted) / reviews,
+            bins=bins,
         )
 
 

@@ -7,19 +7,22 @@ the most it had shown (hints only ever grow within an attempt).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from pydantic import computed_field
+from sqlalchemy import Connection, func, select
 
-from sqlalchemy import Connection
-
-from drill.coding.items import drill_id
-from drill.store.stats.rounding import rounded
+from drill.coding.drills import drill_id
+from drill.read_model import ReadModel
+from drill.store.queries import ACTIVE
+from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import item_block, ratio, rows
+from drill.store.stats.sql import item_block, of_block, ratio, rows
+from drill.store.tables import item
 
 
-@dataclass(frozen=True)
-class DrillStats:
+class DrillStats(ReadModel):
+    KEYS = ("drill", "block", "topic", "budget_s", "attempts", "runs", "passed", "pass_rate", "best_s", "last_s",
+            "last_passed", "hints")
+
     drill: str
     block: str
     topic: str
@@ -27,47 +30,42 @@ class DrillStats:
     attempts: int
     runs: int
     passed: int
-    best_s: float | None  # fastest passing attempt
-    last_s: float  # the latest attempt's time
+    best_s: Tenths  # fastest passing attempt
+    last_s: Tenths  # the latest attempt's time
     last_passed: bool
     hints: int  # hints shown, over all attempts
 
+    @computed_field
     @property
-    def pass_rate(self) -> float | None:
+    def pass_rate(self) -> Rounded:
         return ratio(self.passed, self.attempts)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"drill": self.drill, "block": self.block, "topic": self.topic, "budget_s": self.budget_s,
-                "attempts": self.attempts, "runs": self.runs, "passed": self.passed,
-                "pass_rate": rounded(self.pass_rate), "best_s": rounded(self.best_s, 1),
-                "last_s": rounded(self.last_s, 1), "last_passed": self.last_passed, "hints": self.hints}
 
+class Coding(ReadModel):
+    KEYS = ("available", "attempts", "passed", "pass_rate", "hints", "drills")
 
-@dataclass(frozen=True)
-class Coding:
     drills: tuple[DrillStats, ...]  # by drill id
     available: int  # active drills in scope
 
+    @computed_field
     @property
     def attempts(self) -> int:
         return sum(drill.attempts for drill in self.drills)
 
+    @computed_field
     @property
     def passed(self) -> int:
         return sum(drill.passed for drill in self.drills)
 
+    @computed_field
     @property
-    def pass_rate(self) -> float | None:
+    def pass_rate(self) -> Rounded:
         return ratio(self.passed, self.attempts)
 
+    @computed_field
     @property
     def hints(self) -> int:
         return sum(drill.hints for drill in self.drills)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"available": self.available, "attempts": self.attempts, "passed": self.passed,
-                "pass_rate": rounded(self.pass_rate), "hints": self.hints,
-                "drills": [drill.as_json() for drill in self.drills]}
 
 
 def coding(connection: Connection, scope: Scope) -> Coding:
@@ -91,16 +89,14 @@ def coding(connection: Connection, scope: Scope) -> Coding:
         GROUP BY ranked.item_id, item.block, item.topic, item.target_seconds ORDER BY ranked.item_id""",
         scope,
     )
-    available = rows(
-        connection,
-        f"SELECT COUNT(*) FROM item WHERE kind = 'coding' AND retired = FALSE AND suspended = FALSE {item_block(scope)}",
-        scope,
-    )[0][0]
+    available = connection.execute(
+        select(func.count()).where(item.c.kind == "coding", ACTIVE, *of_block(scope))).scalar_one()
     return Coding(
-        tuple(
-            DrillStats(drill_id(row.item_id), row.block, row.topic, row.target_seconds, row.attempts, row.runs,
-                       row.passed, row.best, row.last_s, bool(row.last_passed), row.hints)
+        drills=tuple(
+            DrillStats(drill=drill_id(row.item_id), block=row.block, topic=row.topic, budget_s=row.target_seconds,
+                       attempts=row.attempts, runs=row.runs, passed=row.passed, best_s=row.best, last_s=row.last_s,
+                       last_passed=bool(row.last_passed), hints=row.hints)
             for row in found
         ),
-        available,
+        available=available,
     )

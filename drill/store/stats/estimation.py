@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
 
-from sqlalchemy import Connection
+from pydantic import Field, field_serializer
+from pydantic.dataclasses import dataclass
+from sqlalchemy import Connection, func, select
 
 from drill.days import study_day
 from drill.estimate.items import family_id
+from drill.read_model import ReadModel
 from drill.store.dialect import as_text, dialect
 from drill.store.estimates import time_used
-from drill.store.stats.rounding import rounded
+from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope, day_start, moment_text
-from drill.store.stats.sql import item_block, rows
+from drill.store.stats.sql import of_block, rows
+from drill.store.tables import estimate_attempt, item
 
 RECENT = 5  # the trend compares the last 5 attempts with the ones before
 SLIPS_PER_FAMILY = 3
@@ -39,13 +41,12 @@ def _in_scope(scope: Scope) -> str:
     return IN_SCOPE.format(block="" if scope.block is None else "AND block = :block")
 
 
+# The estimation figures are pydantic dataclasses: validated and written out like the read models
+# around them, and built field by field in order as the stats screen's tests build them.
 @dataclass(frozen=True)
 class SlipCount:
     slip: str
     count: int
-
-    def as_json(self) -> dict[str, Any]:
-        return {"slip": self.slip, "count": self.count}
 
 
 @dataclass(frozen=True)
@@ -54,81 +55,54 @@ class FamilyStats:
     block: str
     topic: str
     attempts: int
-    mean_score: float
-    median_log_error: float | None
-    last_score: float
-    recent_score: float  # mean of the last 5
-    trend: float | None  # recent_score minus the mean of the attempts before them (None: no earlier ones)
+    mean_score: Rounded
+    median_log_error: Rounded
+    last_score: Rounded
+    recent_score: Rounded  # mean of the last 5
+    trend: Rounded  # recent_score minus the mean of the attempts before them (None: no earlier ones)
     slips: tuple[SlipCount, ...]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"family": self.family, "block": self.block, "topic": self.topic, "attempts": self.attempts,
-                "mean_score": rounded(self.mean_score), "median_log_error": rounded(self.median_log_error),
-                "last_score": rounded(self.last_score), "recent_score": rounded(self.recent_score),
-                "trend": rounded(self.trend), "slips": [slip.as_json() for slip in self.slips]}
 
 
 @dataclass(frozen=True)
 class TrendPoint:
     start: date  # the bucket's first study day
     attempts: int
-    mean_score: float | None
-    median_log_error: float | None
-
-    def as_json(self) -> dict[str, Any]:
-        return {"start": self.start.isoformat(), "attempts": self.attempts, "mean_score": rounded(self.mean_score),
-                "median_log_error": rounded(self.median_log_error)}
+    mean_score: Rounded
+    median_log_error: Rounded
 
 
 @dataclass(frozen=True)
 class Estimation:
     attempts: int
-    mean_score: float | None
-    median_log_error: float | None
+    mean_score: Rounded
+    median_log_error: Rounded
     families: tuple[FamilyStats, ...]  # weakest (lowest mean score) first
     slips: tuple[SlipCount, ...]
-    bucket_days: int
-    trend: tuple[TrendPoint, ...]
+    bucket_days: int = Field(exclude=True)  # written with the trend
+    trend: tuple[TrendPoint, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "attempts": self.attempts,
-            "mean_score": rounded(self.mean_score),
-            "median_log_error": rounded(self.median_log_error),
-            "families": [family.as_json() for family in self.families],
-            "slips": [slip.as_json() for slip in self.slips],
-            "trend": {"bucket_days": self.bucket_days, "points": [point.as_json() for point in self.trend]},
-        }
+    @field_serializer("trend")
+    def _buckets_and_points(self, trend: tuple[TrendPoint, ...]) -> dict[str, object]:
+        return {"bucket_days": self.bucket_days, "points": list(trend)}
 
 
-@dataclass(frozen=True)
-class MockRound:
+class MockRound(ReadModel):
     id: int
     started_at: str
     problems: int
     answered: int
-    score: float | None
-    seconds: float
+    score: Rounded
+    seconds: Tenths
     time_limit_s: int
     abandoned: bool
 
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "started_at": self.started_at, "problems": self.problems, "answered": self.answered,
-                "score": rounded(self.score), "seconds": rounded(self.seconds, 1), "time_limit_s": self.time_limit_s,
-                "abandoned": self.abandoned}
 
-
-@dataclass(frozen=True)
-class MockHistory:
+class MockHistory(ReadModel):
     count: int
     finished: int
-    mean_score: float | None
-    best_score: float | None
+    mean_score: Rounded
+    best_score: Rounded
     rounds: tuple[MockRound, ...]  # newest first, at most 20
-
-    def as_json(self) -> dict[str, Any]:
-        return {"count": self.count, "finished": self.finished, "mean_score": rounded(self.mean_score),
-                "best_score": rounded(self.best_score), "rounds": [r.as_json() for r in self.rounds]}
 
 
 # Medians: rank each group's errors (unparsable answers have none and are left out), then take
@@ -190,12 +164,11 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
     """Study-day buckets over the period: (first day, first moment, end moment) each."""
     first = scope.first_day
     if first is None:
-        earliest = rows(
-            connection,
-            f"""SELECT MIN(a.attempted_at) FROM item JOIN estimate_attempt AS a ON a.item_id = item.id
-            WHERE item.kind = 'estimate' {item_block(scope)}""",
-            scope,
-        )[0][0]
+        earliest = connection.execute(
+            select(func.min(estimate_attempt.c.attempted_at))
+            .join_from(item, estimate_attempt, estimate_attempt.c.item_id == item.c.id)
+            .where(item.c.kind == "estimate", *of_block(scope))
+        ).scalar()
         if earliest is None:
             return 1, []
         first = min(study_day(datetime.fromisoformat(as_text(earliest)), scope.rollover_hour), scope.today)
@@ -296,8 +269,10 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
         limit=ROUNDS,
     )
     rounds = tuple(
-        MockRound(row.id, as_text(row.started_at), row.problems, row.answered, row.score, time_used(row),
-                  row.time_limit_s, bool(row.abandoned))
+        MockRound(id=row.id, started_at=as_text(row.started_at), problems=row.problems, answered=row.answered,
+                  score=row.score, seconds=time_used(row), time_limit_s=row.time_limit_s,
+                  abandoned=bool(row.abandoned))
         for row in found
     )
-    return MockHistory(summary[0], summary[1], summary[2], summary[3], rounds)
+    return MockHistory(count=summary[0], finished=summary[1], mean_score=summary[2], best_score=summary[3],
+                       rounds=rounds)

@@ -6,29 +6,27 @@ and its JSON for `drill stats --json`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from datetime import date
 
+from pydantic import Field, computed_field
 from sqlalchemy import Engine
 
-from drill.store.stats.activity import Activity, activity
+from drill.read_model import ReadModel
+from drill.schedule.plan import Plan
+from drill.store.stats.activity import Activity, Retention, activity
 from drill.store.stats.coding import Coding, coding
 from drill.store.stats.estimation import Estimation, MockHistory, estimation, mock_rounds
 from drill.store.stats.interviews import InterviewFigures, interview_figures
-from drill.store.stats.load import Forecast, forecast
+from drill.store.stats.load import Forecast, ForecastDay, forecast
 from drill.store.stats.pitch import Rung, pitch_ladder
 from drill.store.stats.readiness import Readiness, readiness
-from drill.store.stats.rounding import rounded
+from drill.store.stats.rounding import Tenths
 from drill.store.stats.scope import Scope, period_key, period_label
 from drill.store.stats.sql import ensure_math
 from drill.store.stats.steering import Steering, steering
 
-if TYPE_CHECKING:
-    from drill.schedule.plan import Plan
 
-
-@dataclass(frozen=True)
-class TodayLoad:
+class TodayLoad(ReadModel):
     """Today's work in scope: due (overdue included), brought forward by the interview plan,
     new still to introduce, and what is done so far."""
 
@@ -37,55 +35,74 @@ class TodayLoad:
     brought_forward: int
     new: int
     done: int
-    seconds_done: float
-    seconds_per_review: float | None  # the period's mean, for the estimate below
+    seconds_done: Tenths
+    seconds_per_review: float | None = Field(exclude=True)  # the period's mean, for the estimate below
 
+    @computed_field
     @property
-    def minutes_left(self) -> float | None:
+    def minutes_left(self) -> Tenths:
         if self.seconds_per_review is None:
             return None
         return (self.due + self.brought_forward + self.new) * self.seconds_per_review / 60
 
-    def as_json(self) -> dict[str, Any]:
-        return {"due": self.due, "overdue": self.overdue, "brought_forward": self.brought_forward, "new": self.new,
-                "done": self.done, "seconds_done": rounded(self.seconds_done, 1),
-                "minutes_left": rounded(self.minutes_left, 1)}
 
+class Load(ReadModel):
+    """The load part of the report's JSON: today, the days ahead, the interview plan."""
 
-@dataclass(frozen=True)
-class StatsReport:
-    scope: Scope
-    readiness: Readiness
-    forecast: Forecast
     today: TodayLoad
+    unseen: int
+    forecast: list[ForecastDay]
+    plan: Plan | None
+
+
+class StatsReport(ReadModel):
+    """Every figure. Its JSON, the figures of `drill stats --json`: the scope, then each figure by name."""
+
+    KEYS = ("period", "period_label", "period_start", "block", "readiness", "load", "activity", "retention",
+            "estimation", "mock_rounds", "mock_interviews", "coding", "pitch", "steering")
+
+    scope: Scope = Field(exclude=True)
+    readiness: Readiness
+    forecast: Forecast = Field(exclude=True)
+    today: TodayLoad = Field(exclude=True)
     activity: Activity
     estimation: Estimation
-    mock: MockHistory
+    mock: MockHistory = Field(serialization_alias="mock_rounds")
     coding: Coding
     pitch: tuple[Rung, ...]
-    plan: "Plan | None" = None  # the interview plan while a date is set and ahead (drill.schedule.plan)
-    interviews: InterviewFigures = InterviewFigures()
-    steering: Steering = Steering(0, 0, ())
+    plan: Plan | None = Field(default=None, exclude=True)  # the interview plan while a date is set and ahead
+    interviews: InterviewFigures = Field(default=InterviewFigures(), serialization_alias="mock_interviews")
+    steering: Steering = Steering(cram_reviews=0, cram_rescheduled=0, leeches=())
 
-    def as_json(self) -> dict[str, Any]:
-        scope = self.scope
-        return {
-            "period": period_key(scope.period),
-            "period_label": period_label(scope.period),
-            "period_start": self.activity.reviews.start.isoformat(),
-            "block": scope.block,
-            "readiness": self.readiness.as_json(),
-            "load": {"today": self.today.as_json(), **self.forecast.as_json(),
-                     "plan": None if self.plan is None else self.plan.as_json()},
-            "activity": self.activity.as_json(),
-            "retention": {str(window.days): window.as_json() for window in self.activity.retention},
-            "estimation": self.estimation.as_json(),
-            "mock_rounds": self.mock.as_json(),
-            "mock_interviews": self.interviews.as_json(),
-            "coding": self.coding.as_json(),
-            "pitch": [rung.as_json() for rung in self.pitch],
-            "steering": self.steering.as_json(),
-        }
+    @computed_field
+    @property
+    def period(self) -> str:
+        return period_key(self.scope.period)
+
+    @computed_field
+    @property
+    def period_label(self) -> str:
+        return period_label(self.scope.period)
+
+    @computed_field
+    @property
+    def period_start(self) -> date:
+        return self.activity.reviews.start
+
+    @computed_field
+    @property
+    def block(self) -> str | None:
+        return self.scope.block
+
+    @computed_field
+    @property
+    def load(self) -> Load:
+        return Load(today=self.today, unseen=self.forecast.unseen, forecast=self.forecast.forecast, plan=self.plan)
+
+    @computed_field
+    @property
+    def retention(self) -> dict[str, Retention]:
+        return {str(window.days): window for window in self.activity.retention}
 
 
 def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = None) -> StatsReport:
@@ -102,8 +119,9 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
             scope=scope,
             readiness=readiness(connection, scope),
             forecast=ahead,
-            today=TodayLoad(ahead.due[0], ahead.overdue, forward, min(ahead.unseen, max(0, new_room)),
-                            days.today_reviews, days.today_seconds, days.seconds_per_review),
+            today=TodayLoad(due=ahead.due[0], overdue=ahead.overdue, brought_forward=forward,
+                            new=min(ahead.unseen, max(0, new_room)), done=days.today_reviews,
+                            seconds_done=days.today_seconds, seconds_per_review=days.seconds_per_review),
             activity=days,
             estimation=estimation(connection, scope),
             mock=mock_rounds(connection, scope),
@@ -113,4 +131,4 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = N
             steering=steering(connection, scope),
         )
         connection.rollback()
-    return replace(report, interviews=interview_figures(engine))
+    return report.model_copy(update={"interviews": interview_figures(engine)})

@@ -3,39 +3,39 @@ The counts and means are SQL aggregates (drill.store.interviews.interview_summar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from pydantic import Field, computed_field, field_serializer
 from sqlalchemy import Engine
 
 from drill.interview.scorecard import Scorecard
 from drill.interview.settings import SECTIONS
+from drill.read_model import ReadModel
 from drill.store.interviews import interview_history, interview_summary
-from drill.store.stats.rounding import rounded
+from drill.store.stats.rounding import Rounded, rounded
 
 RECENT = 10
 
 
-@dataclass(frozen=True)
-class InterviewFigures:
+class InterviewFigures(ReadModel):
     count: int = 0
     finished: int = 0  # every question answered or the countdown ran out
     abandoned: int = 0
-    mean_score: float | None = None
-    best_score: float | None = None
+    mean_score: Rounded = None
+    best_score: Rounded = None
     by_section: dict[str, float | None] | None = None  # mean score per section
-    recent: tuple[Scorecard, ...] = ()
+    recent: tuple[Scorecard, ...] = Field(default=(), exclude=True)
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "count": self.count, "finished": self.finished, "abandoned": self.abandoned,
-            "mean_score": rounded(self.mean_score), "best_score": rounded(self.best_score),
-            "by_section": {section: rounded((self.by_section or {}).get(section)) for section in SECTIONS},
-            "interviews": [
-                {key: value for key, value in card.as_json().items() if key != "answers"} | {"answered": len(card.answers)}
-                for card in self.recent
-            ],
-        }
+    @field_serializer("by_section")
+    def _every_section(self, by_section: dict[str, float | None] | None) -> dict[str, float | None]:
+        return {section: rounded((by_section or {}).get(section)) for section in SECTIONS}
+
+    @computed_field
+    @property
+    def interviews(self) -> list[dict[str, Any]]:
+        """The latest interviews as their scorecards write them, counting their answers instead of listing them."""
+        return [card.model_dump(mode="json", exclude={"answers"}) | {"answered": len(card.answers)}
+                for card in self.recent]
 
 
 def interview_figures(engine: Engine) -> InterviewFigures:

@@ -6,51 +6,53 @@ practised from their own screen and are left out, as they are from the home scre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
-from sqlalchemy import Connection
+from pydantic import Field, computed_field
+from sqlalchemy import Connection, func, select
 
+from drill.read_model import ReadModel
 from drill.store.dialect import as_date, dialect
+from drill.store.queries import REVIEWED
 from drill.store.stats.scope import FORECAST_DAYS, Scope
-from drill.store.stats.sql import item_block, rows
+from drill.store.stats.sql import of_block
+from drill.store.tables import item
 
-REVIEWED = "retired = FALSE AND suspended = FALSE AND kind != 'coding'"
+
+class ForecastDay(ReadModel):
+    day: date
+    due: int
 
 
-@dataclass(frozen=True)
-class Forecast:
-    start: date
-    due: tuple[int, ...]  # due[0]: today, overdue included
-    overdue: int
+class Forecast(ReadModel):
+    """Its JSON: the unseen items and the due count of each day ahead."""
+
+    start: date = Field(exclude=True)
+    due: tuple[int, ...] = Field(exclude=True)  # due[0]: today, overdue included
+    overdue: int = Field(exclude=True)
     unseen: int
 
     def day(self, index: int) -> date:
         return self.start + timedelta(days=index)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"unseen": self.unseen,
-                "forecast": [{"day": self.day(n).isoformat(), "due": count} for n, count in enumerate(self.due)]}
+    @computed_field
+    @property
+    def forecast(self) -> list[ForecastDay]:
+        return [ForecastDay(day=self.day(n), due=count) for n, count in enumerate(self.due)]
 
 
 def forecast(connection: Connection, scope: Scope) -> Forecast:
     last = scope.today + timedelta(days=FORECAST_DAYS - 1)
+    in_scope = (REVIEWED, *of_block(scope))
+    day = dialect(connection).greatest_of(item.c.due_day, scope.today).label("day")
     counts = {
         as_date(day): number
-        for day, number in rows(
-            connection,
-            f"""SELECT {dialect(connection).greatest('due_day', ':today')} AS day, COUNT(*) FROM item
-            WHERE {REVIEWED} AND due_day <= :last {item_block(scope)} GROUP BY 1""",
-            scope,
-            last=last.isoformat(),
-        )
+        for day, number in connection.execute(
+            select(day, func.count()).where(*in_scope, item.c.due_day <= last).group_by("day"))
     }
-    overdue, unseen = rows(
-        connection,
-        f"""SELECT COUNT(*) FILTER (WHERE due_day < :today), COUNT(*) FILTER (WHERE last_review_day IS NULL)
-        FROM item WHERE {REVIEWED} {item_block(scope)}""",
-        scope,
-    )[0]
+    overdue, unseen = connection.execute(
+        select(func.count().filter(item.c.due_day < scope.today), func.count().filter(item.c.last_review_day.is_(None)))
+        .where(*in_scope)
+    ).one()
     due = tuple(counts.get(scope.today + timedelta(days=n), 0) for n in range(FORECAST_DAYS))
-    return Forecast(scope.today, due, overdue, unseen)
+    return Forecast(start=scope.today, due=due, overdue=overdue, unseen=unseen)

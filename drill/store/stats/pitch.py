@@ -6,48 +6,43 @@ time when within the target and not under half of it (drill/schedule/pitch_time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy import Connection
+from pydantic import Field, computed_field
+from sqlalchemy import Connection, func, select
 
 from drill.content.vocabulary import PITCH_SECONDS
+from drill.read_model import ReadModel
 from drill.schedule.pitch_time import SHORTEST_SHARE
-from drill.store.stats.rounding import rounded
+from drill.store.queries import ACTIVE
+from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import item_block, ratio, rows
+from drill.store.stats.sql import item_block, of_block, ratio, rows
+from drill.store.tables import item
 
 
-@dataclass(frozen=True)
-class Rung:
+class Rung(ReadModel):
+    KEYS = ("target_s", "items", "reviews", "mean_s", "median_s", "within_target", "within_rate", "last_s")
+
     target_s: int
     items: int
     reviews: int
-    mean_s: float | None
-    median_s: float | None
-    within: int  # reviews in time: within the target, and at least half of it (pitch_time.py)
-    last_s: float | None
+    mean_s: Tenths
+    median_s: Tenths
+    # reviews in time: within the target, and at least half of it (pitch_time.py)
+    within: int = Field(serialization_alias="within_target")
+    last_s: Tenths
 
+    @computed_field
     @property
-    def within_rate(self) -> float | None:
+    def within_rate(self) -> Rounded:
         return ratio(self.within, self.reviews)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"target_s": self.target_s, "items": self.items, "reviews": self.reviews,
-                "mean_s": rounded(self.mean_s, 1), "median_s": rounded(self.median_s, 1),
-                "within_target": self.within, "within_rate": rounded(self.within_rate),
-                "last_s": rounded(self.last_s, 1)}
 
 
 def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
-    items = dict(
-        rows(
-            connection,
-            f"""SELECT target_seconds, COUNT(*) FROM item WHERE kind = 'pitch' AND retired = FALSE AND suspended = FALSE
-            AND target_seconds IS NOT NULL {item_block(scope)} GROUP BY target_seconds""",
-            scope,
-        )
-    )
+    items = dict(connection.execute(
+        select(item.c.target_seconds, func.count())
+        .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
+        .group_by(item.c.target_seconds)
+    ).all())
     found = {
         row.target: row
         for row in rows(
@@ -71,8 +66,10 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
     }
     targets = sorted(set(PITCH_SECONDS) | set(items) | set(found))
     return tuple(
-        Rung(target, items.get(target, 0), found[target].reviews, found[target].mean_s, found[target].median_s,
-             found[target].within, found[target].last_s)
-        if target in found else Rung(target, items.get(target, 0), 0, None, None, 0, None)
+        Rung(target_s=target, items=items.get(target, 0), reviews=found[target].reviews, mean_s=found[target].mean_s,
+             median_s=found[target].median_s, within=found[target].within, last_s=found[target].last_s)
+        if target in found
+        else Rung(target_s=target, items=items.get(target, 0), reviews=0, mean_s=None, median_s=None, within=0,
+                  last_s=None)
         for target in targets
     )

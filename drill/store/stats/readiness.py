@@ -15,18 +15,19 @@ against the last 30 days' outcomes in calibration.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from pydantic import Field, computed_field, field_serializer
 from sqlalchemy import Connection
 
 from drill.content.vocabulary import BLOCKS
+from drill.read_model import ReadModel
+from drill.schedule import memory
 from drill.store.dialect import Dialect, dialect
 from drill.store.stats.calibration import Calibration, calibration
-from drill.store.stats.rounding import floored, rounded
+from drill.store.stats.rounding import Floored, Rounded
 from drill.store.stats.scope import Scope
-from drill.schedule import memory
 from drill.store.stats.sql import ITEM_MEMORY, item_block, predicted_recall, rows
 
 
@@ -49,98 +50,95 @@ def _share(total: float | None, items: int) -> float | None:
     return None if not items else float(total or 0.0) / items
 
 
-@dataclass(frozen=True)
-class TopicRecall:
-    block: str
+class TopicRecall(ReadModel):
+    """Its JSON: its figures (the block it belongs to is said by whoever lists it)."""
+
+    KEYS = ("topic", "seen", "items", "recall", "expected")
+
+    block: str = Field(exclude=True)
     topic: str
     items: int
     seen: int
-    recall: float | None  # mean over seen items; None when none is seen
-    expected: float = 0.0  # summed recall over all the topic's items
-
-    def as_json(self) -> dict[str, Any]:
-        """Its figures (the block it belongs to is said by whoever lists it)."""
-        return {"topic": self.topic, "seen": self.seen, "items": self.items, "recall": rounded(self.recall),
-                "expected": floored(self.expected)}
+    recall: Rounded  # mean over seen items; None when none is seen
+    expected: Floored = 0.0  # summed recall over all the topic's items
 
 
-@dataclass(frozen=True)
-class BlockReadiness:
-    block: str
+class BlockReadiness(ReadModel):
+    KEYS = ("items", "seen", "mature", "due", "recall", "expected", "coverage", "weakest")
+
+    block: str = Field(exclude=True)
     items: int
     seen: int
     mature: int
     due: int
-    recall: float | None  # mean over seen items; None when none is seen
+    recall: Rounded  # mean over seen items; None when none is seen
     weakest: tuple[TopicRecall, ...]
-    expected: float | None = None  # summed recall over all items (unseen count 0); None when there are none
+    expected: Floored = None  # summed recall over all items (unseen count 0); None when there are none
 
+    @computed_field
     @property
-    def coverage(self) -> float | None:
+    def coverage(self) -> Floored:
         """The share of the block's items seen at least once."""
         return None if not self.items else self.seen / self.items
 
-    def as_json(self) -> dict[str, Any]:
-        return {"items": self.items, "seen": self.seen, "mature": self.mature, "due": self.due,
-                "recall": rounded(self.recall), "expected": floored(self.expected), "coverage": floored(self.coverage),
-                "weakest": [topic.as_json() for topic in self.weakest]}
 
+class Readiness(ReadModel):
+    KEYS = ("target_day", "recall_model", "items", "seen", "mature", "recall", "expected", "coverage", "by_block",
+            "weakest_topics", "calibration")
 
-@dataclass(frozen=True)
-class Readiness:
     target_day: date
-    blocks: tuple[BlockReadiness, ...]
-    weakest: tuple[TopicRecall, ...]
+    blocks: tuple[BlockReadiness, ...] = Field(serialization_alias="by_block")
+    weakest: tuple[TopicRecall, ...] = Field(serialization_alias="weakest_topics")
     calibration: Calibration  # predictions against outcomes, last 30 days (calibration.py)
 
+    @field_serializer("blocks")
+    def _by_block(self, blocks: tuple[BlockReadiness, ...]) -> dict[str, BlockReadiness]:
+        return {block.block: block for block in blocks}
+
+    @field_serializer("weakest")
+    def _with_their_block(self, weakest: tuple[TopicRecall, ...]) -> list[dict[str, Any]]:
+        return [{"block": topic.block, **topic.model_dump()} for topic in weakest]
+
+    @computed_field
     @property
     def recall_model(self) -> str:
         """The memory model whose predicted recall this is ("sm2", "fsrs"), calibrated with the same."""
         return self.calibration.model
 
+    @computed_field
     @property
     def items(self) -> int:
         return sum(block.items for block in self.blocks)
 
+    @computed_field
     @property
     def seen(self) -> int:
         return sum(block.seen for block in self.blocks)
 
+    @computed_field
     @property
     def mature(self) -> int:
         return sum(block.mature for block in self.blocks)
 
+    @computed_field
     @property
-    def recall(self) -> float | None:
+    def recall(self) -> Rounded:
         """Mean predicted recall over every seen item (the blocks' means weighted by items seen)."""
         seen = self.seen
         if not seen:
             return None
         return sum((block.recall or 0.0) * block.seen for block in self.blocks) / seen
 
+    @computed_field
     @property
-    def expected(self) -> float | None:
+    def expected(self) -> Floored:
         """The share of every item in scope expected to be recalled (the blocks' shares weighted by items)."""
         return _share(sum((block.expected or 0.0) * block.items for block in self.blocks), self.items)
 
+    @computed_field
     @property
-    def coverage(self) -> float | None:
+    def coverage(self) -> Floored:
         return None if not self.items else self.seen / self.items
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "target_day": self.target_day.isoformat(),
-            "recall_model": self.recall_model,
-            "items": self.items,
-            "seen": self.seen,
-            "mature": self.mature,
-            "recall": rounded(self.recall),
-            "expected": floored(self.expected),
-            "coverage": floored(self.coverage),
-            "by_block": {block.block: block.as_json() for block in self.blocks},
-            "weakest_topics": [{"block": topic.block, **topic.as_json()} for topic in self.weakest],
-            "calibration": self.calibration.as_json(),
-        }
 
 
 def _weakness(topic: TopicRecall) -> tuple[float, int, str, str]:
@@ -169,8 +167,8 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
     }
     topics = sorted(
         (
-            TopicRecall(row.block, row.topic, row.items, row.seen, _float(row.recall),
-                        _share(row.recall_sum, row.items) or 0.0)
+            TopicRecall(block=row.block, topic=row.topic, items=row.items, seen=row.seen, recall=_float(row.recall),
+                        expected=_share(row.recall_sum, row.items) or 0.0)
             for row in rows(
                 connection,
                 f"""SELECT block, topic, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen, AVG(recall) AS recall,
@@ -187,9 +185,10 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
         row = per_block.get(block)
         weakest = tuple(topic for topic in topics if topic.block == block)[:WEAKEST_PER_BLOCK]
         if row is None:
-            blocks.append(BlockReadiness(block, 0, 0, 0, 0, None, ()))
+            blocks.append(BlockReadiness(block=block, items=0, seen=0, mature=0, due=0, recall=None, weakest=()))
         else:
-            blocks.append(BlockReadiness(block, row.items, row.seen, row.mature, row.due, _float(row.recall), weakest,
-                                         _share(row.recall_sum, row.items)))
-    overall = tuple(topics[:WEAKEST])
-    return Readiness(scope.target_day, tuple(blocks), overall, calibration(connection, scope))
+            blocks.append(BlockReadiness(block=block, items=row.items, seen=row.seen, mature=row.mature, due=row.due,
+                                         recall=_float(row.recall), weakest=weakest,
+                                         expected=_share(row.recall_sum, row.items)))
+    return Readiness(target_day=scope.target_day, blocks=tuple(blocks), weakest=tuple(topics[:WEAKEST]),
+                     calibration=calibration(connection, scope))

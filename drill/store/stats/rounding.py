@@ -1,9 +1,16 @@
-"""Figures as `drill stats --json` writes them: numbers rounded, shares rounded down, days as text."""
+"""Figures as `drill stats --json` writes them: numbers rounded, shares rounded down, days as text.
+
+The read models declare it on their fields: `Rounded` (4 places), `Tenths` (1 place) and `Floored`
+(4 places, rounded down) keep the figure as computed and write it rounded.
+"""
 
 from __future__ import annotations
 
 from datetime import date
 from decimal import ROUND_FLOOR, Decimal
+from typing import Annotated
+
+from pydantic import PlainSerializer
 
 
 def rounded(value: float | None, digits: int = 4) -> float | None:
@@ -22,3 +29,8 @@ def floored(value: float | None, digits: int = 4) -> float | None:
 
 def day_text(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+Rounded = Annotated[float | None, PlainSerializer(lambda value: rounded(value))]
+Tenths = Annotated[float | None, PlainSerializer(lambda value: rounded(value, 1))]
+Floored = Annotated[float | None, PlainSerializer(lambda value: floored(value))]

@@ -1,4 +1,5 @@
-"""Small helpers for the stats queries: running them, the block filter, SQLite's math functions."""
+"""Small helpers for the stats queries: running those written as SQL text, the block filter (in text
+and in Core statements), SQLite's math functions."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import ColumnElement, Connection, Table, text
 
 from drill.schedule.memory import ExponentialRecall, RecallCurve
 from drill.store.dialect import Dialect
 from drill.store.stats.scope import Scope
+from drill.store.tables import item
 
 ITEM_MEMORY = {"interval": "interval", "stability": "fsrs_stability"}  # an item's memory now
 MEMORY_BEFORE = {"interval": "interval_before", "stability": "fsrs_stability_before"}  # a review row's, before it
@@ -30,6 +32,11 @@ def in_block(scope: Scope, column: str = "item_id") -> str:
 
 def item_block(scope: Scope, table: str = "item") -> str:
     return "" if scope.block is None else f"AND {table}.block = :block"
+
+
+def of_block(scope: Scope, items: Table = item) -> tuple[ColumnElement[bool], ...]:
+    """`item_block` in a Core statement: the condition on the items' block, when one is chosen."""
+    return () if scope.block is None else (items.c.block == scope.block,)
 
 
 def predicted_recall(sql: Dialect, curve: RecallCurve, elapsed: str, memory: str) -> tuple[str, dict[str, float]]:

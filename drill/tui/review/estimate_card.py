@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Input, Markdown, Rule, Static
 
+from drill.estimate.answer_check import check_answer
 from drill.tui.review.card_view import CardView
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class EstimateView(CardView):
     def show(self, card: "Card") -> None:
         super().show(card)
         self.showing_result = False
-        self.problem = self.study.new_problem(card.item_id)
+        self.problem = self.study.estimation.new_problem(card.item_id)
         self.show_worked_example(card)
         self.query_one("#prompt", Markdown).update(self.problem.prompt)
         for selector in ("#divider", "#answer"):
@@ -53,7 +54,8 @@ class EstimateView(CardView):
         example = self.query_one("#worked-example", Markdown)
         example.display = card.leech is not None
         if card.leech is not None:
-            solved = self.study.answer_problem(self.study.new_problem(card.item_id), "", 0.0)
+            estimation = self.study.estimation
+            solved = estimation.answer(estimation.new_problem(card.item_id), "", 0.0)
             example.update(f"**A leech** ({card.leech}): study this solved one first, then try yours below.\n\n"
                            f"{solved.worked_example()}\n\n---")
 
@@ -77,12 +79,12 @@ class EstimateView(CardView):
         problem = self.problem
         if self.card is None or problem is None or self.answered:
             return
-        message = self.study.check_answer(problem, event.value)
+        message = check_answer(problem, event.value)
         self.show_answer_error(message)
         if message is not None:
             event.input.focus()
             return
-        attempt = self.study.answer_problem(problem, event.value, time.monotonic() - self.shown_at)
+        attempt = self.study.estimation.answer(problem, event.value, time.monotonic() - self.shown_at)
         self.answer(attempt.seconds, attempt=attempt, moves_on=False)
 
     def show_result(self, attempt: "Attempt", verdict: str) -> None:

@@ -88,7 +88,10 @@ class BrowserScreen(ItemActions, Screen[None]):
     @work(thread=True, group="browser", exit_on_error=False)
     def load(self) -> None:
         """Every item, read once; filtering and search then happen in memory."""
-        rows, stability = self.study.browse(), self.study.measures_stability()
+        from drill.store.browse import item_rows
+
+        rows = item_rows(self.study.engine, self.study.config.leech_threshold)
+        stability = self.study.browsing.measures_stability()
         self.app.call_from_thread(self.loaded, rows, stability)
 
     def loaded(self, rows: list["ItemRow"], stability: bool) -> None:
@@ -143,7 +146,9 @@ class BrowserScreen(ItemActions, Screen[None]):
     @work(thread=True, group="browser", exit_on_error=False)
     def open_info(self, item_id: str) -> None:
         """Read the item's whole history, then show card info."""
-        info = self.study.item_info(item_id)
+        from drill.store.browse import item_info
+
+        info = item_info(self.study.engine, item_id, self.study.config.leech_threshold)
         if info is not None:
             self.app.call_from_thread(self._show_info, info)
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from drill.coding.drills import Drill
     from drill.coding.progress import Progress
-    from drill.coding.result import TestResult, TestRun
+    from drill.coding.runner.result import TestResult, TestRun
     from drill.coding.workspace import Workspace
     from drill.schedule.records import Card
     from drill.study import Study
@@ -193,7 +193,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     def environment_missing(self) -> bool:
         """Say so, with the fixing command, when this Python cannot run the tests (find_spec only)."""
-        from drill.coding.environment import describe, missing_requirements
+        from drill.coding.runner.environment import describe, missing_requirements
 
         if missing := missing_requirements(self.drill):
             self.query_one("#drill-results", Markdown).update(
@@ -202,7 +202,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     @work(thread=True, group="prewarm", exit_on_error=False)
     def prewarm(self) -> None:
-        from drill.coding.api import prewarm
+        from drill.coding.runner.api import prewarm
 
         prewarm()
 
@@ -333,7 +333,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     @work(thread=True, group="tests", exit_on_error=False)
     def run_in_thread(self) -> None:
-        from drill.coding.api import run_tests
+        from drill.coding.runner.api import run_tests
 
         started_at = self.study.clock()
         run = run_tests(self.drill, self.workspace.solution, "cpu",
@@ -345,7 +345,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.show_results(f"Running… {len(self.results)} done")
 
     def show_results(self, head: str) -> None:
-        from drill.coding.verdict import result_lines
+        from drill.tui.screens.drill_results import result_lines
 
         lines = [f"**{head}**", "", *result_lines(self.results, head)]
         self.query_one("#drill-results", Markdown).update("\n".join(lines))
@@ -360,8 +360,6 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.tick()
 
     def on_run_finished(self, message: RunFinished) -> None:
-        from drill.coding.verdict import headline
-
         run = message.run
         self.running = False
         if run.environment:  # this Python failed, not the user's code: no attempt, no review
@@ -370,12 +368,12 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             self.tick()
             return
         self.results = list(run.tests) or self.results
-        head = headline(run)
+        head = run.headline
         passed_now = run.status == "pass" and self.finished is None
         if passed_now:
             self.stop_clock()
             self.finished = "pass"
-        grade = self.study.grade_coding(self.card, "pass", self.elapsed, self.hints_used) if passed_now else None
+        grade = self.study.drills.grade(self.card, "pass", self.elapsed, self.hints_used) if passed_now else None
         self.record(run, message.started_at, grade)
         if passed_now:
             head += f" — {self.clock_line()}. Press s for the reference."
@@ -391,7 +389,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     def record(self, run: "TestRun", started_at: datetime, grade) -> None:
         from drill.coding.attempt import CodingAttempt
 
-        self.study.save_coding(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
+        self.study.drills.save_attempt(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
                                                 self.hints_used, self.elapsed, str(self.workspace.folder)), grade)
 
     # -- hints, giving up, the reference: each opens above the results, in view -----------------
@@ -434,11 +432,11 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     def give_up(self) -> None:
         if self.finished is not None:
             return
-        from drill.coding.result import TestRun
+        from drill.coding.runner.result import TestRun
 
         self.stop_clock()
         last = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
-        grade = self.study.grade_coding(self.card, last, self.elapsed, self.hints_used)
+        grade = self.study.drills.grade(self.card, last, self.elapsed, self.hints_used)
         self.record(TestRun(status=last, passed=0, failed=0, reason="gave up"), self.study.clock(), grade)
         self.finished = "gave up"
         self.keep_progress()

@@ -13,8 +13,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from drill.coding.environment import describe, missing_requirements
-from drill.coding.items import item_id
+from drill.coding.drills import item_id
+from drill.coding.runner.environment import describe, missing_requirements
 from drill.tui.widgets.pitch_timer import clock_text
 
 if TYPE_CHECKING:

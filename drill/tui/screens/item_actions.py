@@ -31,7 +31,7 @@ class ItemActions(ShowsWorkerFailures):
 
     def toggle_suspended(self, row: "ItemRow") -> None:
         suspend = not row.suspended
-        self.reread(self.study.save_suspended(row.item_id, suspend), row.item_id)
+        self.reread(self.study.reviews.save_suspended(row.item_id, suspend), row.item_id)
         if suspend:
             self.notify(f"Suspended {card_name(row)}; `s` again unsuspends it.", timeout=3)
         else:
@@ -42,7 +42,7 @@ class ItemActions(ShowsWorkerFailures):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.reread(self.study.save_forget(row.item_id), row.item_id)
+                self.reread(self.study.reviews.save_forget(row.item_id), row.item_id)
                 self.notify(f"Forgot {card_name(row)}: it is new again, its history kept.", timeout=3)
 
         history = f"its {counted(row.reviews, 'review')} stay in its history" if row.reviews else "it has no reviews"
@@ -74,7 +74,9 @@ class ItemActions(ShowsWorkerFailures):
 
             self.app.call_from_thread(say_refused, self, edited, written.result())
             return
-        row = self.study.browse_item(item_id)
+        from drill.store.browse import item_row
+
+        row = item_row(self.study.engine, item_id, self.study.config.leech_threshold)
         if row is not None:
             self.app.call_from_thread(self.row_changed, row)
             if edited is not None:

@@ -58,7 +58,7 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     @work(thread=True, group="study", exit_on_error=False)
     def open_round(self, row: RoundRow) -> None:
-        attempts = self.app.study.round_attempts(row.id)
+        attempts = self.app.study.estimation.round_attempts(row.id)
         self.app.call_from_thread(self._show, row, attempts)
 
     def _show(self, row: RoundRow, attempts: list["Attempt"]) -> None:

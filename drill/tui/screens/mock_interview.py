@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Rule, Static, TextArea
 
+from drill.estimate.answer_check import check_answer
 from drill.interview.plan import InterviewPlan, Step
 from drill.interview.scorecard import CODING_RESULTS, InterviewAnswer, Scorecard, button_score
 from drill.interview.settings import GRILL_TARGET_S, SECTION_TITLES
@@ -245,8 +246,8 @@ class MockInterviewScreen(Screen[None]):
         seconds = self.spoken if self.spoken is not None else monotonic() - self.shown_at
         notes = self.query_one("#interview-typed", TextArea).text.strip() or None
         ticked = self.ticked() if step.card.points else None
-        grade = self.study.grade(step.card, button, int(seconds * 1000), typed_answer=notes, ticked=ticked)
-        recorded = self.study.save_grade(grade)
+        grade = self.study.reviews.grade(step.card, button, int(seconds * 1000), typed_answer=notes, ticked=ticked)
+        recorded = self.study.reviews.save_grade(grade)
         self.give(InterviewAnswer(self.index, step.section, step.item_id, seconds, button_score(button), button,
                                   self.target_for(step), notes, BUTTON_LABEL[button]), recorded)
 
@@ -260,7 +261,7 @@ class MockInterviewScreen(Screen[None]):
         step = self.step
         if step is None or step.section != "estimate" or self.over:
             return
-        message = self.study.check_answer(step.problem, text)
+        message = check_answer(step.problem, text)
         if message is not None:
             check = self.query_one("#interview-check", Static)
             check.update(message)
@@ -271,9 +272,9 @@ class MockInterviewScreen(Screen[None]):
     def grade_estimate(self, step: Step, text: str) -> tuple[InterviewAnswer, Future]:
         """Grade an answer that parses: the estimate's review is handed to the writer."""
         seconds = monotonic() - self.shown_at
-        attempt = self.study.answer_problem(step.problem, text, seconds)
-        grade = self.study.grade_attempt(step.card, attempt)
-        recorded = self.study.save_estimate(grade, attempt)
+        attempt = self.study.estimation.answer(step.problem, text, seconds)
+        grade = self.study.reviews.grade_estimate(step.card, attempt)
+        recorded = self.study.reviews.save_estimate(grade, attempt)
         detail = f"{step.problem.prompt}\n\n{attempt.report()}"
         return InterviewAnswer(self.index, "estimate", step.item_id, seconds, attempt.score, grade.button, None,
                                text, attempt.result.feedback, detail), recorded
@@ -282,7 +283,7 @@ class MockInterviewScreen(Screen[None]):
         step = self.step
         if step is None or step.section != "coding" or self.over:
             return
-        from drill.coding.items import drill_id
+        from drill.coding.drills import drill_id
 
         self.drill_open_at = monotonic()  # a drill that could not open is said by the app; Enter tries again
         self.app.start_drill(drill_id(step.item_id), self.drill_closed, fresh=True)  # the interview's clock, not a kept one
@@ -307,7 +308,7 @@ class MockInterviewScreen(Screen[None]):
     def keep(self, answer: InterviewAnswer, recorded: Future | None = None) -> None:
         """Keep an answer and commit it (after the review it also was)."""
         self.answers.append(answer)
-        self.recorded.append(self.study.save_interview_answer(self.interview_id, answer, recorded))
+        self.recorded.append(self.study.interviews.save_answer(self.interview_id, answer, recorded))
 
     def give(self, answer: InterviewAnswer, recorded: Future | None = None) -> None:
         """Keep an answer and go on (or end, when the countdown ran out meanwhile)."""
@@ -339,7 +340,7 @@ class MockInterviewScreen(Screen[None]):
         step = self.step
         if ended == "time" and step is not None and step.section == "estimate":
             typed = self.query_one("#interview-answer", Input).value
-            if typed.strip() and self.study.check_answer(step.problem, typed) is None:
+            if typed.strip() and check_answer(step.problem, typed) is None:
                 self.keep(*self.grade_estimate(step, typed))
         self.over = True
         scorecard = Scorecard(
@@ -347,7 +348,7 @@ class MockInterviewScreen(Screen[None]):
             seconds_used=min(monotonic() - self.started, float(self.plan.settings.seconds)), ended=ended,
             interview_id=self.interview_id, items=tuple((step.section, step.item_id) for step in self.plan.steps),
         )
-        self.study.save_interview_end(self.interview_id, scorecard)
+        self.study.interviews.save_end(self.interview_id, scorecard)
         from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen, item_titles
 
         titles = item_titles([step.card for step in self.plan.steps])

@@ -65,7 +65,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     @work(thread=True, group="interview", exit_on_error=False)
     def open_scorecard(self, card: Scorecard) -> None:
-        cards = self.study.cards(sorted({item for _, item in card.items}))
+        cards = self.study.reviews.cards(sorted({item for _, item in card.items}))
         self.app.call_from_thread(self._show, card, cards)
 
     def _show(self, card: Scorecard, cards: list["Card"]) -> None:

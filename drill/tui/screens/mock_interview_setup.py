@@ -123,12 +123,12 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
         from drill.config import ConfigError
 
         try:
-            self.study.remember_interview_settings(settings)
+            self.study.remember(settings.config_values())
         except (OSError, ValueError, ConfigError) as error:  # the setup is only not remembered; the interview goes on
             self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
                                       severity="warning")
         try:
-            plan = self.study.plan_interview(settings)
+            plan = self.study.interviews.plan(settings)
         except Exception as error:  # a broken problem file, say: said, and the setup stays open
             self.app.call_from_thread(self.not_started, f"Could not draw the interview: {error}")
             return
@@ -136,7 +136,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             self.app.call_from_thread(self.not_started, "No content to ask: the chosen sections have no items.")
             return
         try:
-            interview_id = self.study.start_interview(plan).result()
+            interview_id = self.study.interviews.start(plan).result()
         except Exception:  # the writer has already said why it was not saved
             self.app.call_from_thread(self.not_started, None)
             return

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, ProgressBar, Static
 
+from drill.estimate.answer_check import check_answer
 from drill.estimate.rounds import RoundSettings, RoundSummary
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.pitch_timer import clock_text
@@ -100,9 +101,9 @@ class MockRoundScreen(Screen[None]):
 
     def record(self, problem: "Problem", text: str) -> "Attempt":
         """Grade a checked answer, commit it and count it."""
-        attempt = self.study.answer_problem(problem, text, time.monotonic() - self.shown_at)
+        attempt = self.study.estimation.answer(problem, text, time.monotonic() - self.shown_at)
         self.attempts.append(attempt)
-        self.study.save_round_attempt(self.round_id, attempt)
+        self.study.estimation.save_round_answer(self.round_id, attempt)
         self.query_one("#round-progress", ProgressBar).advance(1)
         return attempt
 
@@ -110,7 +111,7 @@ class MockRoundScreen(Screen[None]):
         if self.over or self.waiting_for_next:
             return
         problem = self.problems[len(self.attempts)]
-        message = self.study.check_answer(problem, event.value)
+        message = check_answer(problem, event.value)
         if message is not None:  # nothing is graded: the problem and the text stay for a fix
             self.show_error(message)
             event.input.focus()
@@ -159,5 +160,5 @@ class MockRoundScreen(Screen[None]):
         self.over = True
         used = min(float(self.settings.seconds), time.monotonic() - self.started)
         summary = RoundSummary(len(self.problems), list(self.attempts), used, ended)
-        self.study.save_round_end(self.round_id, summary.score, summary.abandoned)
+        self.study.estimation.save_round_end(self.round_id, summary.score, summary.abandoned)
         self.app.switch_screen(MockSummaryScreen(summary))

@@ -69,7 +69,7 @@ class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
         from drill.config import ConfigError
 
         try:
-            self.app.study.remember_round_settings(settings)
+            self.app.study.remember(settings.config_values())
         except (OSError, ValueError, ConfigError) as error:  # only not remembered: the round goes on
             self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
                                       severity="warning")

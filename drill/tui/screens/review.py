@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 from dataclasses import replace
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,9 +16,8 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static, TextArea
 
 from drill.days import describe_interval
-from drill.schedule.grading import ItemState, comes_back_today, counts_today
 from drill.schedule.session import ReviewSession
-from drill.schedule.sm2 import BUTTON_LABEL, BUTTON_QUALITY
+from drill.schedule.sm2 import BUTTON_LABEL
 from drill.tui.messages import GradeNotSaved
 from drill.tui.review.card_view import CardView, Graded, Revealed
 from drill.tui.review.coding_card import CodingView
@@ -33,6 +31,7 @@ if TYPE_CHECKING:
     from drill.schedule.custom import CustomSession
     from drill.schedule.records import Card, Grade
     from drill.study import Study
+    from drill.study.reviews import Outcome
 
 VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "estimate": EstimateView,
                                     "coding": CodingView}
@@ -41,13 +40,26 @@ VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later"
 EDITABLE_KINDS = ("card", "pitch")  # deck items; problems and drills are edited in their own files
 
 
-def grade_outcome(state: ItemState, scheduled: date | None, button: int, today: date) -> str:
-    """What a grade does, for its Footer label: the days until the review the scheduler gives it
-    (`scheduled`, once passed), ↻ if it comes back today first."""
-    again = "↻" if comes_back_today(button) else ""
-    if not counts_today(state, today) or scheduled is None:
-        return again or "✓"
-    return describe_interval((scheduled - today).days) + again
+def grade_label(button: int, outcome: "Outcome") -> str:
+    """A grade key's Footer label: the days until the review the scheduler gives it (once passed),
+    ↻ if it comes back today first; the bare name when a cram session keeps the schedules."""
+    if outcome.kept:
+        return BUTTON_LABEL[button]
+    again = "↻" if outcome.again_today else ""
+    if not outcome.counted or outcome.days is None:
+        return f"{BUTTON_LABEL[button]} {again or '✓'}"
+    return f"{BUTTON_LABEL[button]} {describe_interval(outcome.days)}{again}"
+
+
+def verdict(grade: "Grade", outcome: "Outcome") -> str:
+    """Which grade an answer counted as, and when its card comes back."""
+    if outcome.kept:
+        return f"Counted as **{BUTTON_LABEL[grade.button]}** (cram: its schedule is kept)."
+    if outcome.again_today:
+        when = "it comes back later today"
+    else:
+        when = f"next review in {describe_interval(outcome.days or 0)}"
+    return f"Counted as **{BUTTON_LABEL[grade.button]}**: {when}."
 
 
 def changed(active: dict[str, ActiveBinding], changes: dict[str, dict[str, object]]) -> dict[str, ActiveBinding]:
@@ -152,15 +164,8 @@ class ReviewScreen(Screen[None]):
     @on(Revealed)
     def _revealed(self, message: Revealed) -> None:
         """Work out the interval each grade would give, for the Footer labels (active_bindings)."""
-        card, today = message.card, self.study.today
-        self.grade_labels = {}
-        for button in (1, 2, 3, 4):
-            if self.keeps_schedules():  # no interval to show: the title says the schedules are kept
-                self.grade_labels[str(button)] = BUTTON_LABEL[button]
-                continue
-            after = self.study.next_state(card, BUTTON_QUALITY[button], today)
-            outcome = grade_outcome(card.state, self.study.scheduled_day(after), button, today)
-            self.grade_labels[str(button)] = f"{BUTTON_LABEL[button]} {outcome}"
+        previews = self.study.reviews.previews(message.card, self.custom)
+        self.grade_labels = {str(button): grade_label(button, outcome) for button, outcome in previews.items()}
         self.refresh_bindings()
 
     @property
@@ -182,44 +187,26 @@ class ReviewScreen(Screen[None]):
 
     @on(Graded)
     def _graded(self, message: Graded) -> None:
-        """Apply the answer to the session and commit it in the background."""
-        card = message.card
+        """Hand the answer to the study (the grade comes back as the session logs it), apply it to the
+        session and commit it in the background."""
+        card, reviews = message.card, self.study.reviews
         if self.session.current is None or card.item_id != self.session.current.item_id:
             return  # an answer to a card no longer on screen
         if message.attempt is not None:
-            grade = self.steered(self.study.grade_attempt(card, message.attempt))
-            saved = self.study.save_estimate(grade, message.attempt)
+            grade = reviews.grade_estimate(card, message.attempt, self.custom)
+            saved = reviews.save_estimate(grade, message.attempt)
         else:
-            grade = self.steered(self.study.grade(card, message.button, int(message.seconds * 1000),
-                                                  message.typed_answer, message.ticked))
-            saved = self.study.save_grade(grade)
+            grade = reviews.grade(card, message.button, int(message.seconds * 1000), message.typed_answer,
+                                  message.ticked, self.custom)
+            saved = reviews.save_grade(grade)
         self.session.answer(grade)
         self.keep(grade, saved)
         if message.moves_on:
             self.show_current()
         else:
-            self.view.show_result(message.attempt, self.verdict(grade))
+            self.view.show_result(message.attempt, verdict(grade, reviews.outcome(grade, self.custom)))
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
-
-    def steered(self, grade: "Grade") -> "Grade":
-        """The grade as a custom session logs it (cram: the schedule kept unless it reschedules)."""
-        return grade if self.custom is None else self.custom.applied_to(grade)
-
-    def keeps_schedules(self) -> bool:
-        return self.custom is not None and not self.custom.moves_schedules
-
-    def verdict(self, grade: "Grade") -> str:
-        """Which grade an answer counted as, and when its card comes back."""
-        if self.keeps_schedules():
-            return f"Counted as **{BUTTON_LABEL[grade.button]}** (cram: its schedule is kept)."
-        if comes_back_today(grade.button):
-            when = "it comes back later today"
-        else:
-            scheduled = self.study.scheduled_day(grade.after)
-            days = (scheduled - grade.study_day).days if scheduled else 0
-            when = f"next review in {describe_interval(days)}"
-        return f"Counted as **{BUTTON_LABEL[grade.button]}**: {when}."
 
     def keep(self, grade: "Grade", saved: Future) -> None:
         """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
@@ -273,7 +260,7 @@ class ReviewScreen(Screen[None]):
     def action_start_drill(self) -> None:
         card = self.session.current
         if card is not None and card.kind == "coding":
-            from drill.coding.items import drill_id
+            from drill.coding.drills import drill_id
 
             self.app.start_drill(drill_id(card.item_id), self.drill_closed)
 
@@ -298,7 +285,7 @@ class ReviewScreen(Screen[None]):
         if grade is None:
             return
         self.pending.pop()
-        self.study.save_undo(grade)
+        self.study.reviews.save_undo(grade)
         self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {card_name(self.session.cards[grade.item_id])}", timeout=2)
         self.show_current()
 
@@ -306,7 +293,7 @@ class ReviewScreen(Screen[None]):
         card = self.session.drop_current()
         if card is None:
             return
-        self.study.save_suspended(card.item_id)
+        self.study.reviews.save_suspended(card.item_id)
         self.notify(f"Suspended {card_name(card)}; it will not be shown until unsuspended.", timeout=3)
         self.show_current()
 
@@ -336,7 +323,7 @@ class ReviewScreen(Screen[None]):
             say_refused(self, Path(message.target.path), message.errors)
             return
         old = self.session.cards.get(message.item_id)
-        found = self.study.cards([message.item_id])
+        found = self.study.reviews.cards([message.item_id])
         if old is None or not found:
             return
         card = replace(found[0], state=old.state)

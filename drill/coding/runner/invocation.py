@@ -5,9 +5,12 @@ prepare() copies what the run needs into a fresh folder that only this user can 
   scratch/work/     a copy of the candidate file: the test process's working directory
   scratch/home/     HOME and DRILL_HOME of the test process; scratch/tmp/ its TMPDIR
   scratch/report.jsonl, scratch/output.txt   the signed report and the process's output
-The same request drives the cold runner (`python -m drill.coding.child`) and the warm worker
-(a forked child), so both judge a candidate identically. The request carries the report's key;
-the environment of the test process never names the reference, the hidden folder or the key.
+The same request drives the cold runner (`python -m drill.coding.sandbox.child`) and the warm
+worker (a forked child), so both judge a candidate identically. The request carries the report's
+key; the environment of the test process never names the reference, the hidden folder or the key.
+A run's limits default to the values below; its memory is capped on two levels: the test process
+caps itself (drill.coding.sandbox.limits), and the supervisor watches the whole tree's resident
+memory (rss_limit: memory_mb plus an allowance for Python and torch).
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drill.coding.drills import Drill
-from drill.coding.limits import (CPU_RSS_ALLOWANCE_MB, CUDA_RSS_ALLOWANCE_MB, DEFAULT_GPU_MEMORY_MB,
-                                 DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, MiB)
-from drill.coding.sandbox import available
+from drill.coding.processes import PACKAGE_PARENT, MiB, python_path
+from drill.coding.sandbox.contain import available
 from drill.coding.signed import new_key
 
-PACKAGE_PARENT = Path(__file__).resolve().parents[2]  # the folder holding the `drill` package
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MEMORY_MB = 4096
+DEFAULT_GPU_MEMORY_MB = 16384
+CUDA_RSS_ALLOWANCE_MB = 2048  # resident memory of python + torch + a CUDA context, on top of memory_mb
+CPU_RSS_ALLOWANCE_MB = 1024  # python + torch (each forked process counts its shared pages again)
 REFERENCE = "reference.py"
 
 
@@ -82,7 +88,6 @@ class Invocation:
         variables, with HOME, DRILL_HOME and TMPDIR inside the scratch folder."""
         keep = {name: value for name, value in os.environ.items()
                 if not name.startswith(("DRILL_", "PYTEST_", "XDG_")) and name not in ("HOME", "TMPDIR", "PYTHONPATH")}
-        path = os.environ.get("PYTHONPATH")
         home = self.scratch / "home"
         triton_cache = os.environ.get("TRITON_CACHE_DIR") or str(Path.home() / ".triton" / "cache")
         return {
@@ -95,13 +100,14 @@ class Invocation:
             "DRILL_GPU_MEMORY_MB": str(self.gpu_memory_mb),
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",  # faster, and no third-party plugin can interfere
             "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONPATH": str(PACKAGE_PARENT) + (os.pathsep + path if path else ""),
+            "PYTHONPATH": python_path(),
         }
 
     def request(self, mode: str = "test") -> dict:
-        """The run request for the child (see drill.coding.child); mode "test" or "time"."""
+        """The run request for the child (see drill.coding.sandbox.child); mode "test" or "time"."""
         return {"op": "run", "mode": mode, "args": self.pytest_args(), "env": self.env(), "cwd": str(self.candidate.parent),
                 "output": str(self.output), "report": str(self.report), "key": self.key, "hidden": str(self.hidden),
+                "reference": str(self.hidden / REFERENCE),  # there only for a timing run (for_timing)
                 "candidate": str(self.candidate), "hide": list(self.hide), "timeout_s": self.timeout_s,
                 "rss_limit": self.rss_limit, "memory_mb": self.memory_mb, "gpu_memory_mb": self.gpu_memory_mb,
                 "device": self.device,

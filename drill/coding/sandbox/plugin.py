@@ -1,6 +1,6 @@
 """The reporter: a pytest plugin object in the test process that writes the signed report.
 
-The child (drill.coding.child) builds one Reporter per run with the run's key and passes it to
+The child (child.py) builds one Reporter per run with the run's key and passes it to
 pytest.main. Everything it reports is what it observed itself, not what pytest's reports say:
 - `collected`: the test ids, written when collection ends - before any candidate code runs (the
   candidate is imported by a fixture, inside a test);
@@ -9,7 +9,7 @@ pytest.main. Everything it reports is what it observed itself, not what pytest's
 - a test counts as passed only when its own test function ran to its end (the reporter wraps
   each one), no phase raised, and the assertion helpers are still the ones the tests imported.
 pytest's reports only add the words: the failure message, a one-line summary, captured output.
-The runner (drill.coding.result) then compares the collected ids with the results.
+The runner (drill.coding.runner.result) then compares the collected ids with the results.
 """
 
 from __future__ import annotations

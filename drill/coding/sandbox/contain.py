@@ -10,19 +10,20 @@ own user, mount, PID and network namespaces:
   workspaces) are covered by empty read-only tmpfs mounts; seal() covers the hidden tests' copy
   once they are collected, then drops every capability, so the code cannot unmount anything.
 Elsewhere the keeper process becomes a child subreaper, so orphans come back to it and are
-killed when the tests end, and the guard (drill.coding.guard) also refuses to start programs.
+killed when the tests end, and the guard (guard.py) also refuses to start programs.
 Either way the runner's supervisor kills the whole tree on a timeout, and counts its memory.
 """
 
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import functools
 import json
 import os
 import sys
 from dataclasses import dataclass
+
+from drill.coding.processes import python_path
 
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
@@ -128,7 +129,7 @@ def _keep(pid: int, sweep: bool, init: bool = False, relay: bool = False) -> Non
     """
     import signal
 
-    from drill.coding.limits import descendants, kill_tree
+    from drill.coding.processes import descendants, kill_tree
 
     status = 1 << 8
     while True:
@@ -165,7 +166,7 @@ def seal(containment: Containment, folder: str) -> None:
     _check(libc.capset(ctypes.byref(header), data), "capset")
 
 
-def _probe() -> Containment:
+def probe() -> Containment:
     """In a throwaway child of this (single-threaded) process: can it enter the namespaces?"""
     read, write = os.pipe()
     pid = os.fork()
@@ -193,19 +194,7 @@ def available() -> Containment:
 
     try:
         answer = subprocess.run([sys.executable, "-m", "drill.coding.sandbox", "--json"], capture_output=True,
-                                text=True, timeout=60, env={**os.environ, "PYTHONPATH": _package_parent()})
+                                text=True, timeout=60, env={**os.environ, "PYTHONPATH": python_path()})
         return Containment(**json.loads(answer.stdout))
     except (OSError, ValueError, TypeError, subprocess.TimeoutExpired) as error:
         return Containment(False, f"the check failed: {error}")
-
-
-def _package_parent() -> str:
-    path = os.environ.get("PYTHONPATH")
-    parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return parent + (os.pathsep + path if path else "")
-
-
-if __name__ == "__main__":  # `python -m drill.coding.sandbox [--json]`: what this machine gives
-    found = _probe()
-    print(json.dumps(dataclasses.asdict(found)) if "--json" in sys.argv else found.describe())
-    sys.exit(0)

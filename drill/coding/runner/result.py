@@ -55,6 +55,14 @@ class TestRun:
     output: str = ""
     environment: bool = False
 
+    @property
+    def headline(self) -> str:
+        """The verdict in one sentence: the reason with a capital letter ("All 9 tests passed",
+        "The tests could not run your code: SyntaxError: …"), as the drill screen and
+        `drill kernel test` say it."""
+        reason = self.reason or self.status
+        return reason[:1].upper() + reason[1:]
+
     def as_json(self) -> dict[str, object]:
         """The `drill kernel test --json` object."""
         return {
@@ -180,7 +188,7 @@ def _unreported(events: list[dict], tests: list[TestResult]) -> str:
 def _environment_check(run: TestRun, output: str, collect: list[dict]) -> None:
     """A run that stopped before any test because pytest, torch, … is missing in the test
     process is this Python's failure, not the candidate's: flag it and say how to fix it."""
-    from drill.coding.environment import describe, missing_modules_in
+    from drill.coding.runner.environment import describe, missing_modules_in
 
     said = "\n".join([output, *(event.get("message", "") + "\n" + event.get("summary", "") for event in collect)])
     if lacking := missing_modules_in(said):

@@ -6,7 +6,7 @@ tests, the kernels folders (references, mutants) and drill's state folder. Where
 has no namespaces it also refuses to start programs (a fresh interpreter would not carry the
 hook). The modules loaded from the hidden copy leave sys.modules, so `import test_<drill>` finds
 nothing. This is a guard against ordinary reads and imports, not a wall against code that goes
-through ctypes; the namespaces of drill.coding.sandbox are the wall where the kernel gives them.
+through ctypes; the namespaces of contain.py are the wall where the kernel gives them.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
-"""How a test run is said on the drill screen: a headline, then a line per test, each fact once.
+"""How a test run is said on the drill screen: its headline (TestRun.headline), then a line per
+test, each fact once.
 
-The headline is the run's reason as a sentence ("All 9 tests passed", "The tests could not run
-your code: SyntaxError: …"). A test's message is shown where it is news: not when the line above
-or the headline already said it, so a syntax error that stops every test is said once.
+A test's message is shown where it is news: not when the line above or the headline already
+said it, so a syntax error that stops every test is said once. Plain text, no Textual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from drill.coding.result import TestResult, TestRun
+from drill.coding.runner.result import TestResult
 
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "skipped": "·"}
 MESSAGE_LIMIT = 160
@@ -27,12 +27,6 @@ def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
     cut = line[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip() + "…"
-
-
-def headline(run: TestRun) -> str:
-    """The verdict in one sentence: the run's reason with a capital letter."""
-    reason = run.reason or run.status
-    return reason[:1].upper() + reason[1:]
 
 
 def result_lines(tests: Iterable[TestResult], said: str = "") -> list[str]:

@@ -1,9 +1,9 @@
 """The test process: contained, limited, and reporting through the signed channel.
 
 run_child(request) is the one way tests run: in a forked child of the warm worker, or as
-`python -m drill.coding.child` (the cold runner, which writes the request as one JSON line on
-stdin). The request is built by Invocation.request(). It never returns: the process exits with
-pytest's exit code. Mode "test" runs the hidden tests; mode "time" (after a pass) times the
+`python -m drill.coding.sandbox.child` (the cold runner, which writes the request as one JSON
+line on stdin). The request is built by the runner's Invocation.request(). It never returns: the
+process exits with pytest's exit code. Mode "test" runs the hidden tests; mode "time" (after a pass) times the
 candidate against the reference with the test module's benchmark_case.
 """
 
@@ -24,14 +24,14 @@ def run_child(request: dict) -> None:
         os.dup2(out, 2)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        from drill.coding.sandbox import contain
+        from drill.coding.sandbox.contain import contain
 
         containment = contain(request["hide"], request["namespaces"])
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sys.dont_write_bytecode = True
-        from drill.coding.limits import apply_memory_limit, cap_gpu_memory
+        from drill.coding.sandbox.limits import apply_memory_limit, cap_gpu_memory
 
         apply_memory_limit(request["memory_mb"], request["device"])
         if request["device"] == "cuda":
@@ -55,9 +55,9 @@ def run_child(request: dict) -> None:
 def _test(request: dict, report, sign, containment) -> int:
     import pytest
 
-    from drill.coding import guard
-    from drill.coding.plugin import Reporter
-    from drill.coding.sandbox import seal
+    from drill.coding.sandbox import guard
+    from drill.coding.sandbox.contain import seal
+    from drill.coding.sandbox.plugin import Reporter
 
     hidden, candidate = request["hidden"], request["candidate"]
 
@@ -72,17 +72,15 @@ def _test(request: dict, report, sign, containment) -> int:
 
 def _time(request: dict, report, sign) -> int:
     """Time candidate and reference on the test module's benchmark_case; one signed event."""
-    from drill.coding.invocation import REFERENCE
-    from drill.coding.plugin import load_module
-    from drill.coding.timing import compare
+    from drill.coding.sandbox.plugin import load_module
+    from drill.coding.sandbox.timing import compare
 
-    hidden = request["hidden"]
     tests = load_module(request["args"][0], "drill_timed_tests")
     if not hasattr(tests, "benchmark_case"):
         return 0
     try:
         candidate = load_module(request["candidate"], "drill_timed_candidate")
-        reference = load_module(os.path.join(hidden, REFERENCE), "drill_timed_reference")
+        reference = load_module(request["reference"], "drill_timed_reference")
         event = {"event": "timing", **compare(tests.benchmark_case, candidate, reference, request["device"])}
     except Exception as error:  # timing is a bonus: never turn a pass into a failure
         event = {"event": "timing", "error": f"{type(error).__name__}: {error}"}
@@ -92,7 +90,7 @@ def _time(request: dict, report, sign) -> int:
 
 
 def main() -> None:
-    """`python -m drill.coding.child`: one request as a JSON line on stdin."""
+    """`python -m drill.coding.sandbox.child`: one request as a JSON line on stdin."""
     request = json.loads(sys.stdin.buffer.readline())
     run_child(request)
 

@@ -1,7 +1,7 @@
 """The warm worker process: torch and pytest imported once, one forked child per test run.
 
-Run as `python -m drill.coding.worker`. JSON lines; requests on stdin, answers on stdout:
-  -> {"op": "run", "id", ...Invocation.request()}   one run (drill.coding.child)
+Run as `python -m drill.coding.runner.worker`. JSON lines; requests on stdin, answers on stdout:
+  -> {"op": "run", "id", ...Invocation.request()}   one run (drill.coding.sandbox.child)
   -> {"op": "cancel"}                      kill the running child
   <- {"event": "ready", "pid"}             imports done
   <- {"event": "started", "id", "pid"}     the child's pid (it leads its own process group)
@@ -9,6 +9,8 @@ Run as `python -m drill.coding.worker`. JSON lines; requests on stdin, answers o
 End of stdin kills the running child and ends the worker. The parent never touches CUDA or
 runs a torch op, so each child starts clean (CUDA and OpenMP are not fork-safe once used). The
 worker is a child subreaper: whatever a run leaves behind comes back to it and is killed.
+It is the runner's side of the boundary (it supervises and never runs the candidate's code);
+each forked child crosses to the test side at once (drill.coding.sandbox.child).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 import os
 import sys
 
-from drill.coding.readable import readable
+from drill.coding.runner.pipe import Lines
 
 PRELOAD = (
     "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
@@ -25,30 +27,10 @@ PRELOAD = (
     "pytest", "_pytest.python", "_pytest.fixtures", "_pytest.assertion.rewrite", "_pytest.skipping",
     "_pytest.faulthandler", "_pytest.junitxml", "_pytest.pastebin", "_pytest.helpconfig", "_pytest.warnings",
     "_pytest.unittest", "_pytest.setuponly", "_pytest.setupplan", "_pytest.tracemalloc", "_pytest.threadexception",
-    "pdb", "drill.coding.limits", "drill.coding.timing", "drill.coding.child", "drill.coding.plugin",
-    "drill.coding.guard", "drill.coding.sandbox", "drill.coding.signed",
+    "pdb", "drill.coding.processes", "drill.coding.signed", "drill.coding.sandbox.child",
+    "drill.coding.sandbox.contain", "drill.coding.sandbox.guard", "drill.coding.sandbox.limits",
+    "drill.coding.sandbox.plugin", "drill.coding.sandbox.timing",
 )
-
-
-class Lines:
-    """Lines from a file descriptor, with a timeout; None at end of file."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd, self.buffer, self.eof = fd, b"", False
-
-    def next(self, timeout: float | None) -> str | None:
-        while b"\n" not in self.buffer:
-            if self.eof:
-                return None
-            if not readable(self.fd, timeout):
-                return ""
-            chunk = os.read(self.fd, 65536)
-            if not chunk:
-                self.eof = True
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line.decode("utf-8")
 
 
 def preload() -> None:
@@ -76,7 +58,7 @@ def child(request: dict, private_fds: list[int]) -> None:
                 os.close(fd)
         except OSError:
             pass
-        from drill.coding.child import run_child
+        from drill.coding.sandbox.child import run_child
 
         run_child(request)
     finally:
@@ -85,8 +67,8 @@ def child(request: dict, private_fds: list[int]) -> None:
 
 def serve(request: dict, lines: Lines, answer) -> None:
     """Fork a child for one run and supervise it until it ends."""
-    from drill.coding.limits import descendants, kill_tree
-    from drill.coding.supervise import supervise
+    from drill.coding.processes import descendants, kill_tree
+    from drill.coding.runner.supervise import supervise
 
     sys.stdout.flush()
     sys.stderr.flush()
@@ -136,7 +118,7 @@ def send(answer, message: dict) -> None:
 def main() -> int:
     answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # a stray print can never corrupt the protocol
-    from drill.coding.sandbox import become_subreaper
+    from drill.coding.sandbox.contain import become_subreaper
 
     become_subreaper()
     preload()

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from drill.coding.limits import kill_tree, tree_rss
-from drill.coding.result import Exit, TestResult
+from drill.coding.processes import kill_tree, tree_rss
+from drill.coding.runner.result import Exit, TestResult
 from drill.coding.signed import Verifier
 
 MEMORY_CHECK_S = 0.1

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from drill.coding.drills import Drill
-from drill.coding.limits import DEFAULT_GPU_MEMORY_MB, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
-from drill.coding.result import TestResult, TestRun, error_run
+from drill.coding.runner.invocation import DEFAULT_GPU_MEMORY_MB, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
+from drill.coding.runner.result import TestResult, TestRun, error_run
 
 DEVICES = ("cpu", "cuda")
 
@@ -35,19 +35,19 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
             return error_run(f"unknown device {device!r} (use cpu or cuda)", device)
         if not candidate.is_file():
             return error_run(f"no such file: {candidate}", device)
-        from drill.coding.environment import describe, missing_requirements
+        from drill.coding.runner.environment import describe, missing_requirements
 
         if missing := missing_requirements(drill):  # before any process starts: find_spec only
             return error_run(describe(missing), device, environment=True)
-        from drill.coding.invocation import prepare
+        from drill.coding.runner.invocation import prepare
 
         inv = prepare(drill, candidate, device, timeout_s=timeout_s, memory_mb=memory_mb, gpu_memory_mb=gpu_memory_mb,
                       benchmark=device == "cuda" if benchmark is None else benchmark, maxfail=maxfail)
-        from drill.coding.warm import default_worker, fork_available
+        from drill.coding.runner.warm import default_worker, fork_available
 
         if warm and fork_available():
             return (worker or default_worker()).run(inv, on_test, cancel)
-        from drill.coding.cold import run_cold
+        from drill.coding.runner.cold import run_cold
 
         return run_cold(inv, on_test, cancel)
     except Exception as error:  # the app must stay up whatever happens here
@@ -57,7 +57,7 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
 
 def prewarm() -> None:
     """Start the shared warm worker in the background (e.g. when the drill screen opens)."""
-    from drill.coding.warm import default_worker, fork_available
+    from drill.coding.runner.warm import default_worker, fork_available
 
     if fork_available():
         default_worker().start()

@@ -1,9 +1,10 @@
-"""How a run is said on the drill screen: each fact once, messages cut at a word, never mid-word."""
+"""How a run is said on the drill screen: each fact once, messages cut at a word, never mid-word.
+(The headline, TestRun.headline: tests/coding/test_coding_result.py.)"""
 
 from __future__ import annotations
 
-from drill.coding.result import TestResult, TestRun
-from drill.coding.verdict import headline, result_lines, shorten
+from drill.coding.runner.result import TestResult
+from drill.tui.screens.drill_results import result_lines, shorten
 
 SYNTAX = "SyntaxError: '(' was never closed (solution.py, line 2)"
 
@@ -15,15 +16,6 @@ def test_a_long_message_is_cut_at_a_word_with_an_ellipsis() -> None:
     assert text.startswith(cut[:-1]) and text[len(cut) - 1] == " "  # the cut falls between words
     assert shorten("short\nsecond line") == "short"
     assert shorten("x" * 200, 160) == "x" * 159 + "…"  # one long word: cut where it must be
-
-
-def test_a_pass_is_said_once() -> None:
-    assert headline(TestRun("pass", 32, 0, reason="all 32 tests passed")) == "All 32 tests passed"
-
-
-def test_an_error_is_not_said_twice() -> None:
-    run = TestRun("error", 0, 3, reason=f"the tests could not run your code: {SYNTAX}")
-    assert headline(run) == f"The tests could not run your code: {SYNTAX}"
 
 
 def test_a_syntax_error_stopping_every_test_is_said_once() -> None:

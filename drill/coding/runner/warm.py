@@ -15,12 +15,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from drill.coding.cold import add_timing, judge, run_cold
-from drill.coding.invocation import PACKAGE_PARENT, Invocation
-from drill.coding.limits import kill_tree
-from drill.coding.readable import readable
-from drill.coding.result import Exit, TestResult, TestRun
-from drill.coding.supervise import ReportTail
+from drill.coding.processes import PACKAGE_PARENT, kill_tree, python_path
+from drill.coding.runner.cold import add_timing, judge, run_cold
+from drill.coding.runner.invocation import Invocation
+from drill.coding.runner.pipe import Lines
+from drill.coding.runner.result import Exit, TestResult, TestRun
+from drill.coding.runner.supervise import ReportTail
 
 STARTUP_S = 120.0  # importing torch on a cold, slow disk
 GRACE_S = 5.0  # the worker enforces the timeout; this is the client's backstop
@@ -39,7 +39,7 @@ class WarmWorker:
 
     def __init__(self) -> None:
         self._process: subprocess.Popen | None = None
-        self._buffer = b""
+        self._lines: Lines | None = None
         self._lock = threading.Lock()
         self._ids = 0
         self.restarts = 0
@@ -54,13 +54,12 @@ class WarmWorker:
             return self._process
         if self._process is not None:
             self.restarts += 1
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT) + (os.pathsep + path if path else "")}
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "drill.coding.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, env=env, start_new_session=True, cwd=PACKAGE_PARENT,
+            [sys.executable, "-m", "drill.coding.runner.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": python_path()}, start_new_session=True,
+            cwd=PACKAGE_PARENT,
         )
-        self._buffer = b""
+        self._lines = Lines(self._process.stdout.fileno())
         return self._process
 
     def close(self) -> None:
@@ -121,9 +120,8 @@ class WarmWorker:
         deadline = time.monotonic() + STARTUP_S
         cancel_sent = False
         while True:
-            for message in self._read(process, timeout=0.01):
-                if message.get("id") != self._ids:
-                    continue
+            message = self._read(timeout=0.01)
+            if message is not None and message.get("id") == self._ids:
                 if message["event"] == "started":
                     child = message["pid"]
                     deadline = time.monotonic() + inv.timeout_s + GRACE_S
@@ -148,15 +146,12 @@ class WarmWorker:
         except (OSError, ValueError):
             raise WorkerGone("the worker's stdin is closed") from None
 
-    def _read(self, process: subprocess.Popen, timeout: float) -> list[dict]:
-        fd = process.stdout.fileno()
-        if not readable(fd, timeout):
-            return []
-        chunk = os.read(fd, 65536)
-        if not chunk:
+    def _read(self, timeout: float) -> dict | None:
+        """The worker's next message, None when none came within `timeout` seconds."""
+        line = self._lines.next(timeout) if self._lines is not None else None
+        if line is None:
             raise WorkerGone("the worker exited")
-        *lines, self._buffer = (self._buffer + chunk).split(b"\n")
-        return [json.loads(line) for line in lines if line.strip()]
+        return json.loads(line) if line.strip() else None
 
 
 _default: WarmWorker | None = None

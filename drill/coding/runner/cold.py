@@ -1,4 +1,4 @@
-"""The cold runner: `python -m drill.coding.child` in a new session, the request on its stdin."""
+"""The cold runner: `python -m drill.coding.sandbox.child` in a new session, the request on its stdin."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from drill.coding.invocation import PACKAGE_PARENT, Invocation
-from drill.coding.result import Exit, TestResult, TestRun, interpret
-from drill.coding.supervise import ReportTail, supervise
+from drill.coding.processes import python_path
+from drill.coding.runner.invocation import Invocation
+from drill.coding.runner.result import Exit, TestResult, TestRun, interpret
+from drill.coding.runner.supervise import ReportTail, supervise
 
 OUTPUT_TAIL = 4000
 
@@ -47,9 +48,8 @@ def _spawn(inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event
         tail.poll()
         return cancel is not None and cancel.is_set()
 
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT) + (os.pathsep + path if path else "")}
-    process = subprocess.Popen([sys.executable, "-m", "drill.coding.child"], cwd=inv.scratch, env=env,
+    env = {**os.environ, "PYTHONPATH": python_path()}
+    process = subprocess.Popen([sys.executable, "-m", "drill.coding.sandbox.child"], cwd=inv.scratch, env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     try:

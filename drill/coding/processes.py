@@ -1,61 +1,31 @@
-"""Resource limits for a test process, and the defaults the runner uses.
+"""The processes of a run: how a Python that imports this drill package is started, and how the
+tree of processes a run leaves is found, measured and killed.
 
-Every run is also watched as a whole: the resident memory of all the processes it started, added
-up, is capped (tree_rss), so three children of 3 GiB each cannot get round a per-process cap.
-CPU runs cap each process's address space with RLIMIT_AS (what is mapped at start-up plus memory_mb), so
-a huge allocation fails inside the user's code as a clean MemoryError / "can't allocate memory". CUDA runs cannot: the CUDA driver
-reserves tens of GiB of *virtual* address space at start-up, so RLIMIT_AS would break every
-run. There the supervising process watches the child's resident memory (RSS) instead and kills
-its process group past the limit, and the child caps torch's GPU allocator with
-set_per_process_memory_fraction, so a huge GPU allocation is a clean "CUDA out of memory".
+Shared by both sides: the runner's supervisor and the warm worker watch and kill a run's tree,
+and the sandbox's keeper sweeps what is left of it. Every run is watched as a whole: the resident
+memory of all the processes it started, added up, is capped (tree_rss), so three children of
+3 GiB each cannot get round a per-process cap. Linux /proc; elsewhere the process group is
+still killed.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-DEFAULT_TIMEOUT_S = 60.0
-DEFAULT_MEMORY_MB = 4096
-DEFAULT_GPU_MEMORY_MB = 16384
-CUDA_RSS_ALLOWANCE_MB = 2048  # resident memory of python + torch + a CUDA context, on top of memory_mb
-CPU_RSS_ALLOWANCE_MB = 1024  # python + torch (each forked process counts its shared pages again)
 MiB = 2**20
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]  # the folder holding the `drill` package
 
 
-def apply_memory_limit(memory_mb: int, device: str) -> None:
-    """In the test process: cap the address space on cpu runs (cuda runs: see the module doc).
-
-    The cap is what the process already maps (the interpreter, torch and its libraries: over
-    3 GiB for a CUDA build of torch) plus `memory_mb`. It only ever tightens, so applying it
-    twice (worker child, then plugin) keeps the first, stricter cap.
-    """
-    if device == "cuda" or memory_mb <= 0:
-        return
-    try:
-        import resource
-    except ImportError:  # not POSIX: no limit
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = (vm_size_bytes() or 0) + memory_mb * MiB
-    for bound in (soft, hard):
-        if bound != resource.RLIM_INFINITY:
-            limit = min(limit, bound)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+def python_path() -> str:
+    """PYTHONPATH for a child Python that must import this drill package (checkout or not)."""
+    path = os.environ.get("PYTHONPATH")
+    return str(PACKAGE_PARENT) + (os.pathsep + path if path else "")
 
 
 def vm_size_bytes(pid: int | str = "self") -> int | None:
     """Virtual size of a process (Linux /proc), None when unknown."""
     return _status_kib(pid, "VmSize:")
-
-
-def cap_gpu_memory(gpu_memory_mb: int) -> None:
-    """In a cuda test process: let torch's caching allocator use at most `gpu_memory_mb`."""
-    import torch
-
-    if gpu_memory_mb <= 0 or not torch.cuda.is_available():
-        return
-    total = torch.cuda.get_device_properties(0).total_memory
-    torch.cuda.set_per_process_memory_fraction(min(1.0, gpu_memory_mb * MiB / total))
 
 
 def rss_bytes(pid: int) -> int | None:
