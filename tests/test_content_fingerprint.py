@@ -3,6 +3,7 @@
 import pytest
 
 import drill.library
+import drill.study.core
 from conftest import write_deck
 from drill.study import Study
 
@@ -17,7 +18,7 @@ def loads(monkeypatch):
         calls.append(paths)
         return real(paths)
 
-    monkeypatch.setattr(drill.library, "load_library", counting)
+    monkeypatch.setattr(drill.study.core, "load_library", counting)  # where the study looks it up
     return calls
 
 

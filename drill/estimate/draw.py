@@ -62,7 +62,8 @@ def _draw_one(spec: ParamSpec, rng: random.Random) -> int | float:
         step = int(spec.step) if spec.step else 1
         value = rng.randrange(lo, hi + 1, step)
     else:
-        value = spec.default  # type: ignore[assignment]
+        assert spec.default is not None  # a parameter without a distribution has a default (ParamSpec)
+        value = spec.default
     if spec.is_integer:
         return int(round(value))
     return value
@@ -77,6 +78,7 @@ def draw_params(family: Family, rng: random.Random) -> dict[str, Any]:
         fields = family.catalogs[dspec.catalog].entries[entry]
         for pname, fname in family.bound_params(dname).items():
             value = fields[fname]
+            assert isinstance(value, (int, float))  # the loader refuses a draw whose field is no number
             params[pname] = int(value) if family.params[pname].is_integer else value
     for pname, spec in family.params.items():
         if spec.from_ is None:

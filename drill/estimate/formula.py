@@ -78,7 +78,7 @@ def _compile(family: Family) -> Compiled:
         raise FormulaError(("answer",), f"the family's formulas hold {terms} terms; at most {MAX_FAMILY_SIZE}")
     args = [sympy.Symbol(n) for n in names]
 
-    def fn(expr: Any, where: tuple[str | int, ...]) -> Callable[..., float]:
+    def fn(expr: Any, where: tuple[str | int, ...]) -> Callable[..., Any]:
         # Printed as built, terms in their order, nothing worked out: sorting terms (as the default
         # printing and lambdify's docstring do) asks sympy for their values, which can take forever.
         printer = PythonCodePrinter({"fully_qualified_modules": False, "inline": True, "order": "none",

@@ -111,10 +111,11 @@ _OPERATORS: dict[type, Callable[[Any, Any], Any]] = {
 def _worked_out(compute: Callable[..., Any], values: list[float | None]) -> float | None:
     """A part's float value when it holds numbers alone (else None); refuses one that is
     undefined or beyond MAX_NUMBER, before sympy is asked to build it."""
-    if any(v is None for v in values):
+    numbers = [v for v in values if v is not None]
+    if len(numbers) < len(values):
         return None
     try:
-        value = float((math.pow if compute is _OPERATORS[ast.Pow] else compute)(*values))
+        value = float((math.pow if compute is _OPERATORS[ast.Pow] else compute)(*numbers))
     except (ArithmeticError, ValueError, TypeError):  # overflow, division by zero, a domain error
         raise _Refused("works out, from numbers alone, to something undefined or too large") from None
     if not abs(value) <= MAX_NUMBER:
@@ -168,7 +169,7 @@ def _literal(node: ast.Constant) -> Term:
     import sympy
 
     value = node.value
-    if type(value) not in (int, float):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _Refused(f"holds a {type(value).__name__} constant where only numbers are allowed (no text in quotes)")
     if abs(value) > MAX_LITERAL or not math.isfinite(value):  # an int beyond floats stops at the first test
         raise _Refused(f"writes a number beyond {MAX_LITERAL:.0e}")

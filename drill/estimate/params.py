@@ -74,17 +74,17 @@ def complete(family: Family, given: Mapping[str, Any]) -> dict[str, Value]:
         known = ", ".join(list(family.params) + list(family.draws))
         raise ParamError(f"unknown parameter(s) {', '.join(unknown)} for {family.id}; known: {known}")
     out: dict[str, Value] = {}
-    for dname, spec in family.draws.items():
+    for dname, draw in family.draws.items():
         if dname not in given:
             continue
-        catalog = family.catalogs.get(spec.catalog)
+        catalog = family.catalogs.get(draw.catalog)
         if catalog is None:
-            raise ParamError(f"{dname}: no catalog {spec.catalog!r}")
+            raise ParamError(f"{dname}: no catalog {draw.catalog!r}")
         entry = catalog.find(str(given[dname]))
         if entry is None:
-            raise ParamError(f"{dname}: unknown {spec.catalog} entry {given[dname]!r}; known: {', '.join(catalog.entries)}")
-        if entry in spec.exclude or (spec.pick is not None and entry not in spec.pick):
-            why = f" ({spec.reason})" if spec.reason else ""
+            raise ParamError(f"{dname}: unknown {draw.catalog} entry {given[dname]!r}; known: {', '.join(catalog.entries)}")
+        if entry in draw.exclude or (draw.pick is not None and entry not in draw.pick):
+            why = f" ({draw.reason})" if draw.reason else ""
             raise ParamError(f"{dname}: {entry} is not used by {family.id}{why}")
         out[dname] = entry
         for pname, field in family.bound_params(dname).items():
@@ -98,7 +98,7 @@ def complete(family: Family, given: Mapping[str, Any]) -> dict[str, Value]:
     missing = [p for p in family.params if p not in out]
     if missing:
         hint = ""
-        draws = {family.params[p].from_.split(".")[0] for p in missing if family.params[p].from_}
+        draws = {source.split(".")[0] for p in missing if (source := family.params[p].from_)}
         if draws:
             hint = " (or give " + ", ".join(f"{d}=<{family.draws[d].catalog} entry>" for d in sorted(draws)) + ")"
         raise ParamError(f"missing parameter(s) for {family.id}: {', '.join(missing)}{hint}")

@@ -156,7 +156,7 @@ class _Evaluator:
         tok = self.peek()
         if tok is not None and tok[0] == "op" and tok[1] in ops:
             self.pos += 1
-            return tok[1]  # type: ignore[return-value]
+            return tok[1]
         return None
 
     def enter(self) -> None:

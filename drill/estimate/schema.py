@@ -315,15 +315,15 @@ def find_line(text: str, loc: tuple[str | int, ...]) -> int:
             continue
         table_prefix.append(re.escape(str(part)))
         header = re.compile(r"\s*\[+\s*" + r"\s*\.\s*".join(f'"?{p}"?' for p in table_prefix) + r"\s*\]+")
-        key = re.compile(rf'\s*"?{re.escape(str(part))}"?\s*=')
+        assignment = re.compile(rf'\s*"?{re.escape(str(part))}"?\s*=')
         for n in range(pos, len(lines)):
-            if header.match(lines[n]) or key.match(lines[n]):
+            if header.match(lines[n]) or assignment.match(lines[n]):
                 pos = found = n
                 break
     return found + 1
 
 
-def _refine_line(text: str, loc: tuple, msg: str) -> int:
+def _refine_line(text: str, loc: tuple[str | int, ...], msg: str) -> int:
     """The line of `loc`, or of a key inside it that the message names ('choice must...')."""
     line = find_line(text, loc)
     if loc:
@@ -350,7 +350,7 @@ def load_catalog(path: Path, text: str, data: dict[str, Any]) -> tuple[Catalog |
         if key not in ("catalog", "description") and not isinstance(value, dict):
             errors.append(ContentError(path, find_line(text, (key,)), f"{key}: expected a table per catalog entry"))
     try:
-        catalog = Catalog(name=name, description=str(data.get("description", "")), entries=entries)
+        catalog = Catalog.model_validate({"name": name, "description": str(data.get("description", "")), "entries": entries})
     except ValidationError as exc:
         return None, errors + _pydantic_errors(path, text, exc)
     for entry_id, fields in catalog.entries.items():
@@ -455,11 +455,12 @@ def load_dir(problems_dirs: ProblemDirs) -> tuple[list[Family], dict[str, Catalo
     return families, catalogs, errors
 
 
-_cache: dict[tuple[Path, ...], tuple[tuple, list[Family]]] = {}
+Fingerprint = tuple[tuple[str, int, int], ...]  # each problem file's path, mtime and size
+_cache: dict[tuple[Path, ...], tuple[Fingerprint, list[Family]]] = {}
 _cache_lock = threading.Lock()
 
 
-def _fingerprint(roots: list[Path]) -> tuple:
+def _fingerprint(roots: list[Path]) -> Fingerprint:
     try:
         return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _problem_files(roots))
     except OSError:

@@ -56,6 +56,7 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     full = complete(family, params)
     true_value = truth(family, full)
     ungraded = GradeResult(truth=true_value, unit=family.unit, truth_pretty=answer_text(family, true_value))
+    error: str | None
     try:
         parsed, value = read_answer(answer_text_in, family.unit)
     except AnswerError as exc:

@@ -43,14 +43,12 @@ class Quantity:
     dim: Dim
 
     def __mul__(self, other: Quantity) -> Quantity:
-        return Quantity(
-            self.factor * other.factor, tuple(a + b for a, b in zip(self.dim, other.dim))  # type: ignore[arg-type]
-        )
+        (bytes1, seconds1, flop1), (bytes2, seconds2, flop2) = self.dim, other.dim
+        return Quantity(self.factor * other.factor, (bytes1 + bytes2, seconds1 + seconds2, flop1 + flop2))
 
     def __truediv__(self, other: Quantity) -> Quantity:
-        return Quantity(
-            self.factor / other.factor, tuple(a - b for a, b in zip(self.dim, other.dim))  # type: ignore[arg-type]
-        )
+        (bytes1, seconds1, flop1), (bytes2, seconds2, flop2) = self.dim, other.dim
+        return Quantity(self.factor / other.factor, (bytes1 - bytes2, seconds1 - seconds2, flop1 - flop2))
 
 
 ONE = Quantity(1.0, NONE)
@@ -101,8 +99,9 @@ def asked_dim(dim: Dim) -> str:
 
 
 def dim_unit_text(dim: Dim) -> str:
-    num, den = [], []
-    for name, power in zip(("byte", "s", "FLOP"), dim):
+    num: list[str] = []
+    den: list[str] = []
+    for name, power in zip(("byte", "s", "FLOP"), dim, strict=True):
         if power:
             text = name if abs(power) == 1 else f"{name}^{abs(power)}"
             (num if power > 0 else den).append(text)
@@ -236,9 +235,9 @@ def _build_folded() -> dict[str, tuple[Quantity, ...]]:
     when the question's dimension can still tell them apart ('tflops': count or rate);
     names like 'mb' (MB or Mb, both sizes) are left out as ambiguous."""
     groups: dict[str, list[Quantity]] = {}
-    for name, qs in TABLE.items():
+    for name, readings in TABLE.items():
         merged = groups.setdefault(name.casefold(), [])
-        merged.extend(q for q in qs if q not in merged)
+        merged.extend(q for q in readings if q not in merged)
     out = {}
     for key, qs in groups.items():
         dims = [q.dim for q in qs]
@@ -288,7 +287,7 @@ def parse_unit(text: str) -> tuple[Quantity, ...]:
         atoms = part.split()
         if not atoms and i == 1:
             raise UnitError(f"unit {text!r} has nothing after '/'")
-        side = []
+        side: list[tuple[Quantity, ...]] = []
         for atom in atoms:
             n_atoms += 1
             if n_atoms > MAX_UNIT_ATOMS:

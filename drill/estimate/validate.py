@@ -19,7 +19,7 @@ from drill.estimate.worked import worked_solution
 SAMPLES = 40
 
 
-def _check_template(family: Family, template: str, allowed: set[str], where: tuple) -> list[ContentError]:
+def _check_template(family: Family, template: str, allowed: set[str], where: tuple[str | int, ...]) -> list[ContentError]:
     errors = []
     try:
         used = fields(template)

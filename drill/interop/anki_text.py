@@ -168,7 +168,7 @@ class _Notes:
             self.error(row.line, "empty question (first field)")
         if not answer:
             self.error(row.line, "empty answer (second field)")
-        tags = self.header.tags + (row.fields[self.tags_column].split() if self._has(row, self.tags_column) else [])
+        tags = self.header.tags + self._field(row, self.tags_column).split()
         blocks = sorted({block for tag in tags if (block := _block(tag))})
         if len(blocks) > 1:
             self.error(row.line, f"tags name more than one block: {', '.join(blocks)}")
@@ -178,12 +178,12 @@ class _Notes:
                           topic or None, from_drill=bool(own_id))
 
     def _column(self, row: _Row, name: str) -> str:
-        index = self.header.meta.get(name)
-        return row.fields[index] if self._has(row, index) else ""
+        return self._field(row, self.header.meta.get(name))
 
     @staticmethod
-    def _has(row: _Row, index: int | None) -> bool:
-        return index is not None and index < len(row.fields)
+    def _field(row: _Row, index: int | None) -> str:
+        """The row's field at `index`; empty when the row has none there."""
+        return row.fields[index] if index is not None and index < len(row.fields) else ""
 
 
 def parse_anki_text(text: str, path: Path, make_guid: Callable[[], str] = new_guid) -> ParsedSource:
@@ -205,6 +205,7 @@ def parse_anki_text(text: str, path: Path, make_guid: Callable[[], str] = new_gu
     first_seen: dict[str, int] = {}
     for row, guid in zip(rows, guids):
         if not guid:
+            assert guid_column is not None  # a guid drill makes is never empty
             notes.error(row.line, f"empty guid (column {guid_column + 1})")
             continue
         if guid in first_seen:

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from drill.content.decks import load_decks
 from drill.content.errors import ContentError
-from drill.content.models import DeckItem
+from drill.content.models import ContentItem, DeckItem
 from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_text import parse_anki_text
 from drill.content.models import CARD_CHARACTERS
@@ -98,10 +98,10 @@ def _items(
             errors.append(ContentError(source, card.line, message))
             continue
         try:
-            items.append(DeckItem(
-                id=card.id, kind="card", block=card.block or block, topic=card.topic or topic or source.stem,
-                prompt=card.prompt, answer=card.answer, source=f"imported from {source.name}",
-            ))
+            items.append(DeckItem.model_validate({
+                "id": card.id, "kind": "card", "block": card.block or block, "topic": card.topic or topic or source.stem,
+                "prompt": card.prompt, "answer": card.answer, "source": f"imported from {source.name}",
+            }))
         except ValidationError as error:
             errors += [
                 ContentError(source, card.line, f"{detail['loc'][0]}: {detail['msg']}") for detail in error.errors()
@@ -114,7 +114,7 @@ class _Decks:
     """The user deck a source fills, the items it holds now, and which deck holds every other id."""
 
     target: Path
-    previous: dict[str, DeckItem]
+    previous: dict[str, ContentItem]
     others: dict[str, str]
 
     @classmethod

@@ -124,6 +124,9 @@ class _Checker:
             add(line, f"cram must be 0 or 1, not {_shown(cram_text)}")
         if self.problems.count > count:
             return None
+        # nothing was wrong, so each value read as a whole number in range (one out of range read as ±inf)
+        assert isinstance(card, int) and isinstance(milliseconds, int) and isinstance(rating, int)
+        assert isinstance(duration, int)
         return StagedReview(self.items[card], milliseconds, rating, duration, cram == "1", line)
 
 

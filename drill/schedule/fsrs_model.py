@@ -129,12 +129,12 @@ class _Formulas:
         self.easy_difficulty = w[4] - (math.e ** (w[5] * (4 - 1))) + 1  # the mean difficulty reverts to
         self.recall_base = math.e ** w[8]
         self.lapse_short_term = math.e ** (w[17] * w[18])
-        # By button (index 0 unused): initial stability and difficulty, same-day growth, difficulty step.
-        self.initial_stability = (None, *(max(w[rating - 1], STABILITY_MIN) for rating in (1, 2, 3, 4)))
-        self.initial_difficulty = (None, *(self._clamp(w[4] - (math.e ** (w[5] * (rating - 1))) + 1)
-                                           for rating in (1, 2, 3, 4)))
-        self.short_term = (None, *(math.e ** (w[17] * (rating - 3 + w[18])) for rating in (1, 2, 3, 4)))
-        self.difficulty_step = (None, *(-(w[6] * (rating - 3)) for rating in (1, 2, 3, 4)))
+        # By button: initial stability and difficulty, same-day growth, difficulty step.
+        buttons = (1, 2, 3, 4)
+        self.initial_stability = {rating: max(w[rating - 1], STABILITY_MIN) for rating in buttons}
+        self.initial_difficulty = {rating: self._clamp(w[4] - (math.e ** (w[5] * (rating - 1))) + 1) for rating in buttons}
+        self.short_term = {rating: math.e ** (w[17] * (rating - 3 + w[18])) for rating in buttons}
+        self.difficulty_step = {rating: -(w[6] * (rating - 3)) for rating in buttons}
 
     def _clamp(self, difficulty: float) -> float:
         return min(max(difficulty, self.min_difficulty), self.max_difficulty)
@@ -186,7 +186,7 @@ def step(stability: float | None, difficulty: float | None, last_day: date | Non
          settings: FSRSSettings = DEFAULT) -> tuple[float, float, date]:
     """(stability, difficulty, due day) after pressing `button` (1–4) on study day `day`, from the memory
     left by the review on `last_day` (new when `stability` is None)."""
-    elapsed = 0 if stability is None else (day - last_day).days
+    elapsed = 0 if stability is None or last_day is None else (day - last_day).days
     stability, difficulty, interval = _formulas(settings).review(stability, difficulty, elapsed, button)
     return stability, difficulty, day + timedelta(days=interval)
 

@@ -70,6 +70,7 @@ def advance(state: ItemState, quality: int, today: date, scheduler: str, balance
             state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, today, button, fsrs_settings)
         state = ItemState(repetitions, interval, easiness, today if again else today + timedelta(days=interval),
                           today, stability, difficulty, fsrs_due_day)
+    scheduled: date | None
     if again:
         scheduled = today
     else:

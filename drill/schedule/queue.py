@@ -97,9 +97,9 @@ def interleave_blocks(items: list[Candidate]) -> list[Candidate]:
     while lanes:
         still = []
         for lane in lanes:
-            item = next(lane, None)
-            if item is not None:
-                out.append(item)
+            following = next(lane, None)
+            if following is not None:
+                out.append(following)
                 still.append(lane)
         lanes = still
     return out

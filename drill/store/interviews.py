@@ -6,6 +6,7 @@ import json
 from concurrent.futures import Future
 from datetime import datetime
 
+from pydantic import TypeAdapter
 from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
 
 from drill.interview.plan import GRILL_PREFIX, InterviewPlan
@@ -17,6 +18,7 @@ from drill.store.queries import ACTIVE, cards
 from drill.store.tables import item, mock_interview, mock_interview_answer
 from drill.store.transactions import writing
 
+PLAN = TypeAdapter(InterviewPlan)  # what mock_interview.sections keeps
 POOL = (
     select(item.c.id)
     .where(ACTIVE, or_(and_(item.c.kind == "card", item.c.id.startswith(GRILL_PREFIX, autoescape=True)),
@@ -41,7 +43,7 @@ def start_interview(engine: Engine, plan: InterviewPlan, started_at: datetime) -
     with writing(engine) as connection:
         return connection.execute(
             insert(mock_interview).returning(mock_interview.c.id),
-            {"started_at": started_at, "seconds_allowed": plan.settings.seconds, "sections": json.dumps(plan.model_dump(mode="json"))},
+            {"started_at": started_at, "seconds_allowed": plan.settings.seconds, "sections": json.dumps(PLAN.dump_python(plan, mode="json"))},
         ).scalar_one()
 
 

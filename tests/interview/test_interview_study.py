@@ -71,7 +71,7 @@ def test_the_setup_is_remembered_in_config(study, drill_home) -> None:
     assert InterviewSettings.from_config(Config.load(drill_home / "config.toml")) == settings
     assert InterviewSettings.from_config(study.config) == settings
     text = (drill_home / "config.toml").read_text()
-    assert "mock_interview_minutes = 30" in text and "mock_interview_coding = true" in text
+    assert "[mock_interview]\nminutes = 30\n" in text and "\ncoding = true\n" in text
 
 
 def test_the_cli_lists_interviews_and_stats_carry_them(study, capsys) -> None:

@@ -33,7 +33,7 @@ def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None
         history = interview_history(study.engine)
         assert [c.interview_id for c in history] == [abandoned.interview_id, card.interview_id]
         assert history[1].answers == card.answers and history[1].items == card.items
-        figures = load_report(study).interviews.as_json()
+        figures = load_report(study).interviews.model_dump(mode="json")
         assert figures["count"] == 2 and figures["finished"] == 1 and figures["abandoned"] == 1
         assert figures["best_score"] == pytest.approx(card.score, abs=1e-4)
     finally:

@@ -157,7 +157,7 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> No
     card = study.reviews.cards(["c-1"])[0]
     study.reviews.save_grade(study.reviews.grade(card, 3, 1000).kept_schedule())
     study.drain()
-    figures = load_report(study).steering.as_json()
+    figures = load_report(study).steering.model_dump(mode="json")
     study.close()
     assert figures == {"cram_reviews": 1, "cram_rescheduled": 0, "leeches": [
         {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}]}

@@ -1,6 +1,8 @@
 """The stats queries: SQL aggregates over covering indexes (migration 4) and the figures they
-return, frozen dataclasses whose `as_json()` gives their part of `drill stats --json`. Python only
-folds the small aggregated rows (per day, per family), never review rows one by one.
+return, read models (drill.read_model) whose `model_dump(mode="json")` is their part of
+`drill stats --json`. Python only folds the small aggregated rows (per day, per family), never
+review rows one by one. The queries are Core statements on drill.store.tables, or SQL text where
+it reads better (window functions, recursive CTEs, the dialects' functions).
 
 readiness.py  per block: items seen, mature, predicted recall and expected share on the target
               day; weakest topics
@@ -13,6 +15,6 @@ pitch.py      the pitch ladder: time taken against each rung's target
 interviews.py mock interviews: counts, mean scores per section, the latest ones
 figures.py    every figure at once (collect), the report and its JSON
 scope.py      what a figure covers: today, the period (7/30/365 days or all), a block filter
-rounding.py   figures as the JSON writes them (rounded, shares rounded down)
-sql.py        query helpers (the block filter, SQLite's pow)
+rounding.py   figures as the JSON writes them (rounded, shares rounded down): the fields' types
+sql.py        query helpers (the block filter in text and in Core, SQLite's pow)
 """

@@ -16,13 +16,14 @@ from datetime import date, timedelta
 from typing import Any
 
 from pydantic import Field, computed_field, field_serializer
-from sqlalchemy import Connection
+from sqlalchemy import Connection, column
 
 from drill.read_model import ReadModel
 from drill.store.dialect import as_date, dialect
 from drill.store.stats.rounding import Rounded, Tenths, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
-from drill.store.stats.sql import in_block, ratio, rows
+from drill.store.stats.sql import counts, in_block, ratio, rows
+from drill.store.tables import review
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,7 @@ def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRo
         FROM review WHERE study_day >= :from_day AND study_day <= :today {in_block(scope)}
         GROUP BY study_day""",
         scope,
+        (review.c.study_day, *counts("reviews", "ms", "mature", "mature_passed", "young", "young_passed")),
         from_day=first.isoformat(),
     )
     return {as_date(row[0]): DayRow(as_date(row[0]), *row[1:]) for row in found}
@@ -149,6 +151,7 @@ def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, Da
         f"""SELECT study_day, COUNT(*), COALESCE(SUM(duration_ms), 0) FROM review
         WHERE study_day < :before {in_block(scope)} GROUP BY study_day""",
         scope,
+        (review.c.study_day, *counts("reviews", "ms")),
         before=before.isoformat(),
     )
     return {as_date(row[0]): DayRow(as_date(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
@@ -174,6 +177,8 @@ def streak(connection: Connection, scope: Scope) -> Streak:
         FROM (SELECT 1 AS one) AS anchor
             LEFT JOIN (SELECT * FROM runs ORDER BY length DESC, last DESC LIMIT 1) AS longest ON TRUE""",
         scope,
+        (*counts("studied", "current", "length"), column("first", review.c.study_day.type),
+         column("last", review.c.study_day.type)),
     )[0]
     return Streak(
         current=row.current or 0,

@@ -26,7 +26,7 @@ from drill.schedule import memory
 from drill.store.dialect import dialect
 from drill.store.stats.rounding import Rounded
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import MEMORY_BEFORE, in_block, predicted_recall, ratio, rows
+from drill.store.stats.sql import MEMORY_BEFORE, counts, in_block, measures, predicted_recall, ratio, rows
 
 CALIBRATION_DAYS = 30
 BINS: tuple[tuple[float, float], ...] = ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.0))
@@ -121,6 +121,7 @@ def calibration(connection: Connection, scope: Scope) -> Calibration:
         f"""SELECT {band_sql()} AS band, COUNT(*), SUM(p), SUM(y), SUM((p - y) * (p - y))
         FROM ({predictions}) AS predictions GROUP BY 1""",
         scope,
+        (*counts("band", "reviews"), *measures("predicted", "passed", "squares")),
         calibration_from=first_day.isoformat(),
         **params,
     ):

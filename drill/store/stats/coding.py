@@ -15,8 +15,8 @@ from drill.read_model import ReadModel
 from drill.store.queries import ACTIVE
 from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import item_block, of_block, ratio, rows
-from drill.store.tables import item
+from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
+from drill.store.tables import coding_attempt, item
 
 
 class DrillStats(ReadModel):
@@ -88,6 +88,8 @@ def coding(connection: Connection, scope: Scope) -> Coding:
         FROM ranked JOIN item ON item.id = ranked.item_id
         GROUP BY ranked.item_id, item.block, item.topic, item.target_seconds ORDER BY ranked.item_id""",
         scope,
+        (coding_attempt.c.item_id, item.c.block, item.c.topic, item.c.target_seconds,
+         *counts("attempts", "runs", "passed"), *measures("best", "last_s"), *counts("last_passed", "hints")),
     )
     available = connection.execute(
         select(func.count()).where(item.c.kind == "coding", ACTIVE, *of_block(scope))).scalar_one()

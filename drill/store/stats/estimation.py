@@ -23,8 +23,8 @@ from drill.store.dialect import as_text, dialect
 from drill.store.estimates import time_used
 from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope, day_start, moment_text
-from drill.store.stats.sql import of_block, rows
-from drill.store.tables import estimate_attempt, item
+from drill.store.stats.sql import counts, measures, of_block, rows
+from drill.store.tables import estimate_attempt, item, mock_round
 
 RECENT = 5  # the trend compares the last 5 attempts with the ones before
 SLIPS_PER_FAMILY = 3
@@ -132,6 +132,8 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
         FROM f JOIN item ON item.id = f.item_id LEFT JOIN m USING (item_id)
         ORDER BY f.mean_score, f.item_id""",
         scope,
+        (estimate_attempt.c.item_id, item.c.block, item.c.topic, *counts("attempts"), *measures("mean_score", "median"),
+         *counts("recent_n"), *measures("last_score", "recent_score")),
         recent=RECENT,
     )
     slips: dict[str, list[SlipCount]] = {}
@@ -143,6 +145,7 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
                 FROM estimate_attempt WHERE {where} AND slip IS NOT NULL GROUP BY item_id, slip) AS ranked
             WHERE lane <= :per_family ORDER BY item_id, lane""",
         scope,
+        (estimate_attempt.c.item_id, estimate_attempt.c.slip, *counts("count")),
         per_family=SLIPS_PER_FAMILY,
     ):
         slips.setdefault(row.item_id, []).append(SlipCount(row.slip, row.count))
@@ -211,6 +214,7 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
             FROM g LEFT JOIN ranked ON ranked.bucket = g.bucket AND {MIDDLE}
             GROUP BY g.bucket, g.attempts, g.mean_score""",
             scope,
+            (*counts("bucket", "attempts"), *measures("mean_score", "median")),
             bounds=bounds,
         )
     }
@@ -231,6 +235,7 @@ def estimation(connection: Connection, scope: Scope) -> Estimation:
             (SELECT AVG(score) FROM estimate_attempt WHERE {where}),
             (SELECT AVG(log_error) FROM ranked WHERE {MIDDLE})""",
         scope,
+        (*counts("attempts"), *measures("mean_score", "median")),
     )[0]
     slips = tuple(
         SlipCount(row.slip, row.count)
@@ -239,6 +244,7 @@ def estimation(connection: Connection, scope: Scope) -> Estimation:
             f"""SELECT slip, COUNT(*) AS count FROM estimate_attempt WHERE {where} AND slip IS NOT NULL
             GROUP BY slip ORDER BY count DESC, slip LIMIT :limit""",
             scope,
+            (estimate_attempt.c.slip, *counts("count")),
             limit=SLIPS,
         )
     )
@@ -256,6 +262,7 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
             AVG(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL),
             MAX(score) FILTER (WHERE NOT abandoned AND finished_at IS NOT NULL) FROM ({chosen}) AS chosen""",
         scope,
+        (*counts("count", "finished"), *measures("mean_score", "best_score")),
     )[0]
     found = rows(
         connection,
@@ -266,6 +273,9 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
         GROUP BY r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned
         ORDER BY r.started_at DESC, r.id DESC""",
         scope,
+        (mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
+         mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned, *counts("answered"),
+         *measures("seconds")),
         limit=ROUNDS,
     )
     rounds = tuple(

@@ -7,7 +7,7 @@ time when within the target and not under half of it (drill/schedule/pitch_time.
 from __future__ import annotations
 
 from pydantic import Field, computed_field
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Integer, column, func, select
 
 from drill.content.vocabulary import PITCH_SECONDS
 from drill.read_model import ReadModel
@@ -15,7 +15,7 @@ from drill.schedule.pitch_time import SHORTEST_SHARE
 from drill.store.queries import ACTIVE
 from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import item_block, of_block, ratio, rows
+from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
 from drill.store.tables import item
 
 
@@ -61,6 +61,8 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
                 COUNT(*) FILTER (WHERE s <= target AND s >= :shortest * target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
             FROM ranked GROUP BY target""",
             scope,
+            (column("target", Integer), *counts("reviews"), *measures("mean_s", "median_s"), *counts("within"),
+             *measures("last_s")),
             shortest=SHORTEST_SHARE,
         )
     }

@@ -28,7 +28,8 @@ from drill.store.dialect import Dialect, dialect
 from drill.store.stats.calibration import Calibration, calibration
 from drill.store.stats.rounding import Floored, Rounded
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import ITEM_MEMORY, item_block, predicted_recall, rows
+from drill.store.stats.sql import ITEM_MEMORY, counts, item_block, measures, predicted_recall, rows
+from drill.store.tables import item
 
 
 def _items(sql: Dialect, scope: Scope) -> tuple[str, dict[str, float]]:
@@ -162,6 +163,7 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
                 SUM(recall) AS recall_sum
             FROM ({items}) AS items GROUP BY block""",
             scope,
+            (item.c.block, *counts("items", "seen", "mature", "due"), *measures("recall", "recall_sum")),
             **curve,
         )
     }
@@ -175,6 +177,7 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
                     SUM(recall) AS recall_sum
                 FROM ({items}) AS items GROUP BY block, topic""",
                 scope,
+                (item.c.block, item.c.topic, *counts("items", "seen"), *measures("recall", "recall_sum")),
                 **curve,
             )
         ),

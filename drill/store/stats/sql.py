@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Table, text
+from sqlalchemy import ColumnClause, ColumnElement, Connection, Float, Integer, Table, column, text
 
 from drill.schedule.memory import ExponentialRecall, RecallCurve
 from drill.store.dialect import Dialect
@@ -18,8 +18,21 @@ ITEM_MEMORY = {"interval": "interval", "stability": "fsrs_stability"}  # an item
 MEMORY_BEFORE = {"interval": "interval_before", "stability": "fsrs_stability_before"}  # a review row's, before it
 
 
-def rows(connection: Connection, sql: str, scope: Scope, **extra: Any) -> Sequence[Any]:
-    return connection.execute(text(sql), {**scope.params(), **extra}).all()
+def rows(connection: Connection, sql: str, scope: Scope, columns: Sequence[ColumnElement[Any]],
+         **extra: Any) -> Sequence[Any]:
+    """The rows of the SQL text `sql`, whose result columns are `columns` in order: the tables' own
+    where a result is a stored column, else named and typed (`counts`, `measures`)."""
+    return connection.execute(text(sql).columns(*columns), {**scope.params(), **extra}).all()
+
+
+def counts(*names: str) -> tuple[ColumnClause[int], ...]:
+    """Result columns that count (or sum counts)."""
+    return tuple(column(name, Integer) for name in names)
+
+
+def measures(*names: str) -> tuple[ColumnClause[float], ...]:
+    """Result columns that measure (means, sums of times or scores, predictions)."""
+    return tuple(column(name, Float) for name in names)
 
 
 def in_block(scope: Scope, column: str = "item_id") -> str:

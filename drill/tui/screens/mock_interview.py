@@ -344,7 +344,7 @@ class MockInterviewScreen(Screen[None]):
                 self.keep(*self.grade_estimate(step, typed))
         self.over = True
         scorecard = Scorecard(
-            settings=self.plan.settings, planned=self.plan.planned(), answers=tuple(self.answers),
+            settings=self.plan.settings, planned=self.plan.planned, answers=tuple(self.answers),
             seconds_used=min(monotonic() - self.started, float(self.plan.settings.seconds)), ended=ended,
             interview_id=self.interview_id, items=tuple((step.section, step.item_id) for step in self.plan.steps),
         )
