@@ -7,13 +7,13 @@ hour, so a review at 1 am still counts for the evening before (default rollover:
 from __future__ import annotations
 
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 _WIDEST_OFFSET = 24 * 3600 - 1  # Python's timezone needs |offset| < 24 h; TZ='XYZ-25' gives 24 h
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def to_local(moment: datetime) -> datetime:

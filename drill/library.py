@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import computed_field
 
-from drill.coding.drills import drill_item, load_drills
 from drill.coding.drills import check as check_drills
+from drill.coding.drills import drill_item, load_drills
 from drill.content.decks import DeckLoad, Override, load_decks
 from drill.content.errors import ContentError
 from drill.content.models import LoadedItem

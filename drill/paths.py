@@ -41,7 +41,7 @@ class Paths:
     home: Path
 
     @classmethod
-    def resolve(cls) -> "Paths":
+    def resolve(cls) -> Paths:
         env = os.environ.get("DRILL_HOME")
         if env:
             return cls(Path(env).expanduser())

@@ -11,7 +11,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
+from helpers.reviews import grade, reviewed, rows, study  # noqa: F401  (study is a fixture)
 
 from drill.cli import main
 from drill.config import Config, ConfigError
@@ -19,40 +20,9 @@ from drill.store.backup import BackupError, backup_to, daily_backup, list_backup
 from drill.store.engine import open_engine
 from drill.store.migrations import SCHEMA_VERSION
 from drill.store.session_lock import SessionLockError
-from drill.study import Study
-from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def open_study(paths, clock) -> Study:
-    study = Study.open(paths, clock)
-    study.drain()
-    return study
-
-
-def grade(study: Study, item_id: str, button: int = 3) -> None:
-    write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 1000))
-
-
-def rows(database: Path, sql: str) -> list[tuple]:
-    connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
-
-
-def reviewed(database: Path) -> list[str]:
-    return [item_id for (item_id,) in rows(database, "SELECT item_id FROM review ORDER BY id")]
-
-
-@pytest.fixture
-def study(small_paths, clock):
-    study = open_study(small_paths, clock)
-    yield study
-    study.close()
 
 
 def test_a_backup_holds_every_row_and_is_a_self_contained_file(study, tmp_path) -> None:

@@ -5,7 +5,7 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-from test_backup import grade, reviewed, study  # noqa: F401  (study is a fixture)
+from helpers.reviews import grade, reviewed, study  # noqa: F401  (study is a fixture)
 
 from drill.cli import main
 from drill.store.backup import daily_backup, list_backups, make_backup

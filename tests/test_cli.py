@@ -9,7 +9,7 @@ from pathlib import Path
 from drill.cli import main
 from drill.library import load_library
 from drill.paths import Paths
-from conftest import write_deck
+from helpers.content import write_deck
 
 
 def run_json(capsys, *argv: str):

@@ -1,7 +1,7 @@
 """The theme picked in the command palette is remembered in config.toml and applied at the next start."""
 
 from textual import constants
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
 
 from drill.config import Config
 from drill.tui.app import DrillApp

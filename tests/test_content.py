@@ -5,22 +5,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.content import CARD, PITCH, write_deck
 
 from drill.content.decks import load_decks
-from conftest import CARD, write_deck
-
-PITCH = '''
-[[item]]
-id = "p-1"
-kind = "pitch"
-block = "training"
-topic = "ZeRO"
-prompt = "Pitch ZeRO in 30 seconds."
-answer = "ZeRO shards optimizer state."
-source = "seed 000 §9"
-points = ["shards optimizer state", "FSDP is ZeRO-3"]
-target_seconds = 30
-'''
 
 
 def test_valid_decks_load_in_file_then_item_order(deck_dir: Path) -> None:

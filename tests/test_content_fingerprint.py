@@ -1,10 +1,10 @@
 """An unchanged library is not parsed and synced again on open; any change, or earlier errors, make it sync."""
 
 import pytest
+from helpers.content import write_deck
 
 import drill.library
 import drill.study.core
-from conftest import write_deck
 from drill.study import Study
 
 

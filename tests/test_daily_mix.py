@@ -2,20 +2,17 @@
 
 import json
 import shutil
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.due_drill import drill_due  # noqa: F401  (a fixture)
+from helpers.pilot import db_rows, wait_ready, wait_until
 
 from drill.cli import main
-from drill.coding.attempt import CodingAttempt
 from drill.config import Config, ConfigError
 from drill.paths import Paths
 from drill.schedule.queue import DEFAULT_NEW_MIX, Candidate, Limits, build, kind_quotas, spread_kinds
-from drill.study import Study
-from drill.study.writes import write_coding
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.review import ReviewScreen
@@ -128,23 +125,6 @@ async def test_a_fresh_homes_first_session_mixes_every_kind(drill_home, clock) -
         assert app.screen.session.current.kind != "coding"  # a drill is not the first thing of the day
 
 
-@pytest.fixture
-def drill_due(drill_home, clock) -> str:
-    """A home where only one item is due today: a coding drill passed six days ago."""
-    paths = Paths(drill_home)
-    paths.ensure()
-    paths.config.write_text("new_per_day = 0\n")
-    clock.now -= timedelta(days=6)
-    study = Study.open(paths, clock)
-    card = study.reviews.cards(["kernel:dpo-loss"])[0]
-    grade = study.drills.grade(card, "pass", 600.0, 0)
-    write_coding(study, CodingAttempt(card.item_id, clock(), clock(), "pass", 3, 0, "cpu", 0, 600.0, None, "ws"), grade)
-    assert grade.after.due_day <= (clock.now + timedelta(days=6)).date()
-    study.close()
-    clock.now += timedelta(days=6)
-    return card.item_id
-
-
 async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(drill_due, drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -190,15 +170,3 @@ async def test_later_today_moves_a_drill_behind_the_other_items(drill_home, cloc
         review.show_current()
         await pilot.press("l")
         assert review.session.order[-1] == drill and review.session.current.item_id != drill
-
-
-@pytest.mark.parametrize("screen", ["home", "review"])
-def test_snapshot_a_due_drill(snap_compare, drill_due, drill_home, clock, screen) -> None:
-    async def open_it(pilot) -> None:
-        await wait_ready(pilot)
-        if screen == "review":
-            await pilot.press("r")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
-        await pilot.pause()
-
-    assert snap_compare(DrillApp(Paths(drill_home), clock=clock), terminal_size=(80, 24), run_before=open_it)

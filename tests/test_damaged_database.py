@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
 
 from drill.paths import Paths
 from drill.store.backup import make_backup

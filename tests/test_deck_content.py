@@ -57,7 +57,7 @@ def test_grill_has_the_seeds_seventy_questions_in_order() -> None:
     grill = [item for item in ITEMS if item.id.startswith("grill-")]
     assert len(seed) == 70
     assert [item.id for item in grill] == [f"grill-{n:02d}" for n in range(1, 71)]
-    for item, (question, block) in zip(grill, seed):
+    for item, (question, block) in zip(grill, seed, strict=True):
         if item.id in GRILL_PROMPT_CORRECTIONS:
             seed_question, our_prompt = GRILL_PROMPT_CORRECTIONS[item.id]
             assert question == seed_question, f"{item.id}: the seed line changed: {question!r}"
@@ -212,7 +212,8 @@ def test_the_new_cards_state_their_recomputed_figures(item_id: str, value: float
 def test_a_card_too_long_for_the_screen_is_refused_with_its_line(tmp_path) -> None:
     """A hand-written deck card of 50 MB would freeze the review screen; it is an error naming the
     file and the card's line, and the rest of the deck loads."""
-    from conftest import CARD
+    from helpers.content import CARD
+
     from drill.content.models import CARD_CHARACTERS
 
     deck = tmp_path / "huge.toml"

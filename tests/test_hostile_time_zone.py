@@ -8,7 +8,7 @@ import time
 from datetime import UTC, date, datetime
 
 import pytest
-from conftest import FIXED_NOW
+from helpers.clock import FIXED_NOW
 
 from drill.days import study_day, to_local
 from drill.store.stats.scope import day_start

@@ -16,7 +16,7 @@ from drill.schedule.grading import ItemState, advance
 from drill.schedule.load_balance import Balance, balanced_day, window
 from drill.study import Study
 from drill.study.writes import write_grade
-from tests.conftest import TestPaths, write_deck
+from helpers.content import TestPaths, write_deck
 
 TODAY = date(2026, 11, 22)
 

@@ -19,7 +19,7 @@ def test_the_edge_is_the_shortest_share_of_the_target() -> None:
 
 @pytest.mark.parametrize("seconds,in_time", [(3, 0), (20, 1), (31, 0)])
 def test_the_pitch_ladder_counts_only_pitches_in_time(small_paths, clock, seconds, in_time) -> None:
-    from test_tui_pitch import pitch_only
+    from helpers.content import pitch_only
 
     from drill.stats.report import load_report
     from drill.study import Study

@@ -33,10 +33,10 @@ from drill.tui.screens.summary import SummaryScreen
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
-from footer_helpers import footer_keys
-from test_tui_estimate_review import estimates_only, open_review
-from test_tui_pitch import pitch_only
-from tui_helpers import wait_ready, wait_until
+from helpers.footer import footer_keys
+from helpers.content import estimates_only, pitch_only
+from helpers.pilot import wait_ready, wait_until
+from helpers.screens import open_review
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ANYWHERE = "anywhere"

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_backup import grade, reviewed, study  # noqa: F401  (study is a fixture)
+from helpers.reviews import grade, reviewed, study  # noqa: F401  (study is a fixture)
 
 from drill.cli import main
 from drill.store import backup as backup_module

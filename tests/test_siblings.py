@@ -6,7 +6,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from pathlib import Path
 
-from conftest import CARD, TestPaths
+from helpers.content import CARD, TestPaths
 from sqlalchemy import text
 
 from drill.config import Config

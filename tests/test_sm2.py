@@ -1,7 +1,8 @@
 """SM-2 exactly as published."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from drill.schedule.sm2 import BUTTON_QUALITY, MAX_INTERVAL, SM2State, next_interval, review
 

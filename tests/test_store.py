@@ -14,7 +14,7 @@ from drill.store.engine import open_engine
 from drill.store.migrations import HEAD, SCHEMA_VERSION
 from drill.store.sync import sync_content
 from drill.store.writes import record_grade, undo_grade
-from conftest import write_deck
+from helpers.content import write_deck
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NOW = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)

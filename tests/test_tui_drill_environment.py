@@ -3,12 +3,12 @@ so with the fixing command, no test runs, and nothing is stored as the user's at
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, Static
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.import_blocker import blocker
+from helpers.pilot import db_rows, wait_ready, wait_until
 
 from drill.coding.runner import environment
 from drill.coding.runner.warm import WarmWorker
@@ -16,9 +16,6 @@ from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-
-sys.path.insert(0, str(Path(__file__).parent / "coding"))
-from test_coding_environment import blocker  # noqa: E402  (the sitecustomize that blocks imports)
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 DRILL = "quantize-per-channel"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, Static
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import open_drill, start_from_list
 
 from drill.coding.progress import Progress, read_progress
 from drill.paths import Paths
@@ -57,20 +58,6 @@ def reference(screen: DrillScreen) -> str:
     panel = screen.query_one("#drill-reference", Static)
     return "".join(segment.text for line in panel.render_lines(panel.region.reset_offset) for segment in line) \
         if panel.display else ""
-
-
-async def start_from_list(pilot, drill_id: str, then: type) -> object:
-    """Home → k → start `drill_id`; wait for `then` (the attempt, or the question to resume one)."""
-    await wait_ready(pilot)
-    await pilot.press("k")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DrillListScreen))
-    pilot.app.screen.start(drill_id)
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, then))
-    return pilot.app.screen
-
-
-async def open_drill(pilot, drill_id: str) -> DrillScreen:
-    return await start_from_list(pilot, drill_id, DrillScreen)
 
 
 def text(widget) -> str:

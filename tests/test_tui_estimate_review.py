@@ -1,39 +1,12 @@
 """Estimate items in the daily review: fresh numbers, a typed answer, quality from the score."""
 
-import random
-import shutil
-from pathlib import Path
-
+from helpers.content import estimates_only
+from helpers.pilot import db_rows, wait_until
+from helpers.screens import open_review
 from textual.widgets import Input, Markdown
 
 from drill.tui.app import DrillApp
-from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
-from tui_helpers import db_rows, wait_ready, wait_until
-
-PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
-
-
-def add_problems(paths, *families: str) -> None:
-    """These shipped estimation families, and the catalogs they draw from."""
-    for name in ("models.toml", "gpus.toml", *families):
-        shutil.copy(PROBLEMS / name, paths.problems / name)
-
-
-def estimates_only(paths, *families: str) -> None:
-    """Content of estimation problems only: the catalogs and these families, no deck."""
-    for path in paths.decks.glob("*.toml"):
-        path.unlink()
-    add_problems(paths, *families)
-
-
-async def open_review(pilot, seed: int = 3) -> ReviewScreen:
-    """Today's review, with the estimation numbers drawn from a seeded rng."""
-    await wait_ready(pilot)
-    pilot.app.study.rng = random.Random(seed)
-    await pilot.press("r")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
-    return pilot.app.screen
 
 
 async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:

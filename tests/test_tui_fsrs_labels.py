@@ -5,8 +5,8 @@ from datetime import timedelta
 from drill.days import describe_interval
 from drill.schedule import fsrs_model
 from drill.tui.app import DrillApp
-from test_tui_review import start_review
-from tui_helpers import db_rows
+from helpers.pilot import db_rows
+from helpers.screens import start_review
 
 
 async def test_labels_and_due_day_follow_fsrs(small_paths, clock) -> None:

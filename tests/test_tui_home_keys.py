@@ -5,8 +5,8 @@ import re
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.home import HomeScreen
-from footer_helpers import cut_keys, footer_labels
-from tui_helpers import wait_ready
+from helpers.footer import cut_keys, footer_labels
+from helpers.pilot import wait_ready
 
 
 async def test_at_80_columns_every_key_of_home_is_in_view(small_paths, clock) -> None:

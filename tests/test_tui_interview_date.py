@@ -2,7 +2,7 @@
 
 from drill.config import Config
 from drill.tui.app import DrillApp
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
 
 
 def headline(app) -> str:

@@ -1,6 +1,5 @@
 """Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
 
-import random
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,7 +14,8 @@ from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.plain_text import plain_text
 from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen, top
 from drill.tui.widgets.pitch_timer import clock_text
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import open_setup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,16 +25,6 @@ def app(drill_home, clock):
     from drill.paths import Paths
 
     return DrillApp(Paths(drill_home), clock=clock)
-
-
-async def open_setup(pilot, problems: int) -> MockSetupScreen:
-    await wait_ready(pilot)
-    pilot.app.study.rng = random.Random(5)
-    await pilot.press("m")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockSetupScreen))
-    setup = pilot.app.screen
-    setup.query_one("#problems", Select).value = problems
-    return setup
 
 
 async def start_round(pilot) -> MockRoundScreen:

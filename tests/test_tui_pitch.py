@@ -5,17 +5,10 @@ from textual.widgets import Markdown, TextArea
 from drill.tui.app import DrillApp
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.pitch_timer import PitchTimer
-from footer_helpers import cut_keys, footer_keys, footer_labels
-from test_content import PITCH
-from test_tui_review import start_review
-from tui_helpers import db_rows
-
-
-def pitch_only(paths) -> None:
-    """One deck: the test pitch."""
-    for path in paths.decks.glob("*.toml"):
-        path.unlink()
-    (paths.decks / "pitch.toml").write_text(PITCH)
+from helpers.footer import cut_keys, footer_keys, footer_labels
+from helpers.content import pitch_only
+from helpers.pilot import db_rows
+from helpers.screens import start_review
 
 
 async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:

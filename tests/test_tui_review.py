@@ -7,19 +7,13 @@ from textual.widgets import Markdown
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
-from footer_helpers import cut_keys, footer_labels
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.footer import cut_keys, footer_labels
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import start_review
 
 
 def make_app(paths, clock, **kwargs) -> DrillApp:
     return DrillApp(paths, clock=clock, **kwargs)
-
-
-async def start_review(pilot) -> ReviewScreen:
-    await wait_ready(pilot)
-    await pilot.press("r")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
-    return pilot.app.screen
 
 
 async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) -> None:

@@ -7,9 +7,9 @@ from textual.widgets import Input, Markdown, ProgressBar, Static, Switch
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_summary import MockSummaryScreen
-from test_tui_estimate_review import estimates_only, open_review
-from test_tui_mock_round import open_setup
-from tui_helpers import db_rows, wait_until
+from helpers.content import estimates_only
+from helpers.pilot import db_rows, wait_until
+from helpers.screens import open_review, open_setup
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A background worker that raises is said in a notice through one table, and the app goes on."""
 
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.home import HomeScreen

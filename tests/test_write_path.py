@@ -5,8 +5,8 @@ import sqlite3
 import threading
 
 import pytest
-from test_tui_mock_round import open_setup
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import open_setup
 
 from drill.store.recorder import Recorder, WriteFailures
 from drill.study.writes import PENDING
@@ -118,7 +118,8 @@ async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(sma
 
 
 async def test_a_failed_coding_attempt_write_is_said_and_not_stored(drill_home, clock, monkeypatch) -> None:
-    from test_tui_drills import KERNELS, open_drill
+    from helpers.content import KERNELS
+    from helpers.screens import open_drill
 
     from drill.paths import Paths
 

@@ -16,9 +16,8 @@ from pydantic import ValidationError
 from drill.content.errors import ContentError
 from drill.content.locate import ItemLines
 from drill.content.models import DeckItem, LoadedItem
-from drill.content.toml_file import read_toml, validation_errors
+from drill.content.toml_file import LineOf, read_toml, validation_errors
 from drill.read_model import ReadModel
-
 
 OVERRIDES = "overrides.toml"
 
@@ -92,9 +91,14 @@ def _read_file(path: Path, load: DeckLoad, first_seen: dict[str, str]) -> None:
         try:
             item = DeckItem.model_validate(entry)
         except ValidationError as error:
-            load.errors += validation_errors(path, error, lambda loc, _message: lines.key(index, str(loc[0]) if loc else ""))
+            load.errors += validation_errors(path, error, _key_line(lines, index))
             continue
         _place(path, lines.key(index, "id"), item, load, first_seen)
+
+
+def _key_line(lines: ItemLines, index: int) -> LineOf:
+    """The line of the key a complaint about item `index` names (the item's first line for none)."""
+    return lambda loc, _message: lines.key(index, str(loc[0]) if loc else "")
 
 
 def load_decks(folders: list[Path]) -> DeckLoad:

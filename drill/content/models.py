@@ -62,7 +62,7 @@ class DeckItem(ContentItem):
     target_seconds: Literal[30, 120, 300] | None = None
 
     @model_validator(mode="after")
-    def _pitch_has_target(self) -> "DeckItem":
+    def _pitch_has_target(self) -> DeckItem:
         if self.kind == "pitch" and self.target_seconds is None:
             raise ValueError("a pitch needs target_seconds (30, 120 or 300)")
         if self.kind == "card" and self.target_seconds is not None:

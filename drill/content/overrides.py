@@ -55,7 +55,7 @@ def item_line(text: str, item_id: str) -> int | None:
 
 def item_table(text: str, header: int) -> str:
     """The text of the `[[item]]` table starting on line `header`, up to the next one."""
-    lines = toml_lines(text)[header - 1:]
+    lines = toml_lines(text)[header - 1 :]
     end = next((number for number, line in enumerate(lines) if number and TABLE_HEADER.match(line)), len(lines))
     return "\n".join(lines[:end]).rstrip() + "\n"
 

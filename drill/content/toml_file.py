@@ -51,7 +51,7 @@ def validation_errors(path: Path, error: ValidationError, line_of: LineOf, prefi
         loc = prefix + tuple(detail["loc"])
         message = detail["msg"].removeprefix("Value error, ")
         if not detail["loc"] and (named := NAMED.match(message)):
-            loc, message = prefix + tuple(named.group(1).split(".")), message[named.end():]
+            loc, message = prefix + tuple(named.group(1).split(".")), message[named.end() :]
         where = ".".join(str(part) for part in loc if not isinstance(part, int)) or "file"
         if detail["type"] == "missing":
             text = f"missing required key `{where}`"

@@ -65,7 +65,7 @@ def _draw_one(spec: ParamSpec, rng: random.Random) -> int | float:
         assert spec.default is not None  # a parameter without a distribution has a default (ParamSpec)
         value = spec.default
     if spec.is_integer:
-        return int(round(value))
+        return round(value)
     return value
 
 

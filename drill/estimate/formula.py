@@ -81,8 +81,9 @@ def _compile(family: Family) -> Compiled:
     def fn(expr: Any, where: tuple[str | int, ...]) -> Callable[..., Any]:
         # Printed as built, terms in their order, nothing worked out: sorting terms (as the default
         # printing and lambdify's docstring do) asks sympy for their values, which can take forever.
-        printer = PythonCodePrinter({"fully_qualified_modules": False, "inline": True, "order": "none",
-                                     "allow_unknown_functions": True})  # shard: its own implementation
+        printer = PythonCodePrinter(
+            {"fully_qualified_modules": False, "inline": True, "order": "none", "allow_unknown_functions": True}
+        )  # shard: its own implementation
         try:
             with sympy.evaluate(False):
                 return sympy.lambdify(args, expr, modules="math", printer=printer, docstring_limit=0)

@@ -145,11 +145,14 @@ def measure(expr: Any, seen: dict[int, tuple[Any, Size]], visit: Callable[[Any],
             stack.extend((arg, False) for arg in node.args if id(arg) not in seen)
             continue
         sizes = [seen[id(arg)][1] for arg in node.args]
-        seen[id(node)] = (node, Size(
-            1 + sum(s.terms for s in sizes),
-            1 + max((s.depth for s in sizes), default=0),
-            node.is_Symbol or any(s.symbolic for s in sizes),
-        ))
+        seen[id(node)] = (
+            node,
+            Size(
+                1 + sum(s.terms for s in sizes),
+                1 + max((s.depth for s in sizes), default=0),
+                node.is_Symbol or any(s.symbolic for s in sizes),
+            ),
+        )
     return seen[id(expr)][1]
 
 
@@ -245,7 +248,9 @@ class _Translator:
         if node.keywords or any(isinstance(arg, ast.Starred) for arg in node.args):
             raise _Refused(f"passes {name} keyword or * arguments; give plain arguments")
         if not function.fewest <= len(node.args) <= function.most:
-            count = str(function.fewest) if function.fewest == function.most else f"{function.fewest} to {function.most}"
+            count = (
+                str(function.fewest) if function.fewest == function.most else f"{function.fewest} to {function.most}"
+            )
             raise _Refused(f"calls {name} with {len(node.args)} argument(s); it takes {count}")
         args = [self.build(arg, depth + 1) for arg in node.args]
         value = _worked_out(function.value, [arg.value for arg in args])
@@ -307,7 +312,9 @@ def to_sympy(text: object, scope: Mapping[str, Term], where: tuple[str | int, ..
     except _Refused as exc:
         raise FormulaError(where, f"formula {_short(text)} {exc}") from None
     except Exception as exc:  # noqa: BLE001 - sympy failing on hostile content is a content error
-        raise FormulaError(where, f"formula {_short(text)} cannot be built: {type(exc).__name__}: {str(exc)[:80]}") from None
+        raise FormulaError(
+            where, f"formula {_short(text)} cannot be built: {type(exc).__name__}: {str(exc)[:80]}"
+        ) from None
 
 
 def _translate(text: str, scope: Mapping[str, Term], relational: bool) -> Term:

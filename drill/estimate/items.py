@@ -19,7 +19,7 @@ def family_id(item_id: str) -> str:
     return item_id.removeprefix(ITEM_PREFIX)
 
 
-def family_item(family: "Family") -> ContentItem:
+def family_item(family: Family) -> ContentItem:
     """The store's view of a family: its question template and formula."""
     from drill.content.models import ContentItem
 

@@ -8,7 +8,8 @@ values win over the catalog's.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from drill.estimate.parser import AnswerError, parse_value
 from drill.estimate.schema import Family
@@ -82,7 +83,9 @@ def complete(family: Family, given: Mapping[str, Any]) -> dict[str, Value]:
             raise ParamError(f"{dname}: no catalog {draw.catalog!r}")
         entry = catalog.find(str(given[dname]))
         if entry is None:
-            raise ParamError(f"{dname}: unknown {draw.catalog} entry {given[dname]!r}; known: {', '.join(catalog.entries)}")
+            raise ParamError(
+                f"{dname}: unknown {draw.catalog} entry {given[dname]!r}; known: {', '.join(catalog.entries)}"
+            )
         if entry in draw.exclude or (draw.pick is not None and entry not in draw.pick):
             why = f" ({draw.reason})" if draw.reason else ""
             raise ParamError(f"{dname}: {entry} is not used by {family.id}{why}")

@@ -36,8 +36,19 @@ class GradeResult(StoredGrade):
     """One graded answer."""
 
     KEYS: ClassVar[tuple[str, ...]] = (
-        "correct", "score", "truth", "parsed", "error", "unit", "log_error", "quality", "truth_pretty",
-        "parsed_pretty", "feedback", "slip", "worked",
+        "correct",
+        "score",
+        "truth",
+        "parsed",
+        "error",
+        "unit",
+        "log_error",
+        "quality",
+        "truth_pretty",
+        "parsed_pretty",
+        "feedback",
+        "slip",
+        "worked",
     )
 
     truth_pretty: str = ""  # the truth as the worked solution writes it ("2.68 GB")

@@ -107,10 +107,12 @@ def stored_attempt(row: Mapping[str, Any], family: Family | None) -> Attempt:
     from drill.estimate.draw import Problem, instance
     from drill.estimate.items import family_id
     from drill.estimate.pretty import pretty
+    from pydantic import TypeAdapter
+
     from drill.estimate.result import GradeResult
     from drill.estimate.score import grade
 
-    stored = GradeResult.from_json(row)
+    stored = TypeAdapter(GradeResult).validate_python(dict(row))  # the columns it keeps; the rest ignored
     answer, seconds = row["answer"], float(row["seconds"])
     if family is not None:
         try:

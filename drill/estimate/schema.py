@@ -17,9 +17,9 @@ from __future__ import annotations
 import keyword
 import re
 import threading
-from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Literal, Union
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
@@ -39,9 +39,9 @@ RESERVED_NAMES = FUNCTION_NAMES | {"answer", "answer_value", "answer_gib", "your
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
-Number = Union[int, float]
+Number = int | float
 # Where problems are read from: one folder, or several (shipped first, then the user's own).
-ProblemDirs = Union[Path, str, Sequence[Path]]
+ProblemDirs = Path | str | Sequence[Path]
 
 
 class _Strict(BaseModel):
@@ -66,9 +66,13 @@ class ParamSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_source(self) -> ParamSpec:
-        sources = [s for s in ("choice", "log_uniform", "uniform", "int_range", "from_") if getattr(self, s) is not None]
+        sources = [
+            s for s in ("choice", "log_uniform", "uniform", "int_range", "from_") if getattr(self, s) is not None
+        ]
         if len(sources) > 1:
-            raise ValueError(f"give only one of choice, log_uniform, uniform, int_range, from (got {', '.join(sources)})")
+            raise ValueError(
+                f"give only one of choice, log_uniform, uniform, int_range, from (got {', '.join(sources)})"
+            )
         if not sources and self.default is None:
             raise ValueError("needs a distribution: choice, log_uniform, uniform, int_range, from, or a default")
         if self.choice is not None and not self.choice:
@@ -126,7 +130,7 @@ class SlipSpec(_Strict):
 class ExampleSpec(_Strict):
     """A hand-computed case checked by `drill check` and the tests."""
 
-    params: dict[str, Union[int, float, str]]
+    params: dict[str, int | float | str]
     answer: float
     rel: float = Field(default=1e-3, gt=0)
     source: str = ""
@@ -139,7 +143,7 @@ class Catalog(BaseModel):
 
     name: str
     description: str = ""
-    entries: dict[str, dict[str, Union[int, float, str, list[str]]]]
+    entries: dict[str, dict[str, int | float | str | list[str]]]
 
     _path: Path = PrivateAttr(default=Path("<memory>"))
     _text: str = PrivateAttr(default="")
@@ -328,7 +332,7 @@ def _refine_line(text: str, loc: tuple[str | int, ...], msg: str) -> int:
     line = find_line(text, loc)
     if loc:
         for word in re.findall(r"[a-z_]+", msg):
-            deeper = find_line(text, loc + (word,))
+            deeper = find_line(text, (*loc, word))
             if deeper != line:
                 return deeper
     return line
@@ -350,17 +354,25 @@ def load_catalog(path: Path, text: str, data: dict[str, Any]) -> tuple[Catalog |
         if key not in ("catalog", "description") and not isinstance(value, dict):
             errors.append(ContentError(path, find_line(text, (key,)), f"{key}: expected a table per catalog entry"))
     try:
-        catalog = Catalog.model_validate({"name": name, "description": str(data.get("description", "")), "entries": entries})
+        catalog = Catalog.model_validate(
+            {"name": name, "description": str(data.get("description", "")), "entries": entries}
+        )
     except ValidationError as exc:
         return None, errors + _pydantic_errors(path, text, exc)
     for entry_id, fields in catalog.entries.items():
         if not _ID.fullmatch(entry_id):
-            errors.append(ContentError(path, find_line(text, (entry_id,)), f"entry id {entry_id!r} must be lower-case words joined by '-'"))
+            errors.append(
+                ContentError(
+                    path, find_line(text, (entry_id,)), f"entry id {entry_id!r} must be lower-case words joined by '-'"
+                )
+            )
         if "name" not in fields:
             errors.append(ContentError(path, find_line(text, (entry_id,)), f"{entry_id}: needs a display name"))
         for field, value in fields.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0:
-                errors.append(ContentError(path, find_line(text, (entry_id, field)), f"{entry_id}.{field}: must be positive"))
+                errors.append(
+                    ContentError(path, find_line(text, (entry_id, field)), f"{entry_id}.{field}: must be positive")
+                )
     catalog._path = path
     catalog._text = text
     return catalog, errors
@@ -372,20 +384,36 @@ def _check_draws(family: Family) -> list[ContentError]:
     for dname, spec in family.draws.items():
         catalog = family._catalogs.get(spec.catalog)
         if catalog is None:
-            errors.append(ContentError(path, find_line(text, ("draws", dname, "catalog")), f"draws.{dname}: no catalog named {spec.catalog!r}"))
+            errors.append(
+                ContentError(
+                    path,
+                    find_line(text, ("draws", dname, "catalog")),
+                    f"draws.{dname}: no catalog named {spec.catalog!r}",
+                )
+            )
             continue
         for entry in (spec.pick or []) + spec.exclude:
             if entry not in catalog.entries:
-                errors.append(ContentError(path, find_line(text, ("draws", dname)), f"draws.{dname}: {spec.catalog} has no entry {entry!r}"))
+                errors.append(
+                    ContentError(
+                        path, find_line(text, ("draws", dname)), f"draws.{dname}: {spec.catalog} has no entry {entry!r}"
+                    )
+                )
         allowed = family.draw_entries(dname)
         if not allowed:
-            errors.append(ContentError(path, find_line(text, ("draws", dname)), f"draws.{dname}: no entries left to draw"))
+            errors.append(
+                ContentError(path, find_line(text, ("draws", dname)), f"draws.{dname}: no entries left to draw")
+            )
         for pname, field in family.bound_params(dname).items():
             for entry in allowed:
                 value = catalog.entries[entry].get(field)
                 if not isinstance(value, (int, float)) or isinstance(value, bool):
                     errors.append(
-                        ContentError(path, find_line(text, ("params", pname, "from")), f"params.{pname}: {spec.catalog} entry {entry!r} has no number {field!r}")
+                        ContentError(
+                            path,
+                            find_line(text, ("params", pname, "from")),
+                            f"params.{pname}: {spec.catalog} entry {entry!r} has no number {field!r}",
+                        )
                     )
     return errors
 
@@ -424,7 +452,9 @@ def load_dir(problems_dirs: ProblemDirs) -> tuple[list[Family], dict[str, Catalo
             errors += errs
             if catalog is not None:
                 if catalog.name in catalogs:
-                    errors.append(ContentError(path, find_line(text, ("catalog",)), f"catalog {catalog.name!r} defined twice"))
+                    errors.append(
+                        ContentError(path, find_line(text, ("catalog",)), f"catalog {catalog.name!r} defined twice")
+                    )
                 catalogs[catalog.name] = catalog
         else:
             raw_families.append((path, text, data))

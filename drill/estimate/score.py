@@ -8,8 +8,8 @@ SM-2 quality comes from the score (`quality_from_score`, in result.py), never fr
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from drill.estimate import formula, slips
@@ -66,8 +66,12 @@ def grade(family: Family, params: Mapping[str, Any], answer_text_in: object) -> 
     else:
         error = None
     if error is not None:
-        return replace(ungraded, error=error, feedback=f"Could not grade: {error}.",
-                       worked=tuple(worked_solution(family, full, true_value)))
+        return replace(
+            ungraded,
+            error=error,
+            feedback=f"Could not grade: {error}.",
+            worked=tuple(worked_solution(family, full, true_value)),
+        )
 
     log_error = abs(math.log10(value / true_value))
     score = score_from_log_error(log_error, family.tolerance)

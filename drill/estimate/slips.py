@@ -114,7 +114,7 @@ def diagnose(
     values: dict[str, Any] = dict(params)
     values.update(formula.evaluate_derived(family, params))
     own = []
-    for factor, spec in zip(formula.slip_factors(family, params), family.slips):
+    for factor, spec in zip(formula.slip_factors(family, params), family.slips, strict=True):
         try:
             own.append((factor, render(spec.message, values)))
         except (TemplateError, ValueError, KeyError):

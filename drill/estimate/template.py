@@ -3,20 +3,38 @@
 A kind is a pretty.py kind (`byte`, `s`, `FLOP/s`, `byte/s`, `%`, `x`, `count`, `GiB`,
 `sci`, ...) or an ordinary format spec (`.2f`). Two forms write English through drill.words:
 `{batch:of sequence}` counts a noun ('1 sequence', '16 sequences'; `of person/people` for an
-irregular plural), `{tp:noun GPU}` gives the noun alone in agreement ('GPU', 'GPUs'), and `{params:a count}` / `{params:A count}` / `{m:a}` put the right article before
-the value ('an 8B', 'a 70B', 'an 8192'). Field names are plain names only: no attribute or index access.
+irregular plural), `{tp:noun GPU}` gives the noun alone in agreement ('GPU', 'GPUs'), and
+`{params:a count}` / `{params:A count}` / `{m:a}` put the right article before the value ('an 8B',
+'a 70B', 'an 8192'). Field names are plain names only: no attribute or index access.
 """
 
 from __future__ import annotations
 
 import string
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from drill.estimate.pretty import plain, pretty
 from drill.words import article, counted
 
 KINDS = frozenset(
-    {"byte", "GiB", "s", "FLOP", "FLOP/s", "byte/s", "FLOP/byte", "token/s", "1", "%", "x", "GPU", "param", "count", "sci"}
+    {
+        "byte",
+        "GiB",
+        "s",
+        "FLOP",
+        "FLOP/s",
+        "byte/s",
+        "FLOP/byte",
+        "token/s",
+        "1",
+        "%",
+        "x",
+        "GPU",
+        "param",
+        "count",
+        "sci",
+    }
 )
 
 
@@ -36,7 +54,7 @@ class _Formatter(string.Formatter):
         if format_spec.startswith(("of ", "noun ")):
             form, _, nouns = format_spec.partition(" ")
             noun, _, plural = nouns.partition("/")
-            said = counted(int(round(float(value))), noun, plural or None)
+            said = counted(round(float(value)), noun, plural or None)
             return said if form == "of" else said.split(" ", 1)[1]
         if format_spec in ("a", "A") or format_spec[:2] in ("a ", "A "):
             shown = self.format_field(value, format_spec[2:])

@@ -195,13 +195,40 @@ def _build_table() -> dict[str, tuple[Quantity, ...]]:
     for name in ("x", "×", "times"):
         add(name, 1.0, NONE)
     for name in (
-        "token", "tokens", "tok", "toks",
-        "param", "params", "parameter", "parameters",
-        "GPU", "GPUs", "gpu", "gpus",
-        "user", "users", "request", "requests", "req", "reqs",
-        "seq", "seqs", "sequence", "sequences",
-        "step", "steps", "layer", "layers", "expert", "experts",
-        "elem", "elems", "element", "elements", "weight", "weights",
+        "token",
+        "tokens",
+        "tok",
+        "toks",
+        "param",
+        "params",
+        "parameter",
+        "parameters",
+        "GPU",
+        "GPUs",
+        "gpu",
+        "gpus",
+        "user",
+        "users",
+        "request",
+        "requests",
+        "req",
+        "reqs",
+        "seq",
+        "seqs",
+        "sequence",
+        "sequences",
+        "step",
+        "steps",
+        "layer",
+        "layers",
+        "expert",
+        "experts",
+        "elem",
+        "elems",
+        "element",
+        "elements",
+        "weight",
+        "weights",
     ):
         add(name, 1.0, NONE)
     for name, f in MULTIPLIERS.items():
@@ -212,10 +239,19 @@ def _build_table() -> dict[str, tuple[Quantity, ...]]:
 # Bare multipliers: "4.2M", "2.4K", "1.2 billion" scale a number without giving it a
 # dimension, so they also work where the question's own unit is implied.
 MULTIPLIERS: dict[str, float] = {
-    "k": 1e3, "K": 1e3, "thousand": 1e3,
-    "M": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
-    "bn": 1e9, "billion": 1e9, "billions": 1e9, "B": 1e9,
-    "T": 1e12, "trillion": 1e12,
+    "k": 1e3,
+    "K": 1e3,
+    "thousand": 1e3,
+    "M": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "millions": 1e6,
+    "bn": 1e9,
+    "billion": 1e9,
+    "billions": 1e9,
+    "B": 1e9,
+    "T": 1e12,
+    "trillion": 1e12,
 }
 
 

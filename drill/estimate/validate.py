@@ -19,7 +19,9 @@ from drill.estimate.worked import worked_solution
 SAMPLES = 40
 
 
-def _check_template(family: Family, template: str, allowed: set[str], where: tuple[str | int, ...]) -> list[ContentError]:
+def _check_template(
+    family: Family, template: str, allowed: set[str], where: tuple[str | int, ...]
+) -> list[ContentError]:
     errors = []
     try:
         used = fields(template)
@@ -27,7 +29,11 @@ def _check_template(family: Family, template: str, allowed: set[str], where: tup
         return [ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: {exc}")]
     for name, spec in used:
         if name not in allowed:
-            errors.append(ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: unknown field {{{name}}}"))
+            errors.append(
+                ContentError(
+                    family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: unknown field {{{name}}}"
+                )
+            )
         if spec.startswith(("of ", "noun ")) and spec.split(" ", 1)[1].strip():
             continue
         if spec in ("a", "A") or spec[:2] in ("a ", "A "):
@@ -36,7 +42,13 @@ def _check_template(family: Family, template: str, allowed: set[str], where: tup
             try:
                 format(1.5, spec)
             except ValueError:
-                errors.append(ContentError(family.path, family.line_of(*where), f"{'.'.join(map(str, where))}: bad format {{{name}:{spec}}}"))
+                errors.append(
+                    ContentError(
+                        family.path,
+                        family.line_of(*where),
+                        f"{'.'.join(map(str, where))}: bad format {{{name}:{spec}}}",
+                    )
+                )
     return errors
 
 
@@ -73,7 +85,9 @@ def check_family(family: Family) -> list[ContentError]:
             errors.append(ContentError(path, family.line_of("prompt"), f"prompt: {exc}"))
             break
         if not (math.isfinite(problem.truth) and problem.truth > 0):
-            errors.append(ContentError(path, family.line_of("answer"), f"answer: sample {problem.params} gives {problem.truth}"))
+            errors.append(
+                ContentError(path, family.line_of("answer"), f"answer: sample {problem.params} gives {problem.truth}")
+            )
             break
         if seed == 0:
             try:
@@ -90,7 +104,9 @@ def check_family(family: Family) -> list[ContentError]:
             continue
         got = formula.evaluate(family, params)
         if not (math.isfinite(got) and abs(got - example.answer) <= example.rel * abs(example.answer)):
-            errors.append(ContentError(path, line, f"examples[{i}]: formula gives {got:.6g}, example says {example.answer:.6g}"))
+            errors.append(
+                ContentError(path, line, f"examples[{i}]: formula gives {got:.6g}, example says {example.answer:.6g}")
+            )
             continue
         try:
             worked_solution(family, params, got)
@@ -102,7 +118,7 @@ def check_family(family: Family) -> list[ContentError]:
 def check(problems_dirs: ProblemDirs) -> list[ContentError]:
     """Every problem in the folders (shipped, then the user's) found by `drill check` (empty when
     all is well)."""
-    families, catalogs, errors = load_dir(problems_dirs)
+    families, _, errors = load_dir(problems_dirs)
     for family in families:
         errors += check_family(family)
     return errors

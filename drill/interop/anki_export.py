@@ -64,7 +64,8 @@ def stable_id(name: str) -> int:
 
 MODEL_ID = stable_id(f"model:{MODEL_NAME}")
 MODEL = genanki.Model(
-    MODEL_ID, MODEL_NAME,
+    MODEL_ID,
+    MODEL_NAME,
     fields=[{"name": name} for name in FIELDS],
     templates=[{"name": "Card 1", "qfmt": FRONT, "afmt": BACK}],
     css=CSS,
@@ -123,8 +124,14 @@ def _notes_html(item: ContentItem) -> str:
 def _note(item: ContentItem) -> genanki.Note:
     return genanki.Note(
         model=MODEL,
-        fields=[to_html(item.prompt), to_html(item.answer), _notes_html(item), item.id, html.escape(item.source),
-                to_html(item.errata) if item.errata else ""],
+        fields=[
+            to_html(item.prompt),
+            to_html(item.answer),
+            _notes_html(item),
+            item.id,
+            html.escape(item.source),
+            to_html(item.errata) if item.errata else "",
+        ],
         guid=genanki.guid_for(item.id),
         tags=[tag("block", item.block), tag("topic", item.topic), tag("kind", item.kind)],
     )
@@ -160,5 +167,6 @@ def export_anki(paths: Paths, target: Path) -> AnkiExportReport:
     used = [deck for deck in decks.values() if deck.notes]
     with replacing(target) as temporary:
         _write_package(genanki.Package(used), temporary)
-    return AnkiExportReport(path=target, notes_by_deck={deck.name: len(deck.notes) for deck in used},
-                            content_errors=load.errors)
+    return AnkiExportReport(
+        path=target, notes_by_deck={deck.name: len(deck.notes) for deck in used}, content_errors=load.errors
+    )

@@ -174,8 +174,15 @@ class _Notes:
             self.error(row.line, f"tags name more than one block: {', '.join(blocks)}")
         topic = ", ".join(_topic(tags))
         own_id = fields[ID_FIELD].strip() if notetype == MODEL_NAME and len(fields) > ID_FIELD else ""
-        return ParsedCard(own_id or anki_item_id(guid), prompt, answer, row.line, blocks[0] if blocks else None,
-                          topic or None, from_drill=bool(own_id))
+        return ParsedCard(
+            own_id or anki_item_id(guid),
+            prompt,
+            answer,
+            row.line,
+            blocks[0] if blocks else None,
+            topic or None,
+            from_drill=bool(own_id),
+        )
 
     def _column(self, row: _Row, name: str) -> str:
         return self._field(row, self.header.meta.get(name))
@@ -192,7 +199,7 @@ def parse_anki_text(text: str, path: Path, make_guid: Callable[[], str] = new_gu
     lines = text.split("\n")
     errors: list[ContentError] = []
     header = _read_header(lines, path, errors)
-    body = "\n".join(lines[header.lines:])
+    body = "\n".join(lines[header.lines :])
     separator = header.separator or _guess_separator(body)
     rows = _rows(body, header.lines + 1, separator, path, errors)
     notes = _Notes(path, header, separator, errors)
@@ -203,7 +210,7 @@ def parse_anki_text(text: str, path: Path, make_guid: Callable[[], str] = new_gu
     else:
         guids = [row.fields[guid_column].strip() if guid_column < len(row.fields) else "" for row in rows]
     first_seen: dict[str, int] = {}
-    for row, guid in zip(rows, guids):
+    for row, guid in zip(rows, guids, strict=True):
         if not guid:
             assert guid_column is not None  # a guid drill makes is never empty
             notes.error(row.line, f"empty guid (column {guid_column + 1})")
@@ -235,7 +242,7 @@ def _with_guids(lines: list[str], notes: _Notes, rows: list[_Row], guids: list[s
     header, separator = notes.header, notes.separator
     lines = list(lines)
     column = max(len(notes.names), *(len(row.fields) for row in rows)) + 1
-    for row, guid in zip(rows, guids):
+    for row, guid in zip(rows, guids, strict=True):
         lines[row.last_line - 1] += separator * (column - len(row.fields)) + guid
     if header.columns is not None:
         lines[header.columns_line - 1] += separator * (column - len(notes.names)) + "GUID"

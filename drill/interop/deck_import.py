@@ -20,10 +20,9 @@ from pydantic import ValidationError
 
 from drill.content.decks import load_decks
 from drill.content.errors import ContentError
-from drill.content.models import ContentItem, DeckItem
+from drill.content.models import CARD_CHARACTERS, ContentItem, DeckItem
 from drill.content.vocabulary import BLOCKS
 from drill.interop.anki_text import parse_anki_text
-from drill.content.models import CARD_CHARACTERS
 from drill.interop.cards import ParsedCard, ParsedSource
 from drill.interop.deck_toml import imported_from, render_deck
 from drill.interop.errors import InteropError
@@ -86,22 +85,40 @@ def _items(
         return [], [ContentError(source, cards[0].line, f"no card names a block: pass --block ({', '.join(BLOCKS)})")]
     items, errors = [], []
     for card in cards:
-        long_sides = [(side, len(text)) for side, text in (("question", card.prompt), ("answer", card.answer))
-                      if len(text) > CARD_CHARACTERS]
+        long_sides = [
+            (side, len(text))
+            for side, text in (("question", card.prompt), ("answer", card.answer))
+            if len(text) > CARD_CHARACTERS
+        ]
         if long_sides:
-            errors += [ContentError(source, card.line, f"the {side} has {length:,} characters; an imported card's "
-                                                       f"question and answer hold at most {CARD_CHARACTERS:,} each")
-                       for side, length in long_sides]
+            errors += [
+                ContentError(
+                    source,
+                    card.line,
+                    f"the {side} has {length:,} characters; an imported card's "
+                    f"question and answer hold at most {CARD_CHARACTERS:,} each",
+                )
+                for side, length in long_sides
+            ]
             continue
         if not (card.block or block):
             message = f"no block for this card: pass --block or tag it with one of {', '.join(BLOCKS)}"
             errors.append(ContentError(source, card.line, message))
             continue
         try:
-            items.append(DeckItem.model_validate({
-                "id": card.id, "kind": "card", "block": card.block or block, "topic": card.topic or topic or source.stem,
-                "prompt": card.prompt, "answer": card.answer, "source": f"imported from {source.name}",
-            }))
+            items.append(
+                DeckItem.model_validate(
+                    {
+                        "id": card.id,
+                        "kind": "card",
+                        "block": card.block or block,
+                        "topic": card.topic or topic or source.stem,
+                        "prompt": card.prompt,
+                        "answer": card.answer,
+                        "source": f"imported from {source.name}",
+                    }
+                )
+            )
         except ValidationError as error:
             errors += [
                 ContentError(source, card.line, f"{detail['loc'][0]}: {detail['msg']}") for detail in error.errors()
@@ -118,7 +135,7 @@ class _Decks:
     others: dict[str, str]
 
     @classmethod
-    def read(cls, paths: Paths, source: Path) -> "_Decks":
+    def read(cls, paths: Paths, source: Path) -> _Decks:
         target = deck_path(paths, source)
         load = load_decks(paths.deck_dirs())
         previous = {loaded.item.id: loaded.item for loaded in load.items if Path(loaded.deck) == target}
@@ -130,7 +147,8 @@ class _Decks:
         card with this file: not this file moved)."""
         errors = [
             ContentError(source, card.line, f"id `{card.id}` already belongs to a card in {self.others[card.id]}")
-            for card in cards if card.id in self.others
+            for card in cards
+            if card.id in self.others
         ]
         filled_by = None
         if self.target.exists():
@@ -138,8 +156,14 @@ class _Decks:
                 filled_by = imported_from(deck.readline(LINE_LIMIT))
         moved = any(card.id in self.previous for card in cards)
         if filled_by is not None and Path(filled_by) != source.resolve() and not moved:
-            errors.append(ContentError(source, 1, f"{self.target} holds the cards imported from {filled_by}; "
-                                                  "rename this file to import it as a deck of its own"))
+            errors.append(
+                ContentError(
+                    source,
+                    1,
+                    f"{self.target} holds the cards imported from {filled_by}; "
+                    "rename this file to import it as a deck of its own",
+                )
+            )
         return errors
 
     def report(
@@ -147,7 +171,9 @@ class _Decks:
     ) -> ImportReport:
         now = {item.id for item in items}
         return ImportReport(
-            source=source, deck=self.target, format=kind,
+            source=source,
+            deck=self.target,
+            format=kind,
             added=len(now - set(self.previous)),
             updated=sum(item.id in self.previous and self.previous[item.id] != item for item in items),
             unchanged=sum(self.previous.get(item.id) == item for item in items),
@@ -162,8 +188,9 @@ def import_deck(paths: Paths, source: Path, block: str | None = None, topic: str
     original = read_source(source)
     kind = detect_format(source, original.text)
     if kind is None:
-        raise InteropError([f"{source}:1: neither a Markdown deck (.md, Q:/A: blocks) "
-                            "nor an Anki text export (.txt/.csv/.tsv)"])
+        raise InteropError(
+            [f"{source}:1: neither a Markdown deck (.md, Q:/A: blocks) nor an Anki text export (.txt/.csv/.tsv)"]
+        )
     parsed = PARSERS[kind](original.text, source)
     decks = _Decks.read(paths, source)
     # A note drill exported, coming back while drill still has its card elsewhere, stays that card.

@@ -56,8 +56,15 @@ def export_history(engine: Engine, target: Path) -> int:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow((*COLUMNS, CRAM))
         for review in review_log.stream_reviews(engine):
-            writer.writerow((card_id(review.item_id), to_ms(review.reviewed_at), review.button, review.duration_ms,
-                             int(review.cram)))
+            writer.writerow(
+                (
+                    card_id(review.item_id),
+                    to_ms(review.reviewed_at),
+                    review.button,
+                    review.duration_ms,
+                    int(review.cram),
+                )
+            )
             rows += 1
     return rows
 
@@ -81,11 +88,15 @@ class HistoryImportReport(ReadModel):
     def lines(self) -> list[str]:
         lines = [f"{self.path}: {self.rows} review(s) read"]
         if self.added:
-            lines.append(f"added {self.added} review(s) to {self.items} item(s); their schedules were replayed "
-                         "from their whole history")
+            lines.append(
+                f"added {self.added} review(s) to {self.items} item(s); their schedules were replayed "
+                "from their whole history"
+            )
         if self.duplicates:
-            lines.append(f"skipped {self.duplicates} already in the store (same item and time): "
-                         "importing the same file again adds nothing")
+            lines.append(
+                f"skipped {self.duplicates} already in the store (same item and time): "
+                "importing the same file again adds nothing"
+            )
         return lines
 
 
@@ -119,8 +130,9 @@ def import_history(study: HistoryTarget, path: Path, progress: Progress = _silen
     return HistoryImportReport(path=path, rows=rows, added=added, items=touched)
 
 
-def _stage(staging: review_log.Staging, path: Path, handle: BinaryIO, items: dict[int, str], now: datetime,
-           progress: Progress) -> int:
+def _stage(
+    staging: review_log.Staging, path: Path, handle: BinaryIO, items: dict[int, str], now: datetime, progress: Progress
+) -> int:
     """Check every row of the file and stage the good ones; returns the rows, or raises InteropError."""
     size = os.fstat(handle.fileno()).st_size if handle.seekable() else 0  # a pipe shows no progress
     problems = Problems(path)

@@ -96,8 +96,9 @@ class _Checker:
         self.earliest, self.latest = to_ms(EARLIEST), to_ms(now + FUTURE_SLACK)
         self.problems = problems
 
-    def row(self, line: int, card_text: str, time_text: str, rating_text: str, duration_text: str,
-            cram_text: str) -> StagedReview | None:
+    def row(
+        self, line: int, card_text: str, time_text: str, rating_text: str, duration_text: str, cram_text: str
+    ) -> StagedReview | None:
         count = self.problems.count
         add = self.problems.add
         card, milliseconds, rating = _integer(card_text), _integer(time_text), _integer(rating_text)
@@ -106,20 +107,29 @@ class _Checker:
         if card is None:
             add(line, f"card_id must be an integer, not {_shown(card_text)}")
         elif not 0 <= card < CARD_IDS:
-            add(line, f"card_id {_shown(card_text.strip(), quoted=False)} is out of range (0 to 2^53 - 1; "
-                      "card ids come from `drill export --history`)")
+            add(
+                line,
+                f"card_id {_shown(card_text.strip(), quoted=False)} is out of range (0 to 2^53 - 1; "
+                "card ids come from `drill export --history`)",
+            )
         elif card not in self.items:
             add(line, f"card_id {card} matches no drill item (card ids come from `drill export --history`)")
         if milliseconds is None:
             add(line, f"review_time must be an integer (Unix time in milliseconds), not {_shown(time_text)}")
         elif not self.earliest <= milliseconds <= self.latest:
-            add(line, f"review_time {_shown(time_text.strip(), quoted=False)} is not between 2000-01-01 and tomorrow "
-                      "(it is Unix time in milliseconds)")
+            add(
+                line,
+                f"review_time {_shown(time_text.strip(), quoted=False)} is not between 2000-01-01 and tomorrow "
+                "(it is Unix time in milliseconds)",
+            )
         if rating not in BUTTON_QUALITY:
             add(line, f"review_rating must be 1, 2, 3 or 4, not {_shown(rating_text)}")
         if duration is None or not 0 <= duration <= LONGEST_REVIEW_MS:
-            add(line, f"review_duration must be whole milliseconds from 0 to {LONGEST_REVIEW_MS} (a day), "
-                      f"not {_shown(duration_text)}")
+            add(
+                line,
+                f"review_duration must be whole milliseconds from 0 to {LONGEST_REVIEW_MS} (a day), "
+                f"not {_shown(duration_text)}",
+            )
         if cram not in ("0", "1"):
             add(line, f"cram must be 0 or 1, not {_shown(cram_text)}")
         if self.problems.count > count:
@@ -130,13 +140,21 @@ class _Checker:
         return StagedReview(self.items[card], milliseconds, rating, duration, cram == "1", line)
 
 
-def read_reviews(path: Path, handle: BinaryIO, items: dict[int, str], now: datetime,
-                 problems: Problems) -> Iterator[StagedReview | None]:
+def read_reviews(
+    path: Path, handle: BinaryIO, items: dict[int, str], now: datetime, problems: Problems
+) -> Iterator[StagedReview | None]:
     """Each data row of the file in order, for card ids in `items` (card id → item id): a good one
     as a StagedReview, a bad one as None after adding its problems. A file whose header lacks a
     column raises InteropError."""
-    reader = csv.reader(stream_lines(path, handle, lambda line: problems.add(
-        line, f"a line over {LINE_LIMIT} bytes (a review-log row is a few numbers); not read")))
+    reader = csv.reader(
+        stream_lines(
+            path,
+            handle,
+            lambda line: problems.add(
+                line, f"a line over {LINE_LIMIT} bytes (a review-log row is a few numbers); not read"
+            ),
+        )
+    )
     header = next(reader, None)
     if header is None:
         raise InteropError([f"{path}:1: empty file: expected the header {','.join(COLUMNS)}"])
@@ -166,5 +184,11 @@ def read_reviews(path: Path, handle: BinaryIO, items: dict[int, str], now: datet
                 problems.add(line, f"{len(values)} column(s), but the header names {len(header)}")
                 yield None
                 continue
-        yield checker.row(line, values[card], values[moment], values[rating], values[duration],
-                          values[cram] if cram is not None and cram < len(values) else "0")
+        yield checker.row(
+            line,
+            values[card],
+            values[moment],
+            values[rating],
+            values[duration],
+            values[cram] if cram is not None and cram < len(values) else "0",
+        )

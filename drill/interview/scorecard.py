@@ -57,8 +57,18 @@ class SectionScore(ReadModel):
 class Scorecard(ReadModel):
     """The interview as a whole; its JSON is what `drill mock history --json` lists."""
 
-    KEYS = ("id", "started_at", "ended", "abandoned", "seconds_allowed", "seconds_used", "settings", "score",
-            "sections", "answers")
+    KEYS = (
+        "id",
+        "started_at",
+        "ended",
+        "abandoned",
+        "seconds_allowed",
+        "seconds_used",
+        "settings",
+        "score",
+        "sections",
+        "answers",
+    )
 
     settings: InterviewSettings
     planned: dict[str, int] = Field(exclude=True)  # items drawn per section
@@ -84,9 +94,13 @@ class Scorecard(ReadModel):
         if not planned:
             return None
         given = [answer for answer in self.answers if answer.section == name]
-        return SectionScore(section=name, planned=planned, answered=len(given),
-                            score=sum(answer.score for answer in given) / planned,
-                            seconds=sum(answer.seconds for answer in given))
+        return SectionScore(
+            section=name,
+            planned=planned,
+            answered=len(given),
+            score=sum(answer.score for answer in given) / planned,
+            seconds=sum(answer.seconds for answer in given),
+        )
 
     @computed_field
     @property
@@ -105,8 +119,7 @@ class Scorecard(ReadModel):
         return sum(section.score for section in sections) / len(sections) if sections else 0.0
 
     def section_scores(self) -> dict[str, float | None]:
-        return {name: (None if score is None else score.score) for name in SECTIONS
-                for score in (self.section(name),)}
+        return {name: (None if score is None else score.score) for name in SECTIONS for score in (self.section(name),)}
 
     def in_section(self, name: str) -> list[InterviewAnswer]:
         return [answer for answer in self.answers if answer.section == name]

@@ -36,8 +36,11 @@ class CustomSession:
 
     def matches(self, card: Card) -> bool:
         topic = card.topic.casefold()
-        return ((not self.blocks or card.block in self.blocks) and (not self.kinds or card.kind in self.kinds)
-                and (not self.topics or any(part.casefold() in topic for part in self.topics)))
+        return (
+            (not self.blocks or card.block in self.blocks)
+            and (not self.kinds or card.kind in self.kinds)
+            and (not self.topics or any(part.casefold() in topic for part in self.topics))
+        )
 
     def applied_to(self, grade: Grade) -> Grade:
         """A grade as this session logs it: an early session's as cram, keeping the schedule unless
@@ -48,8 +51,15 @@ class CustomSession:
 
     def describe(self) -> str:
         """The session in a few words, for the review screen's title."""
-        parts = ["cram" if self.cram else f"due in the next {counted(self.ahead, 'day')}" if self.ahead is not None
-                 else "weakest" if self.weakest is not None else "today's queue"]
+        parts = [
+            "cram"
+            if self.cram
+            else f"due in the next {counted(self.ahead, 'day')}"
+            if self.ahead is not None
+            else "weakest"
+            if self.weakest is not None
+            else "today's queue"
+        ]
         if self.weakest is not None:
             parts.append(f"the {counted(self.weakest, 'weakest item')}")
         for label, values in (("blocks", self.blocks), ("topics", self.topics), ("kinds", self.kinds)):
@@ -60,18 +70,26 @@ class CustomSession:
         return " · ".join(parts)
 
 
-def weakest_first(cards: Sequence[Card], recall: Mapping[str, float], lapses: Mapping[str, int],
-                  scores: Mapping[str, float]) -> list[Card]:
+def weakest_first(
+    cards: Sequence[Card], recall: Mapping[str, float], lapses: Mapping[str, int], scores: Mapping[str, float]
+) -> list[Card]:
     """Cards weakest first: lowest predicted recall, then most lapses, then lowest mean estimation
     score; items with no recall figure (never reviewed) last."""
+
     def weakness(card: Card) -> tuple[float, int, float]:
         return (recall.get(card.item_id, 2.0), -lapses.get(card.item_id, 0), scores.get(card.item_id, 2.0))
 
     return sorted(cards, key=weakness)
 
 
-def choose(spec: CustomSession, pool: Sequence[Card], today: date, recall: Mapping[str, float],
-           lapses: Mapping[str, int], scores: Mapping[str, float]) -> list[Card]:
+def choose(
+    spec: CustomSession,
+    pool: Sequence[Card],
+    today: date,
+    recall: Mapping[str, float],
+    lapses: Mapping[str, int],
+    scores: Mapping[str, float],
+) -> list[Card]:
     """The session's cards from the store's `pool` (every active item reviewed in sessions): those
     the spec matches, due ones first (most overdue first) or weakest first, cut to `weakest`."""
     chosen = [card for card in pool if spec.matches(card)]
@@ -81,5 +99,5 @@ def choose(spec: CustomSession, pool: Sequence[Card], today: date, recall: Mappi
     elif not spec.cram and spec.weakest is not None:
         chosen = [card for card in chosen if not card.state.is_new]
     if spec.weakest is not None:
-        return weakest_first(chosen, recall, lapses, scores)[:spec.weakest]
+        return weakest_first(chosen, recall, lapses, scores)[: spec.weakest]
     return sorted(chosen, key=lambda card: (card.state.due_day or date.max, card.state.is_new))

@@ -47,8 +47,12 @@ class FitReport(ReadModel):
     @property
     def better(self) -> bool:
         """Whether the fitted parameters predict this history at least as well as the defaults."""
-        return (self.parameters is not None and self.log_loss_fitted is not None
-                and self.log_loss_default is not None and self.log_loss_fitted <= self.log_loss_default)
+        return (
+            self.parameters is not None
+            and self.log_loss_fitted is not None
+            and self.log_loss_default is not None
+            and self.log_loss_fitted <= self.log_loss_default
+        )
 
 
 def scored(history: Sequence[PastReview]) -> int:
@@ -87,8 +91,12 @@ def optimize(history: Sequence[PastReview], progress: bool = False) -> tuple[flo
 
     card_ids: dict[str, int] = {}
     logs = [
-        ReviewLog(card_ids.setdefault(review.item_id, len(card_ids) + 1), FSRSRating(review.button),
-                  fsrs_model.moment(review.day), None)
+        ReviewLog(
+            card_ids.setdefault(review.item_id, len(card_ids) + 1),
+            FSRSRating(review.button),
+            fsrs_model.moment(review.day),
+            None,
+        )
         for review in history
     ]
     return tuple(float(value) for value in Optimizer(logs).compute_optimal_parameters(verbose=progress))
@@ -100,9 +108,15 @@ def fit_history(history: Sequence[PastReview], progress: bool = False) -> FitRep
     count = scored(history)
     default_loss = log_loss(history)
     if count < MIN_REVIEWS:
-        return FitReport(reviews=len(history), scored=count, parameters=None, log_loss_default=default_loss,
-                         log_loss_fitted=None)
+        return FitReport(
+            reviews=len(history), scored=count, parameters=None, log_loss_default=default_loss, log_loss_fitted=None
+        )
     parameters = optimize(history, progress)
     fitted_loss = log_loss(history, FSRSSettings(parameters=parameters))
-    return FitReport(reviews=len(history), scored=count, parameters=parameters, log_loss_default=default_loss,
-                     log_loss_fitted=fitted_loss)
+    return FitReport(
+        reviews=len(history),
+        scored=count,
+        parameters=parameters,
+        log_loss_default=default_loss,
+        log_loss_fitted=fitted_loss,
+    )

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     import fsrs
 
 DESIRED_RETENTION = 0.9
-NOON = time(12, tzinfo=timezone.utc)
+NOON = time(12, tzinfo=UTC)
 _CARD_ID = 0  # one id for every card: fsrs.Card() without one sleeps 1 ms to make a fresh id
 
 
@@ -82,19 +82,22 @@ def moment(day: date) -> datetime:
 
 
 @lru_cache(maxsize=8)
-def scheduler(settings: FSRSSettings = DEFAULT) -> "fsrs.Scheduler":
+def scheduler(settings: FSRSSettings = DEFAULT) -> fsrs.Scheduler:
     """The FSRS scheduler drill uses with `settings` (see the module docstring for the rest)."""
     import fsrs
     from fsrs.scheduler import DEFAULT_PARAMETERS
 
     parameters = DEFAULT_PARAMETERS if settings.parameters is None else settings.parameters
     return fsrs.Scheduler(
-        parameters=parameters, desired_retention=settings.desired_retention, learning_steps=(),
-        relearning_steps=(), enable_fuzzing=False,
+        parameters=parameters,
+        desired_retention=settings.desired_retention,
+        learning_steps=(),
+        relearning_steps=(),
+        enable_fuzzing=False,
     )
 
 
-def _card(state: FSRSState) -> "fsrs.Card":
+def _card(state: FSRSState) -> fsrs.Card:
     import fsrs
 
     if state.stability is None:
@@ -132,15 +135,18 @@ class _Formulas:
         # By button: initial stability and difficulty, same-day growth, difficulty step.
         buttons = (1, 2, 3, 4)
         self.initial_stability = {rating: max(w[rating - 1], STABILITY_MIN) for rating in buttons}
-        self.initial_difficulty = {rating: self._clamp(w[4] - (math.e ** (w[5] * (rating - 1))) + 1) for rating in buttons}
+        self.initial_difficulty = {
+            rating: self._clamp(w[4] - (math.e ** (w[5] * (rating - 1))) + 1) for rating in buttons
+        }
         self.short_term = {rating: math.e ** (w[17] * (rating - 3 + w[18])) for rating in buttons}
         self.difficulty_step = {rating: -(w[6] * (rating - 3)) for rating in buttons}
 
     def _clamp(self, difficulty: float) -> float:
         return min(max(difficulty, self.min_difficulty), self.max_difficulty)
 
-    def review(self, stability: float | None, difficulty: float | None, elapsed: int,
-               button: int) -> tuple[float, float, int]:
+    def review(
+        self, stability: float | None, difficulty: float | None, elapsed: int, button: int
+    ) -> tuple[float, float, int]:
         """(stability, difficulty, interval in days) after `button` on a card last reviewed `elapsed`
         days before (new when `stability` is None)."""
         if button not in (1, 2, 3, 4):
@@ -159,15 +165,21 @@ class _Formulas:
                 recall = (1 + self.factor * max(0, elapsed) / stability) ** self.decay
                 if button == 1:
                     stability = min(
-                        w[11] * (difficulty ** -w[12]) * (((stability + 1) ** (w[13])) - 1)
+                        w[11]
+                        * (difficulty ** -w[12])
+                        * (((stability + 1) ** (w[13])) - 1)
                         * (math.e ** ((1 - recall) * w[14])),
                         stability / self.lapse_short_term,
                     )
                 else:
                     stability = stability * (
-                        1 + self.recall_base * (11 - difficulty) * (stability ** -w[9])
+                        1
+                        + self.recall_base
+                        * (11 - difficulty)
+                        * (stability ** -w[9])
                         * ((math.e ** ((1 - recall) * w[10])) - 1)
-                        * (w[15] if button == 2 else 1) * (w[16] if button == 4 else 1)
+                        * (w[15] if button == 2 else 1)
+                        * (w[16] if button == 4 else 1)
                     )
             stability = max(stability, self.min_stability)
             damped = difficulty + (10.0 - difficulty) * self.difficulty_step[button] / 9.0
@@ -182,8 +194,14 @@ def _formulas(settings: FSRSSettings = DEFAULT) -> _Formulas:
     return _Formulas(settings)
 
 
-def step(stability: float | None, difficulty: float | None, last_day: date | None, day: date, button: int,
-         settings: FSRSSettings = DEFAULT) -> tuple[float, float, date]:
+def step(
+    stability: float | None,
+    difficulty: float | None,
+    last_day: date | None,
+    day: date,
+    button: int,
+    settings: FSRSSettings = DEFAULT,
+) -> tuple[float, float, date]:
     """(stability, difficulty, due day) after pressing `button` (1–4) on study day `day`, from the memory
     left by the review on `last_day` (new when `stability` is None)."""
     elapsed = 0 if stability is None or last_day is None else (day - last_day).days

@@ -19,8 +19,16 @@ from drill.schedule.memory import Rating
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.schedule.state import ItemState
 
-__all__ = ["ItemState", "advance", "apply", "apply_quality", "button_for_quality", "comes_back_today",
-           "counts_today", "due_day"]
+__all__ = [
+    "ItemState",
+    "advance",
+    "apply",
+    "apply_quality",
+    "button_for_quality",
+    "comes_back_today",
+    "counts_today",
+    "due_day",
+]
 
 _QUALITY_BUTTON = {5: 4, 4: 3, 3: 2}
 _COME_BACK = frozenset((Rating.AGAIN, Rating.HARD))
@@ -51,12 +59,24 @@ def apply_quality(state: ItemState, quality: int, today: date) -> ItemState:
     if not counts_today(state, today):
         return state
     repetitions, interval, easiness = sm2.step(state.repetitions, state.interval, state.easiness, quality)
-    return replace(state, repetitions=repetitions, interval=interval, easiness=easiness,
-                   due_day=today + timedelta(days=interval), last_review_day=today)
+    return replace(
+        state,
+        repetitions=repetitions,
+        interval=interval,
+        easiness=easiness,
+        due_day=today + timedelta(days=interval),
+        last_review_day=today,
+    )
 
 
-def advance(state: ItemState, quality: int, today: date, scheduler: str, balance: Balance | None = None,
-            fsrs_settings: FSRSSettings = DEFAULT) -> ItemState:
+def advance(
+    state: ItemState,
+    quality: int,
+    today: date,
+    scheduler: str,
+    balance: Balance | None = None,
+    fsrs_settings: FSRSSettings = DEFAULT,
+) -> ItemState:
     """The state after a review of `quality` on `today`: SM-2 and FSRS (with `fsrs_settings`) both
     move (on the first grade of the study day only), and the due day is the one `scheduler` gives, moved within its
     window to spread the load when `balance` is given — except that an item failed today (Again
@@ -67,9 +87,18 @@ def advance(state: ItemState, quality: int, today: date, scheduler: str, balance
     if counts_today(state, today):
         repetitions, interval, easiness = sm2.step(state.repetitions, state.interval, state.easiness, quality)
         stability, difficulty, fsrs_due_day = fsrs_model.step(
-            state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, today, button, fsrs_settings)
-        state = ItemState(repetitions, interval, easiness, today if again else today + timedelta(days=interval),
-                          today, stability, difficulty, fsrs_due_day)
+            state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, today, button, fsrs_settings
+        )
+        state = ItemState(
+            repetitions,
+            interval,
+            easiness,
+            today if again else today + timedelta(days=interval),
+            today,
+            stability,
+            difficulty,
+            fsrs_due_day,
+        )
     scheduled: date | None
     if again:
         scheduled = today

@@ -25,7 +25,7 @@ class Standing:
     def is_leech(self, threshold: int) -> bool:
         return self.lapses >= threshold or (self.kind in RUN_KINDS and self.failed_run >= FAILED_RUN)
 
-    def flagged_after(self, before: "Standing", threshold: int) -> bool:
+    def flagged_after(self, before: Standing, threshold: int) -> bool:
         """Whether the review between `before` and this standing flags the item: it becomes a leech,
         or, already one, reaches a further half threshold of lapses or another run of failures."""
         if not self.is_leech(threshold):
@@ -34,7 +34,9 @@ class Standing:
             return True
         step = max(1, threshold // 2)
         more_lapses = self.lapses > before.lapses and (self.lapses - threshold) % step == 0
-        more_failures = self.kind in RUN_KINDS and self.failed_run > before.failed_run and self.failed_run % FAILED_RUN == 0
+        more_failures = (
+            self.kind in RUN_KINDS and self.failed_run > before.failed_run and self.failed_run % FAILED_RUN == 0
+        )
         return more_lapses or more_failures
 
     def describe(self) -> str:

@@ -113,7 +113,9 @@ def models() -> tuple[MemoryModel, ...]:
 def listed(conjunction: str = "or") -> str:
     """The registered names as a sentence lists them: '"sm2" or "fsrs"', '"a", "b" or "c"'."""
     quoted = [f'"{name}"' for name in _MODELS]
-    return f" {conjunction} ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
+    return (
+        f" {conjunction} ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
+    )
 
 
 def get(name: str) -> MemoryModel:

@@ -7,7 +7,7 @@ SHORTEST_SHARE = 0.5  # under half the target is too short to count as in time
 
 
 def pitch_timing(seconds: float, target_seconds: int) -> str:
-    """"in time", "too short" or "over" for a pitch spoken in `seconds` against its target."""
+    """ "in time", "too short" or "over" for a pitch spoken in `seconds` against its target."""
     if seconds > target_seconds:
         return "over"
     if seconds < SHORTEST_SHARE * target_seconds:

@@ -67,8 +67,19 @@ class Plan(ReadModel):
     """The plan from today to the interview; its JSON is `drill plan --json` and the stats' plan."""
 
     KEYS = (
-        "today", "interview_date", "active", "days_left", "window_days", "window_start", "brought_forward", "unseen",
-        "new_per_day_needed", "new_per_day", "finishes_new", "max_reviews_per_day", "days_over_maximum",
+        "today",
+        "interview_date",
+        "active",
+        "days_left",
+        "window_days",
+        "window_start",
+        "brought_forward",
+        "unseen",
+        "new_per_day_needed",
+        "new_per_day",
+        "finishes_new",
+        "max_reviews_per_day",
+        "days_over_maximum",
     )
 
     today: date
@@ -158,7 +169,7 @@ def assign_targets(items: Sequence[T], days: Sequence[date], shares: Sequence[in
     """Target day per item: `items` (earliest due first) fill `days` in order, `shares[i]` each."""
     targets: dict[T, date] = {}
     position = 0
-    for day, share in zip(days, shares):
+    for day, share in zip(days, shares, strict=True):
         for item in items[position : position + share]:
             targets[item] = day
         position += share
@@ -191,12 +202,19 @@ def make(
     shares = [0] * offset + spread(reviews[offset:], counts.pending)
     needed, pace = new_pace(counts.unseen, days_left, new_per_day, max_reviews_per_day)
     loads, unseen_left = [], counts.unseen
-    for day, scheduled, share in zip(days, reviews, shares):
+    for day, scheduled, share in zip(days, reviews, shares, strict=True):
         room = max(0, max_reviews_per_day - scheduled - share)
         new = min(pace, unseen_left, room)
         unseen_left -= new
         loads.append(DayLoad(day=day, reviews=scheduled, brought_forward=share, new=new))
     return Plan(
-        today=today, interview=interview, window=window, brought_forward=counts.pending, unseen=counts.unseen,
-        new_per_day_needed=needed, new_per_day=pace, days=tuple(loads), max_reviews_per_day=max_reviews_per_day,
+        today=today,
+        interview=interview,
+        window=window,
+        brought_forward=counts.pending,
+        unseen=counts.unseen,
+        new_per_day_needed=needed,
+        new_per_day=pace,
+        days=tuple(loads),
+        max_reviews_per_day=max_reviews_per_day,
     )

@@ -49,13 +49,13 @@ class Grade:
         kept the schedule (after == before)."""
         return counts_today(self.before, self.study_day) and self.after != self.before
 
-    def rebased(self, current: ItemState, regrade: "Regrade") -> "Grade":
+    def rebased(self, current: ItemState, regrade: Regrade) -> Grade:
         """This grade given from `current` instead (another session moved the item since it was
         shown): a cram grade that kept the schedule keeps `current`, any other gets `regrade`'s state."""
         kept = self.cram and self.after == self.before
         return replace(self, before=current, after=current if kept else regrade(self, current))
 
-    def kept_schedule(self) -> "Grade":
+    def kept_schedule(self) -> Grade:
         """This grade logged as cram without moving the item's schedule."""
         return replace(self, after=self.before, cram=True)
 

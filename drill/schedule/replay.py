@@ -30,8 +30,19 @@ from drill.schedule.grading import ItemState, apply_quality
 from drill.schedule.memory import Rating
 from drill.schedule.sm2_memory import sm2_recall
 
-__all__ = ["CLIP", "FITTED", "Comparison", "Fit", "PastReview", "Prediction", "Replayer", "compare", "fit", "predictions",
-           "sm2_recall"]
+__all__ = [
+    "CLIP",
+    "FITTED",
+    "Comparison",
+    "Fit",
+    "PastReview",
+    "Prediction",
+    "Replayer",
+    "compare",
+    "fit",
+    "predictions",
+    "sm2_recall",
+]
 
 CLIP = 1e-6  # predictions are clipped to [CLIP, 1 − CLIP] for the log loss
 FITTED = "fsrs-fitted"  # FSRS with the user's fitted parameters, scored beside the registered models
@@ -120,8 +131,9 @@ class Comparison(ReadModel):
 
     def _ties(self, name: str) -> list[str]:
         losses = self._losses()
-        return [other for other, loss in losses.items()
-                if math.isclose(loss, losses[name], rel_tol=1e-9, abs_tol=1e-12)]
+        return [
+            other for other, loss in losses.items() if math.isclose(loss, losses[name], rel_tol=1e-9, abs_tol=1e-12)
+        ]
 
     @computed_field
     @property
@@ -145,10 +157,7 @@ class Comparison(ReadModel):
             tied = self._ties(ranked[0]) if ranked else list(self.fits)
             return f"{_and([label(name) for name in tied])} fit your history equally well."
         mine, theirs = self.fits[better], self.fits[self._ranked()[1]]
-        line = (
-            f"{label(better)} fits your history better: "
-            f"log loss {mine.log_loss:.3f} vs {theirs.log_loss:.3f}"
-        )
+        line = f"{label(better)} fits your history better: log loss {mine.log_loss:.3f} vs {theirs.log_loss:.3f}"
         assert mine.rmse is not None
         others = {name: fit.rmse for name, fit in self.fits.items() if name != better and fit.rmse is not None}
         lower = min(others, key=others.__getitem__, default=None)
@@ -176,7 +185,9 @@ class _Score:
     def fit(self) -> Fit:
         if not self.n:
             return Fit()
-        return Fit(log_loss=self.loss / self.n, rmse=math.sqrt(self.squares / self.n), mean_prediction=self.total / self.n)
+        return Fit(
+            log_loss=self.loss / self.n, rmse=math.sqrt(self.squares / self.n), mean_prediction=self.total / self.n
+        )
 
 
 def fit(predicted: Sequence[float], passed: Sequence[bool]) -> Fit:
@@ -184,7 +195,7 @@ def fit(predicted: Sequence[float], passed: Sequence[bool]) -> Fit:
     if len(predicted) != len(passed):
         raise ValueError("one prediction per outcome")
     score = _Score()
-    for p, y in zip(predicted, passed):
+    for p, y in zip(predicted, passed, strict=True):
         score.add(p, y)
     return score.fit()
 
@@ -235,7 +246,9 @@ class Replayer:
             after, fsrs_stability=fsrs.stability, fsrs_difficulty=fsrs.difficulty, fsrs_due_day=fsrs.due_day
         )
         if self.fitted is not None:
-            self.fitted_states[review.item_id] = fsrs_model.review(fitted_before, review.button, review.day, self.fitted)
+            self.fitted_states[review.item_id] = fsrs_model.review(
+                fitted_before, review.button, review.day, self.fitted
+            )
         return prediction
 
 

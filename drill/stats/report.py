@@ -26,23 +26,31 @@ if TYPE_CHECKING:
 class StatsSource(Protocol):
     """What the figures are read from (the study layer passes itself)."""
 
-    engine: "Engine"
-    config: "Config"
+    engine: Engine
+    config: Config
 
     @property
     def today(self) -> date: ...
 
     def settle(self) -> object: ...
 
-    def interview_plan(self, today: date) -> "Plan | None": ...
+    def interview_plan(self, today: date) -> Plan | None: ...
+
 
 __all__ = ["PERIODS", "Stats", "StatsReport", "load_report"]
 
 
 def scope_for(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> Scope:
     config = study.config
-    return Scope(study.today, period, block, config.rollover_hour, config.interview_date, config.scheduler,
-                 config.leech_threshold)
+    return Scope(
+        study.today,
+        period,
+        block,
+        config.rollover_hour,
+        config.interview_date,
+        config.scheduler,
+        config.leech_threshold,
+    )
 
 
 def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from drill.days import to_local
@@ -24,7 +24,7 @@ def duration(seconds: float | None) -> str:
     """1h 05m, 12m, 45s."""
     if seconds is None:
         return "—"
-    whole = int(round(seconds))
+    whole = round(seconds)
     if whole >= 3600:
         return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
     if whole >= 60:
@@ -36,7 +36,7 @@ def clock(seconds: float | None) -> str:
     """m:ss, as the pitch timer shows it."""
     if seconds is None:
         return "—"
-    whole = int(round(seconds))
+    whole = round(seconds)
     return f"{whole // 60}:{whole % 60:02d}"
 
 
@@ -44,7 +44,7 @@ def local_time(stored: str) -> str:
     """A stored UTC moment (ISO text) as local date and time to the minute."""
     moment = datetime.fromisoformat(stored)
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return to_local(moment).strftime("%Y-%m-%d %H:%M")
 
 
@@ -53,8 +53,9 @@ def sparkline(values: Sequence[float]) -> str:
     peak = max(values, default=0)
     if peak <= 0:
         return " " * len(values)
-    return "".join(" " if value <= 0 else BARS[min(len(BARS) - 1, int(value / peak * (len(BARS) - 1) + 0.5))]
-                   for value in values)
+    return "".join(
+        " " if value <= 0 else BARS[min(len(BARS) - 1, int(value / peak * (len(BARS) - 1) + 0.5))] for value in values
+    )
 
 
 def score(value: float | None) -> str:
@@ -74,23 +75,31 @@ def calibration_line(calibration: Calibration) -> str:
     """`drill stats`'s line on how well predicted recall matched the outcomes."""
     if not calibration.reviews:
         return f"calibration (last {calibration.days} days): no review of an item seen before yet"
-    return (f"calibration (last {calibration.days} days, {calibration.model}): {calibration.reviews} reviews, "
-            f"Brier {calibration.brier:.3f} (0 perfect, 0.25 a coin flip); predicted "
-            f"{percent(calibration.predicted)}, passed {percent(calibration.actual)}")
+    return (
+        f"calibration (last {calibration.days} days, {calibration.model}): {calibration.reviews} reviews, "
+        f"Brier {calibration.brier:.3f} (0 perfect, 0.25 a coin flip); predicted "
+        f"{percent(calibration.predicted)}, passed {percent(calibration.actual)}"
+    )
 
 
 def readiness_lines(ready: Readiness) -> list[str]:
     """`drill stats`'s readiness table: coverage (seen of items), recall of the seen items, and
     expected, the share of all items recalled on the day."""
-    lines = [f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}{'recall':>8}{'expected':>10}"
-             f"  on {ready.target_day.isoformat()} ({ready.recall_model})"]
+    lines = [
+        f"{'block':<14}{'items':>6}{'seen':>6}{'mature':>7}{'due':>6}{'recall':>8}{'expected':>10}"
+        f"  on {ready.target_day.isoformat()} ({ready.recall_model})"
+    ]
     for block in ready.blocks:
-        lines.append(f"{block.block:<14}{block.items:>6}{block.seen:>6}{block.mature:>7}{block.due:>6}"
-                     f"{percent(block.recall):>8}{percent(block.expected):>10}")
+        lines.append(
+            f"{block.block:<14}{block.items:>6}{block.seen:>6}{block.mature:>7}{block.due:>6}"
+            f"{percent(block.recall):>8}{percent(block.expected):>10}"
+        )
     if len(ready.blocks) > 1:
         due = sum(block.due for block in ready.blocks)
-        lines.append(f"{'all':<14}{ready.items:>6}{ready.seen:>6}{ready.mature:>7}{due:>6}"
-                     f"{percent(ready.recall):>8}{percent(ready.expected):>10}")
+        lines.append(
+            f"{'all':<14}{ready.items:>6}{ready.seen:>6}{ready.mature:>7}{due:>6}"
+            f"{percent(ready.recall):>8}{percent(ready.expected):>10}"
+        )
     if ready.weakest:
         lines.append("weakest: " + ", ".join(topic_text(topic) for topic in ready.weakest[:3]))
     lines.append(calibration_line(ready.calibration))
@@ -102,13 +111,20 @@ def topic_text(topic: TopicRecall) -> str:
     return f"{topic.topic} ({topic.block}) {percent(topic.expected) if topic.seen else 'unseen'}"
 
 
-def steering_line(steering: "Steering") -> str:
+def steering_line(steering: Steering) -> str:
     """Leeches now and the period's cram reviews, in one line."""
     from drill.words import counted
 
-    leeches = (f"{counted(len(steering.leeches), 'leech', 'leeches')} ("
-               + ", ".join(f"{leech.topic} {leech.kind}" for leech in steering.leeches[:3])
-               + (", …" if len(steering.leeches) > 3 else "") + ")") if steering.leeches else "no leeches"
+    leeches = (
+        (
+            f"{counted(len(steering.leeches), 'leech', 'leeches')} ("
+            + ", ".join(f"{leech.topic} {leech.kind}" for leech in steering.leeches[:3])
+            + (", …" if len(steering.leeches) > 3 else "")
+            + ")"
+        )
+        if steering.leeches
+        else "no leeches"
+    )
     cram = counted(steering.cram_reviews, "cram review")
     if steering.cram_reviews:
         cram += f" ({steering.cram_rescheduled} rescheduled)"

@@ -127,7 +127,8 @@ def check_backup(backup_file: Path) -> None:
     if not has_review or version < 1:
         raise BackupError(f"{backup_file}: not a drill database (it has no review table)")
     if version > SCHEMA_VERSION:
-        raise BackupError(f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill")
+        raise BackupError(
+            f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill")
 
 
 def _intact(database: Path) -> bool:

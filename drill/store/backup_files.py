@@ -60,10 +60,10 @@ def _parse(path: Path) -> tuple[tuple[int, datetime, int], Backup] | None:
     new, legacy = _NAME.fullmatch(path.name), _LEGACY_NAME.fullmatch(path.name)
     try:
         if new:
-            number, taken_at = int(new[1]), datetime.strptime(new[3], _TIME)
+            number, taken_at = int(new[1]), datetime.strptime(new[3], _TIME)  # noqa: DTZ007  local, as named
             return (number, taken_at, 0), Backup(path, Kind(new[2]), number, taken_at)
         if legacy:
-            taken_at = datetime.strptime(legacy[1], _TIME)
+            taken_at = datetime.strptime(legacy[1], _TIME)  # noqa: DTZ007  local time, as the name gives it
             return (0, taken_at, int(legacy[2] or 0)), Backup(path, Kind.DAILY, 0, taken_at)
     except ValueError:  # digits that are no date, as in drill-20261399-…
         pass

@@ -139,7 +139,8 @@ def _row(row, lapses: int, leech: bool) -> ItemRow:
     due, last = as_date(row.due_day), as_date(row.last_review_day)
     interval = (due - last).days if due is not None and last is not None else 0
     return ItemRow(
-        row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source, due, max(0, interval), row.easiness, row.fsrs_stability, row.reviews, lapses, bool(row.suspended), leech,
+        row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source, due, max(0, interval),
+        row.easiness, row.fsrs_stability, row.reviews, lapses, bool(row.suspended), leech,
     )
 
 

@@ -53,7 +53,9 @@ class ItemIndex:
     def select(self, choice: ItemFilter, today: date) -> list[ItemRow]:
         """The rows `choice` keeps, in content order."""
         needle = choice.search.strip().casefold()
-        rows = [row for row, text in zip(self.rows, self._text) if needle in text] if needle else list(self.rows)
+        rows = list(self.rows)
+        if needle:
+            rows = [row for row, text in zip(rows, self._text, strict=True) if needle in text]
         for test in choice.tests(today):
             rows = [row for row in rows if test(row)]
         return rows

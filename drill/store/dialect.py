@@ -14,8 +14,8 @@ read either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
-from typing import TYPE_CHECKING
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, func, literal_column
 
@@ -31,7 +31,7 @@ class Dialect:
         """The largest of the values (SQLite's scalar MAX; on both, NULL only when every value is)."""
         return f"{'GREATEST' if self.postgres else 'MAX'}({', '.join(values)})"
 
-    def greatest_of(self, *values: ColumnElement) -> ColumnElement:
+    def greatest_of(self, *values: ColumnElement[Any] | object) -> ColumnElement[Any]:
         """`greatest` in a Core statement."""
         return (func.greatest if self.postgres else func.max)(*values)
 
@@ -54,14 +54,15 @@ class Dialect:
         """`column`, marked so that SQLite's planner does not pick an index on it (a unary +)."""
         return column if self.postgres else f"+{column}"
 
-    def unindexed_column(self, column: "Column") -> ColumnElement:
+    def unindexed_column(self, column: Column[Any]) -> ColumnElement[Any]:
         """`unindexed` in a Core statement."""
         return column if self.postgres else literal_column(f"+{column.table.name}.{column.name}", column.type)
 
     def json_has(self, column: str, value: str) -> str:
         """True when the JSON array of strings in `column` holds `value`."""
         if self.postgres:
-            return f"EXISTS (SELECT 1 FROM json_array_elements_text(CAST({column} AS JSON)) AS e(value) WHERE e.value = {value})"
+            return (f"EXISTS (SELECT 1 FROM json_array_elements_text(CAST({column} AS JSON)) AS e(value) "
+                    f"WHERE e.value = {value})")
         return f"EXISTS (SELECT 1 FROM json_each({column}) WHERE value = {value})"
 
     def json_ranges(self, param: str) -> str:
@@ -73,14 +74,15 @@ class Dialect:
                 f"CAST(pair ->> 1 AS TIMESTAMPTZ) AS hi FROM json_array_elements(CAST({param} AS JSON)) "
                 "WITH ORDINALITY AS r(pair, n)"
             )
-        return f"SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi FROM json_each({param})"
+        return (f"SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi "
+                f"FROM json_each({param})")
 
 
 SQLITE = Dialect(postgres=False)
 POSTGRES = Dialect(postgres=True)
 
 
-def dialect(bind: "Connection | Engine") -> Dialect:
+def dialect(bind: Connection | Engine) -> Dialect:
     return POSTGRES if bind.dialect.name == "postgresql" else SQLITE
 
 
@@ -96,7 +98,7 @@ def as_text(value: object) -> str | None:
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, datetime) and value.tzinfo is not None:
-        return value.astimezone(timezone.utc).isoformat()
+        return value.astimezone(UTC).isoformat()
     if isinstance(value, date):
         return value.isoformat()
     return str(value)

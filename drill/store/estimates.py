@@ -58,7 +58,8 @@ def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_
     with writing(engine) as connection:
         return connection.execute(
             insert(mock_round).returning(mock_round.c.id),
-            {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s, "blocks": json.dumps(blocks)},
+            {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s,
+             "blocks": json.dumps(blocks)},
         ).scalar_one()
 
 

@@ -43,12 +43,13 @@ def start_interview(engine: Engine, plan: InterviewPlan, started_at: datetime) -
     with writing(engine) as connection:
         return connection.execute(
             insert(mock_interview).returning(mock_interview.c.id),
-            {"started_at": started_at, "seconds_allowed": plan.settings.seconds, "sections": json.dumps(PLAN.dump_python(plan, mode="json"))},
+            {"started_at": started_at, "seconds_allowed": plan.settings.seconds,
+             "sections": json.dumps(PLAN.dump_python(plan, mode="json"))},
         ).scalar_one()
 
 
 def record_answer(engine: Engine, interview_id: int, answer: InterviewAnswer, answered_at: datetime,
-                  recorded: "Future[int] | None" = None) -> None:
+                  recorded: Future[int] | None = None) -> None:
     """One answer; `recorded` is the write of the review it also was (done before this one, in
     the same writer), whose id it points at when that write committed."""
     review_id = recorded.result() if recorded is not None and recorded.exception() is None else None

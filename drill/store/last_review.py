@@ -60,7 +60,8 @@ def log_problem(database: Path) -> str | None:
         return None
     try:
         with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-            row = connection.execute("SELECT item_id, reviewed_at FROM review WHERE id = ?", (recorded["id"],)).fetchone()
+            row = connection.execute(
+                "SELECT item_id, reviewed_at FROM review WHERE id = ?", (recorded["id"],)).fetchone()
     except sqlite3.Error:
         return None  # what SQLite cannot read is for the damage check that follows
     if row is None or tuple(row) != (recorded["item_id"], recorded["reviewed_at"]):

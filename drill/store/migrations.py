@@ -33,17 +33,17 @@ class NewerDatabaseError(UserFacingError):
     """The database was written by a newer drill than this one."""
 
 
-def schema_version(connection: "Connection") -> int:
+def schema_version(connection: Connection) -> int:
     """The schema version of the database (0 when new); refuses one newer than this drill's."""
     return _versions(connection)[0]
 
 
-def up_to_date(connection: "Connection") -> bool:
+def up_to_date(connection: Connection) -> bool:
     """Whether Alembic has the database at HEAD (what every open checks; no Alembic import)."""
     return _versions(connection)[1] == SCHEMA_VERSION
 
 
-def _versions(connection: "Connection") -> tuple[int, int | None]:
+def _versions(connection: Connection) -> tuple[int, int | None]:
     """(the schema version, Alembic's stamp or None); refuses a database newer than this drill."""
     stamped = _stamped(connection)
     version = _legacy_version(connection) if stamped is None else stamped
@@ -54,7 +54,7 @@ def _versions(connection: "Connection") -> tuple[int, int | None]:
     return version, stamped
 
 
-def migrate(connection: "Connection") -> int:
+def migrate(connection: Connection) -> int:
     """Apply every pending revision inside the caller's write transaction; return how many ran."""
     from alembic import command
     from alembic.config import Config
@@ -75,7 +75,7 @@ def migrate(connection: "Connection") -> int:
     return SCHEMA_VERSION - version
 
 
-def _stamped(connection: "Connection") -> int | None:
+def _stamped(connection: Connection) -> int | None:
     """Alembic's revision of the database as a number (None where Alembic has not stamped it)."""
     if not _has_table(connection, ALEMBIC_TABLE):
         return None
@@ -87,7 +87,7 @@ def _stamped(connection: "Connection") -> int | None:
     return int(revision)
 
 
-def _legacy_version(connection: "Connection") -> int:
+def _legacy_version(connection: Connection) -> int:
     if not _postgres(connection):
         return connection.exec_driver_sql("PRAGMA user_version").scalar() or 0
     if not _has_table(connection, LEGACY_TABLE):
@@ -95,7 +95,7 @@ def _legacy_version(connection: "Connection") -> int:
     return connection.exec_driver_sql(f"SELECT version FROM {LEGACY_TABLE}").scalar() or 0
 
 
-def _keep_legacy_version(connection: "Connection") -> None:
+def _keep_legacy_version(connection: Connection) -> None:
     """Older drills read these: keep them at HEAD so they refuse this schema."""
     if not _postgres(connection):
         connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -103,12 +103,12 @@ def _keep_legacy_version(connection: "Connection") -> None:
         connection.exec_driver_sql(f"UPDATE {LEGACY_TABLE} SET version = {SCHEMA_VERSION}")
 
 
-def _has_table(connection: "Connection", name: str) -> bool:
+def _has_table(connection: Connection, name: str) -> bool:
     if _postgres(connection):
         return connection.exec_driver_sql(f"SELECT to_regclass('{name}')").scalar() is not None
     found = connection.exec_driver_sql(f"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '{name}'")
     return found.scalar() is not None
 
 
-def _postgres(connection: "Connection") -> bool:
+def _postgres(connection: Connection) -> bool:
     return connection.dialect.name == "postgresql"

@@ -63,7 +63,7 @@ def _driver_url(url: str) -> str:
     raise ValueError("it must start with postgresql:// or postgresql+psycopg://")
 
 
-def _lock_writes(connection: "Connection") -> None:
+def _lock_writes(connection: Connection) -> None:
     from drill.store.busy import acquiring_write_lock
 
     if connection.get_execution_options().get("write"):
@@ -75,7 +75,7 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def open_postgres(url: str) -> "Engine":
+def open_postgres(url: str) -> Engine:
     """An engine on the database `url` names, migrated; DatabaseUrlError when it cannot be opened."""
     from sqlalchemy import create_engine, event
     from sqlalchemy.exc import ArgumentError, DBAPIError

@@ -3,8 +3,9 @@
 Each write is journalled (drill.store.journal) before it is tried when it has a journal entry,
 and settled once it commits. A write that waits for the database (another drill holds the write
 lock: drill.store.busy) is said to `on_waiting` after a second and tried again until it commits
-or the recorder closes; a write that is only slow is not said; a write that fails otherwise is reported to `on_failure` at once and again by `drain()`,
-which raises one WriteFailures naming every write that failed since the last drain.
+or the recorder closes; a write that is only slow is not said; a write that fails otherwise is
+reported to `on_failure` at once and again by `drain()`, which raises one WriteFailures naming
+every write that failed since the last drain.
 
 The writer thread is a daemon: closing waits a bounded time, and what is still open then stays
 in the journal for the next start instead of holding the process.
@@ -12,6 +13,7 @@ in the journal for the next start instead of holding the process.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -146,10 +148,9 @@ class Recorder:
     def _settle(self, job: _Job) -> None:
         if job.key is None or self.journal is None:
             return
-        try:
+        # A full disk, or the journal closed on quit: the entry is replayed, which is harmless.
+        with contextlib.suppress(OSError, ValueError):
             self.journal.settle(job.key)
-        except (OSError, ValueError):
-            pass  # a full disk, or the journal closed on quit: the entry is replayed, which is harmless
 
     @property
     def waiting(self) -> int:

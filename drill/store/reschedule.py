@@ -23,7 +23,7 @@ from drill.store.dialect import as_date
 from drill.store.facts import read_fact, write_fact
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.queries import STATE_COLUMNS, item_state
-from drill.store.tables import WITHOUT_MEMORY_BEFORE, item, review
+from drill.store.tables import MEMORY_BEFORE_MISSING, item, review
 from drill.store.transactions import writing
 
 WITHOUT_MEMORY = select(item.c.id).where(item.c.last_review_day.is_not(None), item.c.fsrs_stability.is_(None))
@@ -37,7 +37,7 @@ REWRITE_REVIEW = update(review).where(review.c.id == bindparam("review_id"))
 # Reviews stored without the FSRS memory before them (written before schema 7) although an earlier
 # review gave them a before-state: exactly the rows of the partial index ix_review_without_memory
 # (its own WHERE), so in a store kept up to date this reads an empty index.
-ITEMS_WITHOUT_MEMORY_BEFORE = select(review.c.item_id).distinct().where(WITHOUT_MEMORY_BEFORE)
+WITHOUT_MEMORY_BEFORE = select(review.c.item_id).distinct().where(MEMORY_BEFORE_MISSING)
 STATES = select(item.c.id, *STATE_COLUMNS).where(item.c.last_review_day.is_not(None))
 SET_DUE = update(item).where(item.c.id == bindparam("item_id"))
 BATCH = 500  # items replayed per query
@@ -49,9 +49,9 @@ def items_without_memory(engine: Engine) -> list[str]:
 
 
 def reviews_without_memory(engine: Engine) -> list[str]:
-    """Items with a review stored without the FSRS memory before it (see ITEMS_WITHOUT_MEMORY_BEFORE)."""
+    """Items with a review stored without the FSRS memory before it (see WITHOUT_MEMORY_BEFORE)."""
     with engine.connect() as connection:
-        return list(connection.execute(ITEMS_WITHOUT_MEMORY_BEFORE).scalars())
+        return list(connection.execute(WITHOUT_MEMORY_BEFORE).scalars())
 
 
 def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int, date, int]]]:
@@ -70,7 +70,8 @@ def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewri
             if rewrite_log:
                 connection.execute(
                     REWRITE_REVIEW,
-                    {"review_id": step.review_id, "counted": step.counted, **transition_params(step.before, step.after)},
+                    {"review_id": step.review_id, "counted": step.counted,
+                     **transition_params(step.before, step.after)},
                 )
             state = step.after
         connection.execute(SET_STATE, state_params(item_id, state))

@@ -21,16 +21,18 @@ from typing import NamedTuple
 
 from sqlalchemy import (
     BigInteger,
+    BindParameter,
     Boolean,
     Column,
     Connection,
     Engine,
-    Executable,
     Index,
+    Insert,
     Integer,
     MetaData,
     Table,
     Text,
+    Update,
     and_,
     bindparam,
     func,
@@ -51,7 +53,8 @@ from drill.store.tables import item, review
 from drill.store.writes import RECORD
 
 ALL_REVIEWS = select(
-    review.c.item_id, review.c.reviewed_at, review.c.button, review.c.duration_ms, and_(review.c.cram, ~review.c.counted)
+    review.c.item_id, review.c.reviewed_at, review.c.button, review.c.duration_ms,
+    and_(review.c.cram, ~review.c.counted),  # a cram grade that kept the schedule
 ).order_by(review.c.reviewed_at, review.c.id)
 ITEM_IDS = select(item.c.id)
 STREAM = 1000  # rows fetched at a time while exporting
@@ -75,7 +78,7 @@ STAGE = Table(
 STAGE_INDEX = Index("ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms",
                                                                       "cram")))  # covering; made once staged
 STAGED_COUNTS = select(STAGE.c.item_id, func.count()).group_by(STAGE.c.item_id).order_by(STAGE.c.item_id)
-IDS = bindparam("ids", expanding=True)
+IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
 STORED_COUNTS = select(review.c.item_id, func.count()).where(review.c.item_id.in_(IDS)).group_by(review.c.item_id)
 STAGED = (
     select(STAGE.c.item_id, STAGE.c.ms, STAGE.c.button, STAGE.c.duration_ms, STAGE.c.cram)
@@ -184,7 +187,7 @@ class Staging:
         after the last `add`: it indexes the staged rows."""
         with self.connection.begin():
             self.connection.execute(CreateIndex(STAGE_INDEX))
-            staged = {item_id: count for item_id, count in self.connection.execute(STAGED_COUNTS)}
+            staged: dict[str, int] = dict(self.connection.execute(STAGED_COUNTS).tuples().all())
             ids = list(staged)
             stored: dict[str, int] = {}
             for start in range(0, len(ids), BATCH):
@@ -297,7 +300,7 @@ class _Writes:
                 rows.clear()
 
 
-def execute_many(connection: Connection, statement: Executable, rows: list[dict[str, object]]) -> None:
+def execute_many(connection: Connection, statement: Insert | Update, rows: list[dict[str, object]]) -> None:
     """`statement` run for every row (its columns and parameters are the rows' keys), handed to the
     driver as it stands: SQLAlchemy's own handling of each row's parameters costs more than SQLite
     takes to insert it. (The values go to the driver unconverted: SQLite's adapters write days and

@@ -54,7 +54,7 @@ def _row(loaded: LoadedItem) -> dict[str, object]:
     }
 
 
-def _set(item_id: str, **columns: object) -> dict[str, object]:
+def _set(item_id: object, **columns: object) -> dict[str, object]:
     """SET's parameters: the item's id and its columns to change."""
     return {"item_id": item_id, **columns}
 

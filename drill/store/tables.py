@@ -22,7 +22,7 @@ ZERO = text("0")
 
 # The partial indexes' WHERE. A query meant to read one of them says it as it stands (SQLite's
 # planner uses a partial index only for the terms written as the index writes them).
-WITHOUT_MEMORY_BEFORE = text("fsrs_stability_before IS NULL AND last_day_before IS NOT NULL")
+MEMORY_BEFORE_MISSING = text("fsrs_stability_before IS NULL AND last_day_before IS NOT NULL")
 LAPSE = text("counted = TRUE AND button = 1 AND reps_before > 0")  # a counted Again on a learned item
 CRAM = text("cram = TRUE")
 
@@ -96,7 +96,7 @@ class Review(SQLModel, table=True):
         Index("ix_review_stats_item", "item_id", "study_day", "counted", "interval_before", "button", "duration_ms"),
         # Rows that still lack the FSRS memory before them (empty once opening has replayed them).
         Index("ix_review_without_memory", "item_id",
-              sqlite_where=WITHOUT_MEMORY_BEFORE, postgresql_where=WITHOUT_MEMORY_BEFORE),
+              sqlite_where=MEMORY_BEFORE_MISSING, postgresql_where=MEMORY_BEFORE_MISSING),
         # Lapses (drill.store.leeches) and cram reviews, each read through an index of their own.
         Index("ix_review_lapse", "item_id", sqlite_where=LAPSE, postgresql_where=LAPSE),
         Index("ix_review_cram", "study_day", "item_id", "counted", sqlite_where=CRAM, postgresql_where=CRAM),
@@ -244,12 +244,13 @@ class MockInterviewAnswer(SQLModel, table=True):
 
 
 METADATA = SQLModel.metadata
-item: Table = Item.__table__  # type: ignore[assignment]
-item_revision: Table = ItemRevision.__table__  # type: ignore[assignment]
-review: Table = Review.__table__  # type: ignore[assignment]
-mock_round: Table = MockRound.__table__  # type: ignore[assignment]
-estimate_attempt: Table = EstimateAttempt.__table__  # type: ignore[assignment]
-coding_attempt: Table = CodingAttempt.__table__  # type: ignore[assignment]
-store_fact: Table = StoreFact.__table__  # type: ignore[assignment]
-mock_interview: Table = MockInterview.__table__  # type: ignore[assignment]
-mock_interview_answer: Table = MockInterviewAnswer.__table__  # type: ignore[assignment]
+# The Core tables queries are built on.
+item: Table = Item.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+item_revision: Table = ItemRevision.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+review: Table = Review.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+mock_round: Table = MockRound.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+estimate_attempt: Table = EstimateAttempt.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+coding_attempt: Table = CodingAttempt.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+store_fact: Table = StoreFact.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+mock_interview: Table = MockInterview.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+mock_interview_answer: Table = MockInterviewAnswer.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped

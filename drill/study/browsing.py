@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from drill.coding.drills import drill_id
 from drill.home import HomeSummary
 from drill.schedule import memory
@@ -33,7 +31,7 @@ class Browsing:
             forward = queries.brought_forward_blocks(study.engine, interview, start, today_plan.bring_today)
             for block, number in forward.items():
                 counts = by_block.get(block, queries.BlockCounts())
-                by_block[block] = replace(counts, due=counts.due + number)
+                by_block[block] = counts.model_copy(update={"due": counts.due + number})
             new_per_day = today_plan.new_per_day
         return HomeSummary(
             today=today,

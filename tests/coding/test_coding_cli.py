@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from coding_toys import write_candidate, write_toy_kernels
+from helpers.coding_toys import write_candidate, write_toy_kernels
 from drill.cli import main
 from drill.coding.drills import load_drills
 from drill.paths import Paths

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
+from helpers.coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
 
 from drill.coding.drills import Drill, find_drill
 from drill.coding.runner.api import run_tests

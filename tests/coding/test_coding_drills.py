@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from coding_toys import write_toy_kernels
+from helpers.coding_toys import write_toy_kernels
 from drill.coding.drills import Drill, DrillError, check, find_drill, load_drills
 from drill.paths import Paths
 

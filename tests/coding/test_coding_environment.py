@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers.import_blocker import blocker
 
 from drill.coding.drills import find_drill
 from drill.coding.runner import environment
@@ -31,36 +32,6 @@ from drill.coding.runner.warm import WarmWorker
 REPO = Path(__file__).resolve().parents[2]
 KERNELS = REPO / "kernels"
 DRILL = "quantize-per-channel"
-
-# On PYTHONPATH, this makes every module named in DRILL_TEST_BLOCK fail to import with the real
-# message ("No module named 'torch'"); with DRILL_TEST_BLOCK_RUNNER_ONLY set, only in a test
-# process (the runner's `-m drill.coding.sandbox.child` or warm worker), so the app's own check sees nothing.
-SITECUSTOMIZE = '''
-import os, sys
-
-_BLOCKED = set(filter(None, os.environ.get("DRILL_TEST_BLOCK", "").split(",")))
-_RUNNER = ("drill.coding.sandbox.child", "drill.coding.runner.worker")
-if os.environ.get("DRILL_TEST_BLOCK_RUNNER_ONLY") and not any(name in sys.orig_argv for name in _RUNNER):
-    _BLOCKED = set()
-
-
-class _Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in _BLOCKED:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-
-if _BLOCKED:
-    sys.meta_path.insert(0, _Block())
-'''
-
-
-def blocker(tmp_path: Path) -> Path:
-    folder = tmp_path / "block"
-    folder.mkdir(exist_ok=True)
-    (folder / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
-    return folder
 
 
 def cli(tmp_path: Path, *args: str, block: str, runner_only: bool = False) -> subprocess.CompletedProcess:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from coding_toys import write_toy_kernels
+from helpers.coding_toys import write_toy_kernels
 from drill.coding.drills import find_drill
 from drill.coding.progress import Progress, last_unfinished, progress_file, read_progress, save_progress
 from drill.coding.workspace import create_workspace

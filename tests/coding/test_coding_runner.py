@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
+from helpers.coding_toys import toy, worker, write_candidate  # noqa: F401 (toy, worker: fixtures)
 
 from drill.coding.drills import Drill
 from drill.coding.processes import MiB

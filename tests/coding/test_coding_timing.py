@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from coding_toys import write_toy_kernels
+from helpers.coding_toys import write_toy_kernels
 
 from drill.coding.drills import find_drill
 from drill.coding.runner.api import run_tests

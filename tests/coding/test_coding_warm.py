@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from coding_toys import write_candidate
+from helpers.coding_toys import write_candidate
 
 from drill.coding.drills import find_drill
 from drill.coding.runner.api import run_tests

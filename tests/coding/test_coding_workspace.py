@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from coding_toys import write_toy_kernels
+from helpers.coding_toys import write_toy_kernels
 from drill.coding.drills import find_drill
 from drill.coding.workspace import Workspace, create_workspace
 from drill.paths import Paths

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import TestPaths, write_deck
+from helpers.content import TestPaths, write_deck
 
 from drill.store.damage import DamagedDatabaseError
 from drill.store.last_review import record_path, wal_path

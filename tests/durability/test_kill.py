@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import TestPaths, write_deck
+from helpers.content import TestPaths, write_deck
 
 from drill.schedule.session import ReviewSession
 from drill.study import Study

@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
 
 from drill.store.journal import Journal, claimed
 from drill.store.pending_writes import REFUSED, replay

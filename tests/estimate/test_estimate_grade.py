@@ -93,7 +93,7 @@ def test_score_curve():
     assert score_from_log_error(1.0, 0.05) == 0.0
     assert score_from_log_error(3.0, 0.05) == 0.0
     assert score_from_log_error(float("nan"), 0.05) == 0.0
-    xs = [i / 100 for i in range(0, 120)]
+    xs = [i / 100 for i in range(120)]
     scores = [score_from_log_error(x, 0.05) for x in xs]
     assert scores == sorted(scores, reverse=True)
 

@@ -1,5 +1,6 @@
 """`drill scheduler compare`: an empty history, a small one, and a bad setting."""
 
+import itertools
 import json
 import math
 from datetime import timedelta
@@ -56,7 +57,7 @@ def test_history_queries(small_history) -> None:
     assert review_counts(small_history.engine) == (5, 4)
     days = [day for day, _ in item_reviews(small_history.engine, "m-1")]
     assert [button for _, button in item_reviews(small_history.engine, "m-1")] == [3, 3, 1]
-    assert [(b - a).days for a, b in zip(days, days[1:])] == [1, 6]
+    assert [(b - a).days for a, b in itertools.pairwise(days)] == [1, 6]
     assert [r.item_id for r in review_history(small_history.engine)] == ["c-1", "m-1", "m-1", "m-1"]
 
 

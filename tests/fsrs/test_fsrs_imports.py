@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+
 def loaded_after(code: str) -> list[str]:
     probe = code + "\nimport sys\nprint(','.join(m for m in ('fsrs', 'textual') if m in sys.modules))\n"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -54,8 +54,8 @@ def test_every_counted_grade_stores_fsrs_memory_under_sm2_too(small_paths, clock
     item = study.reviews.queue()[0]
     buttons = [3, 1, 4]
     days = grade_every(study, clock, item, buttons, 3)
-    expected = fsrs_model.replay(zip(days, buttons))
-    stability, difficulty, fsrs_due, due, interval, last = memory(study, item)
+    expected = fsrs_model.replay(zip(days, buttons, strict=True))
+    stability, difficulty, fsrs_due, due, interval, _ = memory(study, item)
     assert (stability, difficulty) == pytest.approx((expected.stability, expected.difficulty))
     assert fsrs_due == expected.due_day.isoformat()
     assert due == (days[-1] + timedelta(days=interval)).isoformat()  # SM-2 still sets the due day
@@ -67,7 +67,7 @@ def test_undo_puts_the_memory_back(small_paths, clock) -> None:
     item = study.reviews.queue()[0]
     first, _ = grade(study, item, 3)
     clock.now += timedelta(days=2)
-    second, review_id = grade(study, item, 1)
+    second, _ = grade(study, item, 1)
     assert second.after.fsrs_stability < first.after.fsrs_stability  # a lapse shrinks stability
     write_undo(study, second)
     assert memory(study, item)[:3] == (first.after.fsrs_stability, first.after.fsrs_difficulty,
@@ -96,7 +96,7 @@ def test_items_graded_without_memory_are_rebuilt_from_their_reviews_on_open(smal
     rebuilt = memory(study, item)
     assert rebuilt[0] == pytest.approx(before[0]) and rebuilt[1:] == before[1:]
     sm2 = ItemState()
-    for day, button in zip(days, buttons):
+    for day, button in zip(days, buttons, strict=True):
         sm2 = apply(sm2, button, day)
     assert study.reviews.cards([item])[0].state.interval == sm2.interval
     study.close()
@@ -108,7 +108,7 @@ def test_a_scheduler_named_in_config_takes_over_the_due_days_and_back(small_path
     for button in (3, 4):
         grade(study, item, button)
         clock.now += timedelta(days=2)
-    stability, _, fsrs_due, sm2_due, interval, last = memory(study, item)
+    _, _, fsrs_due, sm2_due, _, _ = memory(study, item)
     assert fsrs_due != sm2_due
     study.close()
 
@@ -200,9 +200,7 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
     clock.now += timedelta(days=2)
     card = study.reviews.cards([item])[0]
     estimate = study.reviews.grade(card, 3, 1000)
-    review_id = record_review_attempt(study.engine, estimate, AttemptRow(**{
-        "item_id": item, "attempted_at": clock.now, "params": "{}", "answer": "1 GB", "parsed": 1e9,
-        "truth": 1e9, "unit": "B", "score": 1.0, "log_error": 0.0, "slip": None, "error": None, "seconds": 9.0}), study.regrade)
+    review_id = record_review_attempt(study.engine, estimate, AttemptRow(item_id=item, attempted_at=clock.now, params="{}", answer="1 GB", parsed=1e9, truth=1e9, unit="B", score=1.0, log_error=0.0, slip=None, error=None, seconds=9.0), study.regrade)
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     clock.now += timedelta(days=4)
     card = study.reviews.cards([item])[0]

@@ -1,6 +1,6 @@
 """drill's FSRS replay gives exactly what the fsrs package gives for the same ratings and times."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import fsrs
 import pytest
@@ -21,14 +21,14 @@ def package_scheduler() -> fsrs.Scheduler:
 def package_replay(reviews: list[tuple[date, int]]) -> fsrs.Card:
     scheduler, card = package_scheduler(), fsrs.Card(card_id=1)
     for day, button in reviews:
-        noon = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        noon = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
         card, _ = scheduler.review_card(card, fsrs.Rating(button), noon)
     return card
 
 
 def days_from(gaps: list[int], buttons: list[int]) -> list[tuple[date, int]]:
     day, out = START, []
-    for gap, button in zip(gaps, buttons):
+    for gap, button in zip(gaps, buttons, strict=True):
         day += timedelta(days=gap)
         out.append((day, button))
     return out
@@ -112,7 +112,7 @@ def test_bad_inputs() -> None:
     with pytest.raises(ValueError):
         fsrs_model.review(FSRSState(), 5, START)
     with pytest.raises(TypeError):
-        retrievability(replay([(START, 3)]), datetime(2026, 1, 9, tzinfo=timezone.utc))
+        retrievability(replay([(START, 3)]), datetime(2026, 1, 9, tzinfo=UTC))
 
 
 def test_the_scheduler_is_the_documented_one() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -12,6 +13,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from helpers.content import TestPaths, write_deck
+from helpers.simulated_learner import learn
 
 from drill.cli import main
 from drill.config import Config, ConfigError
@@ -23,8 +26,6 @@ from drill.schedule.replay import FITTED, PastReview
 from drill.store.fsrs_parameters import read_parameters
 from drill.study import Study
 from drill.study.writes import write_grade
-from tests.conftest import TestPaths, write_deck
-from tests.fsrs.simulated_learner import learn
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
@@ -137,7 +138,7 @@ def test_desired_retention_is_a_number_from_0_7_to_0_97(drill_home: Path, value:
     drill_home.mkdir(parents=True, exist_ok=True)
     config = drill_home / "config.toml"
     config.write_text(f"desired_retention = {value}\n")
-    with pytest.raises(ConfigError, match="desired_retention must be a number from 0.7 to 0.97"):
+    with pytest.raises(ConfigError, match=re.escape("desired_retention must be a number from 0.7 to 0.97")):
         Config.load(config)
     config.write_text("desired_retention = 0.85\n")
     assert Config.load(config).desired_retention == 0.85

@@ -1,7 +1,7 @@
 """Scoring SM-2 and FSRS on a history: log loss and RMSE, checked by hand."""
 
 import math
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import fsrs
 import pytest
@@ -33,7 +33,7 @@ def fsrs_by_the_package() -> list[float]:
     scheduler = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
     card, out = fsrs.Card(card_id=1), []
     for n, button in ((1, 3), (2, 3), (8, 1), (10, 2)):
-        moment = datetime(2026, 3, n, 12, tzinfo=timezone.utc)
+        moment = datetime(2026, 3, n, 12, tzinfo=UTC)
         if card.last_review is not None:
             out.append(scheduler.get_card_retrievability(card, moment))
         card, _ = scheduler.review_card(card, fsrs.Rating(button), moment)
@@ -41,11 +41,11 @@ def fsrs_by_the_package() -> list[float]:
 
 
 def log_loss(predicted: list[float], passed: list[bool]) -> float:
-    return -sum(math.log(p if y else 1 - p) for p, y in zip(predicted, passed)) / len(passed)
+    return -sum(math.log(p if y else 1 - p) for p, y in zip(predicted, passed, strict=True)) / len(passed)
 
 
 def rmse(predicted: list[float], passed: list[bool]) -> float:
-    return math.sqrt(sum((p - y) ** 2 for p, y in zip(predicted, passed)) / len(passed))
+    return math.sqrt(sum((p - y) ** 2 for p, y in zip(predicted, passed, strict=True)) / len(passed))
 
 
 def test_sm2_proxy() -> None:

@@ -1,7 +1,7 @@
 """scheduler = "fsrs": due days come from FSRS replayed over the stored reviews; SM-2 keeps moving."""
 
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import fsrs
 import pytest
@@ -24,7 +24,7 @@ def package_due(reviews: list[tuple[date, int]]) -> date:
     scheduler = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
     card = fsrs.Card(card_id=1)
     for day, button in reviews:
-        noon = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        noon = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
         card, _ = scheduler.review_card(card, fsrs.Rating(button), noon)
     return card.due.date()
 

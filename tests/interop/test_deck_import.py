@@ -94,7 +94,7 @@ def test_the_written_deck_is_what_the_content_loader_reads(small_paths, notes: P
     assert load.errors == []
     assert [(loaded.item.id, loaded.item.block, loaded.item.topic, loaded.item.answer) for loaded in load.items] == [
         (item_id, "memory", "KV", answer)
-        for item_id, answer in zip(ids_in(notes.read_text()), [FIRST_ANSWER, SECOND_ANSWER])
+        for item_id, answer in zip(ids_in(notes.read_text()), [FIRST_ANSWER, SECOND_ANSWER], strict=True)
     ]
     assert report.deck == small_paths.user_decks / "imported-kv-cache.toml"
     assert sorted(path.name for path in small_paths.user_decks.iterdir()) == ["imported-kv-cache.toml"]
@@ -132,11 +132,11 @@ def test_the_format_comes_from_the_extension_and_the_contents(name: str, text: s
 def test_a_file_of_unknown_format_or_without_cards_is_refused(small_paths, tmp_path: Path) -> None:
     prose = tmp_path / "prose.txt"
     prose.write_text("no cards here\n")
-    with pytest.raises(InteropError, match="prose.txt:1: neither a Markdown deck"):
+    with pytest.raises(InteropError, match=re.escape("prose.txt:1: neither a Markdown deck")):
         import_deck(small_paths, prose, "memory", None)
     empty = tmp_path / "empty.md"
     empty.write_text("# Just a heading\n")
-    with pytest.raises(InteropError, match="empty.md:1: no cards found"):
+    with pytest.raises(InteropError, match=re.escape("empty.md:1: no cards found")):
         import_deck(small_paths, empty, "memory", None)
     assert not small_paths.home.exists()
 

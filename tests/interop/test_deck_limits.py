@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from measure import with_peak_memory
+from helpers.measure import with_peak_memory
 
 from drill.cli import main
 from drill.paths import Paths

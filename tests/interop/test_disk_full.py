@@ -60,7 +60,8 @@ def one_line(capsys, argv: list[str]) -> str:
 
 
 def full_database_line(drill_home: Path) -> str:
-    return f"drill: the disk is full: cannot write the database {drill_home / 'drill.db'}; free some space and run it again"
+    database = drill_home / "drill.db"
+    return f"drill: the disk is full: cannot write the database {database}; free some space and run it again"
 
 
 def test_history_import_on_a_full_disk(capsys, tmp_path: Path, drill_home: Path, full_store: list[str]) -> None:

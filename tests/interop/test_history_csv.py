@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import Clock, TestPaths
+from helpers.clock import Clock
+from helpers.content import TestPaths
 from sqlalchemy import text
 
 from drill.cli import main
@@ -53,7 +54,7 @@ def graded_study(paths: TestPaths, clock: Clock, scheduler: str = "sm2") -> tupl
     for index, (day, item_id, button, duration) in enumerate(SESSION):
         clock.now = start + timedelta(days=day, minutes=2 * index, microseconds=1000 * index + 789)
         write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, duration))
-        milliseconds = round((start - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()) * 1000
+        milliseconds = round((start - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds()) * 1000
         milliseconds += (day * 86_400 + 120 * index) * 1000 + index  # microseconds 789 are dropped
         expected.append((card_id(item_id), milliseconds, button, duration, 0))
     return study, expected
@@ -143,11 +144,11 @@ def test_imported_reviews_keep_the_fsrs_memory_before_each_as_the_grades_wrote_i
 
 def test_a_hand_made_history_counts_the_first_review_of_each_study_day(small_paths, clock, tmp_path) -> None:
     # Rollover 4 am (TZ=UTC): 02:00 on the 2nd still belongs to study day the 1st.
-    times = [datetime(2026, 11, 1, 10, tzinfo=timezone.utc), datetime(2026, 11, 2, 2, tzinfo=timezone.utc),
-             datetime(2026, 11, 2, 10, tzinfo=timezone.utc)]
+    times = [datetime(2026, 11, 1, 10, tzinfo=UTC), datetime(2026, 11, 2, 2, tzinfo=UTC),
+             datetime(2026, 11, 2, 10, tzinfo=UTC)]
     source = tmp_path / "hand.csv"
     source.write_text(HEADER + "\n" + "".join(
-        f"{card_id('m-2')},{int(moment.timestamp() * 1000)},{button},\n" for moment, button in zip(times, (1, 3, 3))
+        f"{card_id('m-2')},{int(moment.timestamp() * 1000)},{button},\n" for moment, button in zip(times, (1, 3, 3), strict=True)
     ))
     study = open_study(small_paths, clock)
     try:
@@ -166,7 +167,7 @@ def test_a_hand_made_history_counts_the_first_review_of_each_study_day(small_pat
 
 def test_columns_in_any_order_and_extra_columns_are_accepted(small_paths, clock, tmp_path) -> None:
     source = tmp_path / "reordered.csv"
-    moment = int(datetime(2026, 11, 20, 9, tzinfo=timezone.utc).timestamp() * 1000)
+    moment = int(datetime(2026, 11, 20, 9, tzinfo=UTC).timestamp() * 1000)
     source.write_text(f"review_state,review_rating,review_duration,card_id,review_time\n"
                       f"2,4,1200,{card_id('i-2')},{moment}\n")
     study = open_study(small_paths, clock)
@@ -178,9 +179,9 @@ def test_columns_in_any_order_and_extra_columns_are_accepted(small_paths, clock,
 
 
 def test_bad_rows_are_all_reported_and_nothing_is_imported(small_paths, clock, tmp_path) -> None:
-    moment = int(datetime(2026, 11, 20, 9, tzinfo=timezone.utc).timestamp() * 1000)
+    moment = int(datetime(2026, 11, 20, 9, tzinfo=UTC).timestamp() * 1000)
     good = [f"{card_id('m-1')},{moment + 1000 * n},3,1000" for n in range(7)]
-    rows = good[:5] + [f"{card_id('m-1')},{moment + 9000},5,1000"] + good[5:6] + [f"12345,{moment},3,1000"] + good[6:]
+    rows = [*good[:5], f"{card_id('m-1')},{moment + 9000},5,1000", *good[5:6], f"12345,{moment},3,1000", *good[6:]]
     source = tmp_path / "bad.csv"
     source.write_text(HEADER + "\n" + "\n".join(rows) + "\n")
     study = open_study(small_paths, clock)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from measure import with_peak_memory
+from helpers.measure import with_peak_memory
 from sqlalchemy import text
 
 from drill.cli import main

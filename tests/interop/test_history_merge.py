@@ -10,7 +10,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import Clock, TestPaths
+from helpers.clock import Clock
+from helpers.content import TestPaths
 from sqlalchemy import text
 
 from drill.config import Config

@@ -107,7 +107,7 @@ def test_a_new_id_never_repeats_one_written_further_down() -> None:
 def test_errors_name_the_line(text: str, expected: list[str]) -> None:
     found = messages(text)
     assert len(found) == len(expected)
-    assert all(message.startswith(prefix) for message, prefix in zip(found, expected))
+    assert all(message.startswith(prefix) for message, prefix in zip(found, expected, strict=True))
 
 
 def test_every_error_of_a_file_is_reported_in_line_order() -> None:

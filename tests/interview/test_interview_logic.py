@@ -16,8 +16,11 @@ from drill.schedule.records import Card
 TODAY = date(2026, 11, 22)
 
 
+NEW = ItemState()
+
+
 def card(item_id: str, kind: str = "card", block: str = "memory", topic: str = "Memory", target: int | None = None,
-         state: ItemState = ItemState()) -> Card:
+         state: ItemState = NEW) -> Card:
     return Card(item_id, kind, block, topic, f"Prompt of {item_id}?", "Answer.", "source", ["a point"], target, state)
 
 

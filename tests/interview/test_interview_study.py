@@ -6,7 +6,7 @@ import random
 import sqlite3
 
 import pytest
-from interview_helpers import run_interview
+from helpers.interview import run_interview
 
 from drill.cli import main
 from drill.config import Config

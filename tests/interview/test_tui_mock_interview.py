@@ -5,6 +5,7 @@ import random
 import re
 
 import pytest
+from helpers.pilot import db_rows, wait_ready, wait_until
 from textual.widgets import Input, Markdown, Select, Static, Switch
 
 from drill.config import Config
@@ -17,7 +18,6 @@ from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScr
 from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.confirm import Confirm
-from tui_helpers import db_rows, wait_ready, wait_until
 
 
 @pytest.fixture
@@ -254,7 +254,7 @@ async def test_the_scorecard_shows_whole_questions_and_the_history_local_times(a
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewHistoryScreen))
         table = app.screen.query_one("#interview-history")
         assert table.get_row_at(0)[0] == "2026-11-22 20:30"  # 15:00 UTC, shown local
-        assert [str(column.label) for column in table.columns.values()][0] == "started"
+        assert str(next(iter(table.columns.values())).label) == "started"
         await pilot.press("enter")  # the stored scorecard says when it started, locally too
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
         text = app.screen.text()

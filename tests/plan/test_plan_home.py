@@ -2,8 +2,8 @@
 
 from datetime import date
 
-from drill.schedule.plan import PlanCounts, make
 from drill.home import HomeSummary
+from drill.schedule.plan import PlanCounts, make
 from drill.tui.screens.home import headline
 
 TODAY = date(2026, 11, 22)

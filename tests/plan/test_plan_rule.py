@@ -18,7 +18,7 @@ def test_spread_fills_the_least_loaded_days_earliest_first() -> None:
 
 def test_spread_matches_one_item_at_a_time_water_filling() -> None:
     for base in ([3, 1, 4, 1, 5, 9, 2], [0, 0, 7], [10, 0, 0, 0, 10], [1]):
-        for extra in range(0, 40):
+        for extra in range(40):
             loads, naive = list(base), [0] * len(base)
             for _ in range(extra):
                 day = min(range(len(base)), key=lambda i: (loads[i], i))

@@ -3,7 +3,7 @@ time, even daily counts, unseen content finished by the date, normal scheduling 
 
 from datetime import date, timedelta
 
-from conftest import TestPaths, write_deck
+from helpers.content import TestPaths, write_deck
 from sqlalchemy import text
 
 from drill.config import Config, set_interview_date
@@ -145,7 +145,7 @@ def test_after_the_date_normal_due_days_return(drill_home, deck_dir, clock) -> N
     assert sorted(study.reviews.queue()) == sorted(LATE | IN_WINDOW)  # (and the in-window ones, overdue)
     assert stored_due(study) == before
     clock.now += timedelta(days=1)  # the interview day: stored SM-2 due days again
-    assert study.reviews.queue() == [item for item in ("x-10", "x-11", "x-12", "x-13")]
+    assert study.reviews.queue() == ["x-10", "x-11", "x-12", "x-13"]
     assert study.browsing.home().plan is None and study.browsing.home().new_per_day_needed is None
     clock.now += timedelta(days=2)  # 4 Dec: x-00 (due 3 Dec) and x-01 (due 4 Dec) come back on their own
     assert study.reviews.queue()[-2:] == ["x-00", "x-01"]

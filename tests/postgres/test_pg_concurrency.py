@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 
-from conftest import write_deck
+from helpers.concurrent_grading import ITEMS, REVIEWS_OF_ONE, assert_counted_once, grade_at_once, grade_one_card_twice
+from helpers.content import write_deck
 from sqlalchemy import create_engine, text
-from test_concurrency import ITEMS, REVIEWS_OF_ONE, assert_counted_once, grade_at_once, grade_one_card_twice
 
 
 def test_two_machines_grade_at_once(pg_url, tmp_path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from interview_helpers import run_interview
+from helpers.interview import run_interview
 from sqlalchemy import text
 
 from drill.interview.settings import InterviewSettings

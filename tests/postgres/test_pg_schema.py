@@ -14,7 +14,7 @@ from drill.store.engine import open_engine, open_store
 from drill.store.migrations import ALEMBIC_TABLE, HEAD, LEGACY_TABLE, SCHEMA_VERSION, NewerDatabaseError, migrate
 from drill.store.transactions import writing
 
-from .together import at_once
+from helpers.together import at_once
 
 KINDS = (Boolean, DateTime, Date, Float, Integer, String)  # no one of them subclasses another
 

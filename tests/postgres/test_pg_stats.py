@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Clock
+from helpers.clock import Clock
 
 import drill.study
 from drill.cli import main
 
-from .study_history import as_json, build_history, content, figures, open_study
+from helpers.study_history import as_json, build_history, content, figures, open_study
 
 REAL_OPEN = drill.study.Study.open.__func__  # `drill` opens the study itself: tests point it at theirs
 

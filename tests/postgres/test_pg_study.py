@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, timedelta
 
-from conftest import TestPaths, write_deck
+from helpers.content import TestPaths, write_deck
 from sqlalchemy import text
 
 from drill.coding.attempt import CodingAttempt
@@ -23,8 +23,8 @@ from drill.store.writes import set_suspended
 from drill.study import Study
 from drill.study.writes import write_coding, write_estimate, write_grade, write_undo
 
-from .study_history import DRILL, content, open_study
-from .together import at_once
+from helpers.study_history import DRILL, content, open_study
+from helpers.together import at_once
 
 
 def rows(study: Study, sql: str, **params) -> list[tuple]:

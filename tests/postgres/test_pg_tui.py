@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
-from tui_helpers import wait_ready, wait_until
+from helpers.pilot import wait_ready, wait_until
 
 
 def reviews(app) -> list[tuple]:

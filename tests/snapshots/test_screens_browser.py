@@ -6,8 +6,8 @@ import pytest
 
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
-from .screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from tui_helpers import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
+from helpers.pilot import wait_until
 
 
 def browser_after(*keys: str, info: bool = False):

@@ -7,8 +7,8 @@ from textual.widgets import Checkbox, Input
 from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.review import ReviewScreen
 
-from .screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from tui_helpers import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
+from helpers.pilot import wait_until
 
 
 async def setup(pilot) -> None:

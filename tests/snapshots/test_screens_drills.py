@@ -9,7 +9,7 @@ under 1 s for the reference), whose results do not vary."""
 import shutil
 
 import pytest
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
 
 from drill.coding.drills import item_id
 from drill.coding.runner import environment
@@ -17,7 +17,7 @@ from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
 from drill.tui.widgets.choose import Choose
 
-from .screen_steps import (
+from helpers.screen_steps import (
     DRILLS,
     KERNELS,
     SIZE_IDS,

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from .screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from tui_helpers import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
+from helpers.pilot import wait_until
 
 
 def fresh(paths, clock) -> None:

@@ -11,9 +11,9 @@ from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
 from drill.tui.widgets.confirm import Confirm
-from .screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
+from helpers.screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
                           wrong_answer)
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
 
 
 async def setup(pilot) -> MockInterviewSetupScreen:

@@ -10,9 +10,9 @@ from drill.tui.screens.mock_round import MockRoundScreen
 from drill.tui.screens.mock_setup import MockSetupScreen
 from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen
 from drill.tui.widgets.confirm import Confirm
-from .screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
+from helpers.screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
                           wrong_answer)
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
 
 
 async def setup(pilot) -> MockSetupScreen:

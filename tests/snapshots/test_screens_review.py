@@ -6,9 +6,9 @@ import pytest
 
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
-from .screen_steps import SIZE_IDS, SIZES, run_clocks, snapshot, use_content
-from test_tui_estimate_review import open_review
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, run_clocks, snapshot, use_content
+from helpers.screens import open_review
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

@@ -5,8 +5,8 @@ towards an interview date (the plan), at 80×24 and 120×36."""
 import pytest
 
 from drill.tui.screens.stats import StatsScreen
-from .screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from tui_helpers import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
+from helpers.pilot import wait_until
 
 
 def loaded(pilot) -> bool:

@@ -13,7 +13,7 @@ import sqlite3
 from datetime import date, timedelta
 
 import pytest
-from conftest import TestPaths
+from helpers.content import TestPaths
 
 import drill.study
 from drill.cli import main

@@ -10,7 +10,7 @@ import pytest
 from drill.days import study_day
 from drill.stats.report import load_report
 from drill.store.stats.scope import day_start
-from stats_history import TODAY, make_history, open_history
+from helpers.stats_history import TODAY, make_history, open_history
 
 R = 0.9  # the SM-2 recall proxy's base
 

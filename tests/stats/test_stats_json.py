@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from stats_history import TODAY, make_history, open_history
+from helpers.stats_history import TODAY, make_history, open_history
 
 from drill.cli import main
 

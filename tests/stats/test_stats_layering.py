@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from drill.store.stats.scope import Scope
-from stats_history import TODAY, make_history
+from helpers.stats_history import TODAY, make_history
 
 def test_the_app_loads_plotting_only_with_the_stats_screen() -> None:
     code = (

@@ -16,8 +16,8 @@ import pytest
 
 from drill.cli import main
 from drill.interview.settings import InterviewSettings
-from interview_helpers import run_interview
-from stats_history import make_history, open_history
+from helpers.interview import run_interview
+from helpers.stats_history import make_history, open_history
 
 GOLDEN = Path(__file__).parent / "golden"
 RUNS = {  # golden file -> the arguments after `drill stats`

@@ -1,5 +1,5 @@
-"""The stats screen: opened from home with `s`, `p` and `b` switch period and block, and its
-snapshots at 80×24 and 120×40 over the hand-built history with a fixed clock."""
+"""The stats screen: opened from home with `s`, `p` and `b` switch period and block, over the
+hand-built history with a fixed clock (its snapshots: tests/snapshots/test_screens_stats_hand_built.py)."""
 
 from __future__ import annotations
 
@@ -9,21 +9,9 @@ import pytest
 from rich.console import Console
 
 from drill.tui.app import DrillApp
-from stats_history import make_history
-from tui_helpers import wait_ready, wait_until
-
-
-@pytest.fixture
-def history(drill_home, tmp_path, clock):
-    return make_history(drill_home, tmp_path, clock)
-
-
-async def open_stats(pilot) -> None:
-    from drill.tui.screens.stats import StatsScreen
-
-    await wait_ready(pilot)
-    await pilot.press("s")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, StatsScreen) and pilot.app.screen.has_class("loaded"))
+from helpers.pilot import wait_ready, wait_until
+from helpers.screens import open_stats
+from helpers.stats_history import history  # noqa: F401  (a fixture)
 
 
 def text_of(screen, selector: str) -> str:
@@ -104,28 +92,6 @@ async def test_a_newer_choice_wins_over_a_slower_earlier_load(history, clock) ->
         assert screen.report is stale and screen.period == 7
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_stats_snapshot(snap_compare, history, clock, size) -> None:
-    assert snap_compare(DrillApp(history, clock=clock), terminal_size=size, run_before=open_stats)
-
-
-def test_stats_snapshot_scrolled(snap_compare, history, clock) -> None:
-    """The lower half at 80×24: retention, calibration, the pitch ladder."""
-
-    async def scrolled(pilot) -> None:
-        await open_stats(pilot)
-        await pilot.press("pagedown", "pagedown")
-        await pilot.pause()
-
-    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=scrolled)
-
-
-def test_stats_snapshot_with_an_interview_plan(snap_compare, history, clock) -> None:
-    """Recall on the interview day, and the forecast stacked with items brought forward and new ones."""
-    (history.home / "config.toml").write_text("interview_date = 2026-11-30\nplan_window_days = 8\n")
-    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=open_stats)
-
-
 async def test_readiness_shows_expected_beside_coverage_and_recall_and_the_calibration(history, clock) -> None:
     app = DrillApp(history, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -158,7 +124,7 @@ async def test_mock_interviews_are_shown_with_their_scores(drill_home, clock) ->
     from drill.interview.settings import InterviewSettings
     from drill.paths import Paths
     from drill.study import Study
-    from interview_helpers import run_interview
+    from helpers.interview import run_interview
 
     study = Study.open(Paths(drill_home), clock, random.Random(3))
     card = run_interview(study, InterviewSettings(minutes=15, grill=2, pitch_seconds=0, estimates=1, coding=False))

@@ -5,7 +5,7 @@ unknown ids, and search and filters over the rows."""
 from dataclasses import replace
 from datetime import timedelta
 
-from snapshots.screen_steps import answer_estimate, finish_drill, use_content
+from helpers.screen_steps import answer_estimate, finish_drill, use_content
 from sqlalchemy import text
 
 from drill.store.browse import ItemRow, item_info, item_row, item_rows, unknown_ids

@@ -5,7 +5,7 @@ from datetime import date, timedelta
 
 import pytest
 from textual.widgets import Checkbox, Input
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.pilot import db_rows, wait_ready, wait_until
 
 from drill.cli import main
 from drill.commands.review import session
@@ -13,6 +13,7 @@ from drill.schedule.custom import CustomSession, choose
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Card
 from drill.study import Study
+from drill.study.reviews import Outcome
 from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
 from drill.tui.screens.custom_session import CustomSessionScreen
@@ -73,6 +74,28 @@ def test_early_sessions_log_cram_and_keep_the_schedule_unless_rescheduling(small
 
             rows = connection.execute(text("SELECT button, cram, counted FROM review ORDER BY id")).all()
         assert rows == [(3, 0, 1), (3, 0, 1), (1, 1, 0), (4, 1, 1)]
+    finally:
+        study.close()
+
+
+def test_the_reviews_job_gives_back_each_grade_as_its_session_logs_it(small_paths, clock) -> None:
+    """The review screen hands over the answer and its session; the grade comes back as it will be
+    logged, with what it does to the card's schedule (cram keeps it: no interval to show)."""
+    study = Study.open(small_paths, clock)
+    try:
+        reviews, card = study.reviews, study.reviews.cards(["m-1"])[0]
+        cram, ahead = CustomSession(cram=True), CustomSession(ahead=7, reschedule=True)
+        kept = reviews.grade(card, 3, 1000, custom=cram)
+        assert kept.cram and kept.after == kept.before
+        assert reviews.outcome(kept, cram) == Outcome(kept=True)
+        assert set(reviews.previews(card, cram).values()) == {Outcome(kept=True)}
+        plain, moved = reviews.grade(card, 3, 1000), reviews.grade(card, 3, 1000, custom=ahead)
+        assert moved.cram and not plain.cram and moved.after == plain.after != plain.before
+        good = reviews.outcome(plain)
+        assert good == reviews.outcome(moved, ahead) == reviews.previews(card, ahead)[3] == reviews.previews(card)[3]
+        assert not good.kept and not good.again_today and good.counted
+        assert good.days == (reviews.scheduled_day(plain.after) - plain.study_day).days
+        assert reviews.outcome(reviews.grade(card, 1, 1000)).again_today
     finally:
         study.close()
 

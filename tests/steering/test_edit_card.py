@@ -15,23 +15,14 @@ from drill.content.decks import load_decks
 from drill.content.overrides import item_line
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.editor import fake_editor
+from helpers.pilot import db_rows, wait_ready, wait_until
 
 
 @pytest.fixture(autouse=True)
 def headless_suspend(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(DrillApp, "suspend", lambda self: contextlib.nullcontext())  # headless has no tty
     monkeypatch.delenv("VISUAL", raising=False)
-
-
-def fake_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sed: str) -> Path:
-    """$EDITOR as a script that logs its arguments and applies `sed` to the file it is given."""
-    log = tmp_path / "editor.log"
-    script = tmp_path / "fake-editor"
-    script.write_text(f'#!/bin/sh\necho "$@" >> {log}\nsed -i \'{sed}\' "$2"\n')
-    script.chmod(0o755)
-    monkeypatch.setenv("EDITOR", str(script))
-    return log
 
 
 def answer_shown(screen: ReviewScreen) -> str:

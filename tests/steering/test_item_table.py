@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from drill.tui.widgets.item_table import Column, ItemTable, fit
-from tui_helpers import wait_until
+from helpers.pilot import wait_until
 
 ROWS = [f"row-{n:05d}" for n in range(10_000)]
 

@@ -116,7 +116,8 @@ def fail_every_day(study: Study, clock, item_id: str, times: int) -> None:
 
 
 async def test_a_leech_estimation_family_opens_with_a_worked_example(small_paths, clock) -> None:
-    from test_tui_estimate_review import estimates_only, open_review
+    from helpers.content import estimates_only
+    from helpers.screens import open_review
     from textual.widgets import Markdown
 
     from drill.tui.app import DrillApp
@@ -169,7 +170,7 @@ def test_counting_lapses_and_cram_reviews_reads_their_partial_indexes(small_path
 
     study = open_study(small_paths, clock)
     with study.engine.connect() as connection:
-        lapses = connection.execute(text("EXPLAIN QUERY PLAN " + LAPSES.format(only=""))).all()
+        lapses = connection.execute(text("EXPLAIN QUERY PLAN " + str(LAPSES))).all()
         cram = connection.execute(text(
             "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM review WHERE cram = TRUE AND study_day >= '2026-01-01'")).all()
     study.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import CARD, write_deck
+from helpers.content import CARD, write_deck
 from drill.cli import main
 from drill.content.decks import load_decks
 from drill.content.overrides import copy_to_overrides, edit_target, item_line

@@ -10,9 +10,9 @@ from datetime import timedelta
 
 import pytest
 from rich.console import Console
-from steering.test_edit_card import fake_editor
 from textual.widgets import Checkbox, Markdown, Select, Static
-from tui_helpers import db_rows, wait_ready, wait_until
+from helpers.editor import fake_editor
+from helpers.pilot import db_rows, wait_ready, wait_until
 
 from drill.days import describe_interval
 from drill.study import Study

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from postgres.conftest import pg_server, pg_url  # noqa: F401  (the throwaway PostgreSQL server)
+from helpers.postgres_server import pg_server, pg_url  # noqa: F401  (the throwaway PostgreSQL server)
 from sqlalchemy import Engine, Identity, create_engine, inspect, text
 
 from drill.paths import Paths
@@ -85,7 +85,7 @@ def sqlite(tmp_path) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def postgres(pg_url, drill_home) -> Iterator[Engine]:  # noqa: F811
+def postgres(pg_url, drill_home) -> Iterator[Engine]:
     engine = open_store(Paths(drill_home))
     assert engine.dialect.name == "postgresql"
     yield engine
@@ -117,7 +117,7 @@ def test_the_indexes_on_sqlite_are_the_tables_own(sqlite, tmp_path) -> None:
     assert "sqlite_where" in indexes(sqlite)["ix_review_lapse"][2]  # partial indexes are compared too
 
 
-def test_the_indexes_on_postgresql_are_the_tables_own(postgres, pg_server) -> None:  # noqa: F811
+def test_the_indexes_on_postgresql_are_the_tables_own(postgres, pg_server) -> None:
     declared = create_engine(pg_server.create_database().replace("postgresql://", "postgresql+psycopg://"))
     METADATA.create_all(declared)
     try:

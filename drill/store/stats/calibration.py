@@ -81,7 +81,7 @@ class Tally:
         bins = tuple(
             CalibrationBin(low=low, high=high, reviews=n, predicted=None if not n else total / n,
                            actual=ratio(good, n))
-            for (low, high), n, total, good in zip(BINS, self.count, self.predicted, self.passed)
+            for (low, high), n, total, good in zip(BINS, self.count, self.predicted, self.passed, strict=True)
         )
         return Calibration(
             first_day=first_day, model=model, reviews=reviews, passed=sum(self.passed),

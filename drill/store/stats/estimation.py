@@ -221,7 +221,8 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
     points = []
     for index, (day, _, _) in enumerate(buckets):
         row = found.get(index)
-        points.append(TrendPoint(day, row.attempts, row.mean_score, row.median) if row else TrendPoint(day, 0, None, None))
+        points.append(TrendPoint(day, row.attempts, row.mean_score, row.median) if row
+                      else TrendPoint(day, 0, None, None))
     return size, tuple(points)
 
 

@@ -105,7 +105,7 @@ class StatsReport(ReadModel):
         return {str(window.days): window for window in self.activity.retention}
 
 
-def collect(engine: Engine, scope: Scope, new_room: int, plan: "Plan | None" = None) -> StatsReport:
+def collect(engine: Engine, scope: Scope, new_room: int, plan: Plan | None = None) -> StatsReport:
     """All figures for `scope`; `new_room` is how many new items today's queue may still introduce,
     `plan` the interview plan (its items brought forward today count when no block is chosen)."""
     forward = plan.bring_today if plan is not None and scope.block is None else 0

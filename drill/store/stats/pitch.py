@@ -51,14 +51,16 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
                     SELECT item.target_seconds AS target, CAST(review.duration_ms AS DOUBLE PRECISION) / 1000 AS s,
                         review.id AS id
                     FROM item CROSS JOIN review  -- the pitch items first, then their reviews by index
-                    WHERE review.item_id = item.id AND item.kind = 'pitch' AND item.target_seconds IS NOT NULL {item_block(scope)}
+                    WHERE review.item_id = item.id AND item.kind = 'pitch' AND item.target_seconds IS NOT NULL
+                        {item_block(scope)}
                         AND review.study_day >= :first_day AND review.study_day <= :today),
                 ranked AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY target ORDER BY s) AS rank,
                     COUNT(*) OVER (PARTITION BY target) AS n,
                     ROW_NUMBER() OVER (PARTITION BY target ORDER BY id DESC) AS recency FROM p)
             SELECT target, COUNT(*) AS reviews, AVG(s) AS mean_s,
                 AVG(CASE WHEN rank IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median_s,
-                COUNT(*) FILTER (WHERE s <= target AND s >= :shortest * target) AS within, MAX(CASE WHEN recency = 1 THEN s END) AS last_s
+                COUNT(*) FILTER (WHERE s <= target AND s >= :shortest * target) AS within,
+                MAX(CASE WHEN recency = 1 THEN s END) AS last_s
             FROM ranked GROUP BY target""",
             scope,
             (column("target", Integer), *counts("reviews"), *measures("mean_s", "median_s"), *counts("within"),

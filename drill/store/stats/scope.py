@@ -8,7 +8,7 @@ at which a study day starts, which `day_start` gives as the inverse of drill.day
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from drill.days import to_local
 
@@ -43,15 +43,15 @@ def day_start(day: date, rollover_hour: int) -> datetime:
 
     The inverse of drill.days.study_day: study_day(day_start(d, h), h) == d.
     """
-    return to_local(datetime.combine(day, time(hour=rollover_hour))).astimezone(timezone.utc)
+    return to_local(datetime.combine(day, time(hour=rollover_hour))).astimezone(UTC)
 
 
 def moment_text(moment: datetime) -> str:
     """A UTC moment as the store writes it (ISO text), for comparing with timestamp columns."""
-    return moment.astimezone(timezone.utc).isoformat()
+    return moment.astimezone(UTC).isoformat()
 
 
-EARLIEST = moment_text(datetime.min.replace(tzinfo=timezone.utc))
+EARLIEST = moment_text(datetime.min.replace(tzinfo=UTC))
 
 
 @dataclass(frozen=True)

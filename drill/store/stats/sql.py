@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnClause, ColumnElement, Connection, Float, Integer, Table, column, text
+from sqlalchemy.exc import OperationalError
 
 from drill.schedule.memory import ExponentialRecall, RecallCurve
 from drill.store.dialect import Dialect
@@ -64,7 +65,7 @@ def ensure_math(connection: Connection) -> None:
     """Predicted recall needs pow(); SQLite builds without the math functions get Python's."""
     try:
         connection.execute(text("SELECT pow(0.9, 0.5)"))
-    except Exception:  # sqlite3.OperationalError: no such function
+    except OperationalError:  # no such function
         connection.rollback()
         raw = connection.connection.driver_connection
         raw.create_function("pow", 2, math.pow, deterministic=True)

@@ -395,10 +395,19 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     # -- hints, giving up, the reference: each opens above the results, in view -----------------
 
     def bring_into_view(self, widget: Widget) -> None:
-        """Scroll the body so `widget` is at its top, and focus the body so the keys scroll it."""
+        """Scroll the body so `widget` is at its top, and focus the body so the keys scroll it. A
+        widget shown this moment may have no place yet at the next refresh (it is laid out when
+        its own update comes through): the scroll waits for its place."""
         body = self.query_one("#drill-body", VerticalScroll)
         body.focus()
-        self.call_after_refresh(body.scroll_to_widget, widget, top=True, animate=False)
+
+        def scroll() -> None:
+            if widget.virtual_region.height:
+                body.scroll_to_widget(widget, top=True, animate=False)
+            elif widget.display and widget.is_attached:
+                self.call_after_refresh(scroll)
+
+        self.call_after_refresh(scroll)
 
     def show_hints(self) -> Markdown:
         hints = self.query_one("#drill-hints", Markdown)

@@ -3,7 +3,7 @@
 Over eleven study days from 180 days ago to today: every queued card, pitch and estimate graded
 (buttons cycling, so some items fail and some grow mature), a same-day repeat, a grade undone,
 an item suspended; two mock rounds (one abandoned); coding-drill runs, one passing. Content is
-the stats tests' (tests/stats/stats_history.py): cards, pitches, two estimation families and
+the stats tests' (helpers/stats_history.py): cards, pitches, two estimation families and
 two coding drills.
 """
 
@@ -16,8 +16,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from conftest import FIXED_NOW, Clock
-from stats.stats_history import StatsPaths, stats_paths
+from helpers.clock import Clock, FIXED_NOW
+from helpers.stats_history import StatsPaths, stats_paths
 
 from drill.coding.attempt import CodingAttempt
 from drill.estimate.rounds import RoundSettings

@@ -1,7 +1,7 @@
 """What the screen snapshots share: frozen test content, the two terminal sizes, the way to a
 screen, and a history of past study days written through the study layer.
 
-The content is this folder's content/ (decks and estimation families written for these tests) and
+The content is tests/snapshots/content/ (decks and estimation families written for these tests) and
 copies of two shipped coding drills, so edits to the shipped decks never change a snapshot.
 """
 
@@ -13,9 +13,10 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
+from helpers.content import KERNELS
+from helpers.pilot import wait_ready, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
-from tui_helpers import wait_ready, wait_until
 
 from drill.store.estimates import finish_round, record_round_attempt
 from drill.study.writes import write_coding, write_estimate, write_grade
@@ -23,8 +24,7 @@ from drill.tui.app import DrillApp
 
 SIZES = [(80, 24), (120, 36)]
 SIZE_IDS = ["80x24", "120x36"]
-CONTENT = Path(__file__).with_name("content")
-KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+CONTENT = Path(__file__).resolve().parents[1] / "snapshots" / "content"
 DRILLS = ("dpo-loss", "quantize-per-channel")
 FAMILIES = ("weights-memory", "decode-step", "pipeline-bubble")
 
@@ -178,7 +178,7 @@ def mock_round(study, n: int) -> None:
 
 
 def mock_interview(study, n: int) -> None:
-    from interview_helpers import run_interview
+    from helpers.interview import run_interview
 
     from drill.interview.settings import InterviewSettings
 

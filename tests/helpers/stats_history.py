@@ -1,6 +1,6 @@
 """A hand-built history for the stats tests: items, reviews, estimates, rounds, drills, pitches.
 
-Today is 2026-11-22 (conftest's FIXED_NOW, TZ=UTC, rollover 4 am: a study day starts at 04:00
+Today is 2026-11-22 (helpers.clock's FIXED_NOW, TZ=UTC, rollover 4 am: a study day starts at 04:00
 UTC). Every figure the tests assert is worked out by hand in the comments below.
 """
 
@@ -11,7 +11,8 @@ import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
-from conftest import TestPaths
+import pytest
+from helpers.content import TestPaths
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = date(2026, 11, 22)
@@ -182,3 +183,9 @@ def make_history(home: Path, root: Path, clock) -> StatsPaths:
     Study.open(paths, clock).close()
     build_history(paths.database)
     return paths
+
+
+@pytest.fixture
+def history(drill_home: Path, tmp_path: Path, clock) -> StatsPaths:
+    """The history in the test's home (a fixture: import `history` by name)."""
+    return make_history(drill_home, tmp_path, clock)

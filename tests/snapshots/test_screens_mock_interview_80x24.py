@@ -1,28 +1,24 @@
 """Snapshots of the mock interview at 80×24: the setup, a grill question revealed, an estimate whose
-answer does not parse, and the scorecard. A fixed clock, a seeded draw and a frozen countdown."""
+answer does not parse, and the scorecard, over the shipped content. A fixed clock, a seeded draw
+and a frozen countdown (conftest's stopped clock)."""
 
 import random
-from types import SimpleNamespace
 
 import pytest
+from helpers.pilot import wait_ready, wait_until
 from textual.widgets import Input, Select
 
-import drill.tui.screens.mock_interview as interview_screen
-import drill.tui.widgets.pitch_timer as pitch_timer
 from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock_interview import MockInterviewScreen
 from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
-from tui_helpers import wait_ready, wait_until
 
 SIZE = (80, 24)
 
 
 @pytest.fixture
-def app(drill_home, clock, monkeypatch):
-    monkeypatch.setattr(interview_screen, "monotonic", lambda: 1000.0)  # the countdown stands still
-    monkeypatch.setattr(pitch_timer, "time", SimpleNamespace(monotonic=lambda: 1000.0))  # so does the stopwatch
+def app(drill_home, clock):
     return DrillApp(Paths(drill_home), clock=clock)
 
 
@@ -78,7 +74,7 @@ def test_scorecard(snap_compare, app) -> None:
     async def run_before(pilot) -> None:
         screen = await begin(pilot, grill=2, pitch=120, estimates=2)
         await pilot.press("space", "3", "space", "2", "space", "4")
-        for step, answer in zip(screen.plan.steps[3:], ("pretty", "1 kB")):
+        for step, answer in zip(screen.plan.steps[3:], ("pretty", "1 kB"), strict=True):
             screen.query_one("#interview-answer", Input).value = step.problem.pretty if answer == "pretty" else answer
             await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewScorecardScreen))
