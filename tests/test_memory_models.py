@@ -175,7 +175,8 @@ def test_the_daily_queue_follows_a_third_model(small_paths, clock, every_other_d
     study = open_with(small_paths, clock, "sm2")
     cards = study.reviews.cards(first)
     assert all(card.state.due_day == card.state.sm2_due_day() for card in cards)
-    assert sorted(study.reviews.queue()) == sorted(card.item_id for card in cards if card.state.sm2_due_day() <= study.today)
+    due = sorted(card.item_id for card in cards if card.state.sm2_due_day() <= study.today)
+    assert sorted(study.reviews.queue()) == due
     # SM-2 has m-2 and i-2 (Again, then Good) due on day 4, c-2 (Hard, then Good) on day 9, the Easy ones on day 8.
     assert sorted(study.reviews.queue()) == ["i-2", "m-2"]
     study.close()

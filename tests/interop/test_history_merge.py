@@ -138,7 +138,8 @@ def test_an_interrupted_import_leaves_items_whole_and_running_it_again_adds_the_
         again = import_history(study, source)
         assert (again.added, again.items) == (400, 4)
         assert all_reviews(study) == all_reviews(whole)
-        assert [study.reviews.cards([item])[0].state for item in ITEMS] == [whole.reviews.cards([item])[0].state for item in ITEMS]
+        assert [study.reviews.cards([item])[0].state for item in ITEMS] == [
+            whole.reviews.cards([item])[0].state for item in ITEMS]
     finally:
         study.close()
         whole.close()

@@ -19,7 +19,8 @@ def test_rows_history_forget_and_unknown_ids(pg_url, small_paths, clock) -> None
     try:
         write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 9_000))
         clock.now += timedelta(days=1)
-        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 1, 11_000, typed_answer="not sure", ticked=(1,)))
+        again = study.reviews.grade(study.reviews.cards(["m-1"])[0], 1, 11_000, typed_answer="not sure", ticked=(1,))
+        write_grade(study, again)
         set_suspended(study.engine, "c-2", True)
         rows = {row.item_id: row for row in item_rows(study.engine, study.config.leech_threshold)}
         assert list(rows) == ["m-1", "m-2", "c-1", "c-2", "i-1", "i-2"]
@@ -32,7 +33,8 @@ def test_rows_history_forget_and_unknown_ids(pg_url, small_paths, clock) -> None
             (3, None, None), (1, "not sure", (1,))]
         assert info.reviews[0].reviewed_at.tzinfo is not None and info.reviews[1].interval_after == 0
         forget_item(study.engine, "m-1", study.clock())
-        assert item_row(study.engine, "m-1", study.config.leech_threshold).is_new and item_row(study.engine, "m-1", study.config.leech_threshold).reviews == 2
+        row = item_row(study.engine, "m-1", study.config.leech_threshold)
+        assert row is not None and row.is_new and row.reviews == 2
         assert unknown_ids(study.engine, ["m-1", "nope"]) == ["nope"]
     finally:
         study.close()

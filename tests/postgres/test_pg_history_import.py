@@ -33,7 +33,8 @@ def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monk
     study = Study.open(small_paths, clock)
     try:
         assert study.engine.dialect.name == "postgresql"
-        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))  # a grade after the imported ones
+        # a grade after the imported ones
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
         report = import_history(study, source)
         assert (report.rows, report.added, report.items) == (600, 600, 6)
         assert import_history(study, source).added == 0

@@ -32,7 +32,8 @@ def past_reviews(paths, clock) -> None:
             clock.now = today - timedelta(days=days)
             study = Study.open(paths, clock)
             for item_id, button in grades:
-                write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 15_000, typed_answer="my words"))
+                card = study.reviews.cards([item_id])[0]
+                write_grade(study, study.reviews.grade(card, button, 15_000, typed_answer="my words"))
             study.close()
     finally:
         clock.now = today
