@@ -14,7 +14,19 @@ from collections.abc import Sequence
 def _parser() -> argparse.ArgumentParser:
     from drill import __version__
     from drill.commands import (
-        backup, config, estimate, export, imports, items, kernel, mock, plan, queue, review, scheduler, stats,
+        backup,
+        config,
+        estimate,
+        export,
+        imports,
+        items,
+        kernel,
+        mock,
+        plan,
+        queue,
+        review,
+        scheduler,
+        stats,
     )
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
@@ -45,7 +57,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.library import check_all
     from drill.paths import Paths
-
     from drill.words import counted
 
     report = check_all(Paths.resolve())
@@ -66,8 +77,8 @@ def cmd_locate(_args: argparse.Namespace) -> int:
     from drill.store.postgres import database_url, masked
 
     places = Paths.resolve().as_dict()
-    if database_url():
-        places["database"] = masked(database_url())
+    if url := database_url():
+        places["database"] = masked(url)
     for name, path in places.items():
         print(f"{name:<11} {path}")
     return 0

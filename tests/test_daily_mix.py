@@ -16,7 +16,7 @@ from drill.schedule.queue import DEFAULT_NEW_MIX, Candidate, Limits, build, kind
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.review import ReviewScreen
-from drill.tui.widgets.choose import Choose
+from drill.tui.dialogs.choose import Choose
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 

@@ -19,19 +19,19 @@ from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
 from drill.tui.screens.home import HomeScreen
-from drill.tui.screens.mock_history import MockHistoryScreen
-from drill.tui.screens.mock_interview import MockInterviewScreen
-from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
-from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
-from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
-from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
-from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen
+from drill.tui.screens.mock.round_history import MockHistoryScreen
+from drill.tui.screens.mock.interview import MockInterviewScreen
+from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
+from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
+from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
+from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_setup import MockSetupScreen
+from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.stats import StatsScreen
 from drill.tui.screens.summary import SummaryScreen
 from drill.tui.widgets.checklist import Checklist
-from drill.tui.widgets.confirm import Confirm
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
 from helpers.footer import footer_keys
 from helpers.content import estimates_only, pitch_only

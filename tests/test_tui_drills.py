@@ -17,8 +17,8 @@ from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-from drill.tui.widgets.choose import Choose
-from drill.tui.widgets.confirm import Confirm
+from drill.tui.dialogs.choose import Choose
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.widgets.path_label import path_lines
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"

@@ -30,7 +30,7 @@ async def test_set_and_clear_the_interview_date(small_paths, clock) -> None:
 async def test_a_past_date_is_said_in_the_dialog_and_keeps_the_text(small_paths, clock) -> None:
     from textual.widgets import Input
 
-    from drill.tui.widgets.ask_date import AskDate
+    from drill.tui.dialogs.ask_date import AskDate
 
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -8,11 +8,11 @@ from textual.widgets import Checkbox, Markdown, Select, Switch
 
 from drill.estimate.rounds import RoundSettings
 from drill.tui.app import DrillApp
-from drill.tui.screens.mock_history import MockHistoryScreen
-from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
+from drill.tui.screens.mock.round_history import MockHistoryScreen
+from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.plain_text import plain_text
-from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen, top
+from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen, top
 from drill.tui.widgets.pitch_timer import clock_text
 from helpers.pilot import db_rows, wait_ready, wait_until
 from helpers.screens import open_setup
@@ -38,7 +38,7 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
         setup = await open_setup(pilot, 5)
         setup.query_one("#block-communication", Checkbox).value = False
         screen = await start_round(pilot)
-        assert "problem 1/5" in str(screen.query_one("#round-status").render())
+        assert "problem 1/5" in str(screen.query_one("#session-status").render())
         assert all(problem.block != "communication" for problem in screen.problems)
         truths = []
         for index, problem in enumerate(screen.problems):
@@ -47,7 +47,7 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
             if index == 4:
                 break
             await pilot.press(*answer, "enter")
-            assert not screen.query_one("#round-feedback", Markdown).display  # graded at the end
+            assert not screen.view.query_one("#answer", Markdown).display  # graded at the end
         await pilot.press(*truths[-1], "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
         summary = app.screen.summary
@@ -91,15 +91,15 @@ async def test_immediate_grading_shows_each_worked_solution(app) -> None:
         setup.query_one("#grade-at-end", Switch).value = False
         screen = await start_round(pilot)
         await pilot.press(*screen.problems[0].pretty, "enter")
-        feedback = screen.query_one("#round-feedback", Markdown)
+        feedback = screen.view.query_one("#answer", Markdown)
         assert feedback.display and "Correct" in feedback.source and "Worked solution" in feedback.source
         screen.shown_at -= 30  # the clock ticks on while the worked solution is read
         screen.tick()
-        status = str(screen.query_one("#round-status").render())
+        status = str(screen.query_one("#session-status").render())
         assert "problem 1/5" in status  # the header names the problem whose solution is shown
         assert f"this one {clock_text(screen.attempts[0].seconds)}" in status  # its time, stopped at the answer
         await pilot.press("enter")
-        assert not feedback.display and "problem 2/5" in str(screen.query_one("#round-status").render())
+        assert not feedback.display and "problem 2/5" in str(screen.query_one("#session-status").render())
 
 
 async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:

@@ -5,8 +5,8 @@ import pytest
 from textual.widgets import Input, Markdown, ProgressBar, Static, Switch
 
 from drill.tui.app import DrillApp
-from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_summary import MockSummaryScreen
+from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_summary import MockSummaryScreen
 from helpers.content import estimates_only
 from helpers.pilot import db_rows, wait_until
 from helpers.screens import open_review, open_setup
@@ -33,8 +33,8 @@ async def retype(pilot, entry: Input, text: str) -> None:
 
 def round_state(screen: MockRoundScreen) -> tuple:
     """The prompt, 'problem i/n' (the clocks beside it tick), the progress bar and the attempts."""
-    status = str(screen.query_one("#round-status").render()).split(" · ")[0]
-    return (screen.query_one("#round-prompt", Markdown).source, status,
+    status = str(screen.query_one("#session-status").render()).split(" · ")[0]
+    return (screen.view.query_one("#prompt", Markdown).source, status,
             screen.query_one("#round-progress", ProgressBar).progress, len(screen.attempts))
 
 
@@ -42,8 +42,8 @@ def round_state(screen: MockRoundScreen) -> tuple:
 async def test_a_typo_in_a_mock_round_keeps_the_problem_and_the_text(app, grade_at_end) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_round(pilot, grade_at_end=grade_at_end)
-        entry = screen.query_one("#round-answer", Input)
-        error = screen.query_one("#round-answer-error", Static)
+        entry = screen.view.query_one("#estimate", Input)
+        error = screen.view.query_one("#answer-error", Static)
         assert not error.display
         before = round_state(screen)
         assert "problem 1/5" in before[1] and before[2:] == (0, 0)
@@ -51,7 +51,7 @@ async def test_a_typo_in_a_mock_round_keeps_the_problem_and_the_text(app, grade_
         assert round_state(screen) == before  # same prompt, progress unchanged, nothing graded
         assert error.display and str(error.render()) == "the expression is incomplete"
         assert entry.value == "1+" and app.focused is entry and entry.display
-        assert not screen.query_one("#round-feedback", Markdown).display
+        assert not screen.view.query_one("#answer", Markdown).display
         assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
         await pilot.press("enter")  # Enter again: still nothing
         assert round_state(screen) == before and db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
@@ -61,9 +61,9 @@ async def test_a_typo_in_a_mock_round_keeps_the_problem_and_the_text(app, grade_
         assert not error.display
         assert screen.query_one("#round-progress", ProgressBar).progress == 1 and len(screen.attempts) == 1
         if grade_at_end:
-            assert "problem 2/5" in str(screen.query_one("#round-status").render()) and entry.value == ""
+            assert "problem 2/5" in str(screen.query_one("#session-status").render()) and entry.value == ""
         else:
-            assert "Correct" in screen.query_one("#round-feedback", Markdown).source
+            assert "Correct" in screen.view.query_one("#answer", Markdown).source
     assert db_rows(app, "SELECT item_id, answer, score, error FROM estimate_attempt") == [
         (f"estimate:{problem.family_id}", problem.pretty, 1.0, None)
     ]
@@ -73,7 +73,7 @@ async def test_an_empty_answer_is_asked_for(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_round(pilot)
         await pilot.press("enter")
-        assert str(screen.query_one("#round-answer-error", Static).render()) == "type an answer"
+        assert str(screen.view.query_one("#answer-error", Static).render()) == "type an answer"
         assert len(screen.attempts) == 0
     assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
 

@@ -11,7 +11,7 @@ from helpers.screens import open_setup
 from drill.store.recorder import Recorder, WriteFailures
 from drill.study.writes import PENDING
 from drill.tui.app import DrillApp
-from drill.tui.screens.mock_round import MockRoundScreen
+from drill.tui.screens.mock.round import MockRoundScreen
 from drill.tui.screens.review import ReviewScreen
 
 

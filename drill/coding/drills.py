@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, Union
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -35,7 +35,20 @@ from drill.paths import content_root
 DrillId = ItemId
 TOML = "drill.toml"
 ITEM_PREFIX = "kernel:"
-KernelDirs = Union[Path, Sequence[Path]]  # one kernels folder, or several in loading order
+KernelDirs = Path | Sequence[Path]  # one kernels folder, or several in loading order
+
+
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class DrillRow(TypedDict):
+    """A drill's `drill kernel list --json` row."""
+
+    id: str
+    title: str
+    difficulty: Difficulty
+    budget_s: int
+    block: Block
 
 
 class DrillError(UserFacingError):
@@ -49,7 +62,7 @@ class DrillMeta(BaseModel):
 
     id: DrillId
     title: Text
-    difficulty: Literal["easy", "medium", "hard"]
+    difficulty: Difficulty
     budget_s: int = Field(ge=60, le=3600)
     block: Block
     topic: Text
@@ -100,7 +113,7 @@ class Drill(DrillMeta):
         own = self.kernels_dir / "conftest.py"
         return own if own.is_file() else content_root() / "kernels" / "conftest.py"
 
-    def listing(self) -> dict[str, object]:
+    def listing(self) -> DrillRow:
         """The `drill kernel list --json` row."""
         return {"id": self.id, "title": self.title, "difficulty": self.difficulty,
                 "budget_s": self.budget_s, "block": self.block}

@@ -10,6 +10,7 @@ still killed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -95,17 +96,13 @@ def kill_tree(root: int) -> None:
 
 
 def _signal(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, number)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def kill_group(pgid: int) -> None:
     """SIGKILL a whole process group; a group that is already gone is fine."""
     import signal
 
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass

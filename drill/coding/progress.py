@@ -31,7 +31,7 @@ class Progress:
     def as_json(self) -> dict[str, object]:
         return asdict(self)
 
-    def ending(self, ended: Ended) -> "Progress":
+    def ending(self, ended: Ended) -> Progress:
         return replace(self, ended=ended)
 
 

@@ -12,14 +12,40 @@ It is the contract between the two sides of a run, so it belongs to neither: the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal, TypedDict, cast
 
 KEY_BYTES = 32
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+
+
+class ReportEvent(TypedDict, total=False):
+    """One event of the report, as the test side writes it (sandbox/plugin.py; child.py's timing).
+
+    `event` names its kind: "collect_error" (name, message), "collected" (names), "start" (name),
+    "result" (name, outcome, message, summary, output), "end" (exitstatus), and "timing"
+    (reference_s, candidate_s, speed_ratio; or error).
+    """
+
+    event: str
+    name: str
+    names: list[str]
+    outcome: Outcome
+    message: str
+    summary: str
+    output: str
+    exitstatus: int
+    reference_s: float
+    candidate_s: float
+    speed_ratio: float
+    error: str
 
 
 def new_key() -> str:
@@ -31,12 +57,12 @@ def _mac(key: bytes, seq: int, body: str) -> str:
     return hmac.new(key, f"{seq}\n{body}".encode(), hashlib.sha256).hexdigest()
 
 
-def signer(key_hex: str) -> Callable[[dict], str]:
+def signer(key_hex: str) -> Callable[[ReportEvent], str]:
     """A function turning each event into its signed line; it numbers them itself (0, 1, 2, ...)."""
     key = bytes.fromhex(key_hex)
     counter = iter(range(2**62))
 
-    def sign(event: dict) -> str:
+    def sign(event: ReportEvent) -> str:
         seq = next(counter)
         body = json.dumps(event, separators=(",", ":"))
         return json.dumps({"seq": seq, "event": body, "mac": _mac(key, seq, body)}) + "\n"
@@ -53,11 +79,11 @@ class Verifier:
 
     def __init__(self, key_hex: str) -> None:
         self.key = bytes.fromhex(key_hex)
-        self.events: list[dict] = []
+        self.events: list[ReportEvent] = []
         self.tampered = False
         self._partial = b""
 
-    def feed(self, chunk: bytes) -> list[dict]:
+    def feed(self, chunk: bytes) -> list[ReportEvent]:
         """The new events in `chunk` (and whatever partial line came before it)."""
         *lines, self._partial = (self._partial + chunk).split(b"\n")
         fresh = []
@@ -72,7 +98,7 @@ class Verifier:
             fresh.append(event)
         return fresh
 
-    def _check(self, raw: bytes) -> dict | None:
+    def _check(self, raw: bytes) -> ReportEvent | None:
         try:
             line = json.loads(raw)
             body, seq, mac = line["event"], line["seq"], line["mac"]
@@ -83,14 +109,13 @@ class Verifier:
             event = json.loads(body)
         except (ValueError, KeyError, TypeError):
             return None
-        return event if isinstance(event, dict) else None
+        # a line signed with this run's key was written by the reporter, in the shape it writes
+        return cast(ReportEvent, event) if isinstance(event, dict) else None
 
 
 def read_signed(path: Path, key_hex: str) -> Verifier:
     """The report file at `path`, checked whole (a missing file has no events)."""
     verifier = Verifier(key_hex)
-    try:
+    with contextlib.suppress(OSError):
         verifier.feed(path.read_bytes())
-    except OSError:
-        pass
     return verifier

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 
 from drill.coding.drills import Drill, KernelDirs, load_drills
 from drill.coding.runner.result import TestRun
@@ -114,11 +114,11 @@ def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int
         return local.worker
 
     def check(drill: Drill, device: str) -> Verdict:
-        options = dict(device=device, timeout_s=VERIFY_TIMEOUT_S, benchmark=False, worker=worker())
-        reference = run_tests(drill, drill.solution, **options)
-        starter = run_tests(drill, drill.starter, maxfail=1, **options)
-        mutants = {path.stem: run_tests(drill, path, maxfail=1, **options) for path in drill.mutants}
-        alternates = {path.stem: run_tests(drill, path, **options) for path in drill.alternates}
+        run = partial(run_tests, drill, device=device, timeout_s=VERIFY_TIMEOUT_S, benchmark=False, worker=worker())
+        reference = run(drill.solution)
+        starter = run(drill.starter, maxfail=1)
+        mutants = {path.stem: run(path, maxfail=1) for path in drill.mutants}
+        alternates = {path.stem: run(path) for path in drill.alternates}
         return Verdict(drill, device, reference, starter, mutants, alternates)
 
     drills = [drill for drill in load_drills(kernels_dirs) if not ids or drill.id in ids]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from drill.coding.drills import Drill
@@ -37,22 +37,24 @@ class Workspace:
         return self.folder / "prompt.md"
 
     @classmethod
-    def at(cls, folder: Path) -> "Workspace | None":
+    def at(cls, folder: Path) -> Workspace | None:
         """The workspace in `folder` (named by create_workspace), or None for any other folder."""
         if not (match := FOLDER_NAME.fullmatch(folder.name)):
             return None
-        created = datetime.strptime(match["stamp"], STAMP).replace(tzinfo=timezone.utc)
+        created = datetime.strptime(match["stamp"], STAMP).replace(tzinfo=UTC)
         return cls(folder.parent.name, folder, created)
 
     @property
     def order(self) -> tuple[datetime, int]:
         """Sorts workspaces oldest first, attempts made in the same second by their suffix."""
-        return self.created_at, int(FOLDER_NAME.fullmatch(self.folder.name)["n"] or 1)
+        match = FOLDER_NAME.fullmatch(self.folder.name)
+        assert match is not None  # at() and create_workspace() make workspaces only in folders so named
+        return self.created_at, int(match["n"] or 1)
 
 
 def create_workspace(drill: Drill, workspaces: Path, now: datetime) -> Workspace:
     """Make a fresh workspace for `drill` under `workspaces` (Paths.workspaces), stamped `now`."""
-    created = now.astimezone(timezone.utc).replace(microsecond=0)
+    created = now.astimezone(UTC).replace(microsecond=0)
     stamp = created.strftime(STAMP)
     parent = workspaces / drill.id
     parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     backup = commands.add_parser("backup", help="back up the database now, or list the backups")
     backup.add_argument("--list", action="store_true", help="list the backups: name, size, time")
     backup.set_defaults(handler=cmd_backup)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     config = commands.add_parser("config", help="every setting in effect (defaults included) and where config.toml is")
     config.add_argument("--json", action="store_true", help='print {"path", "exists", "settings"}')
     config.set_defaults(handler=cmd_config)

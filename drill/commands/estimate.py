@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.estimate.schema import Family
 
 GRADE_KEYS = ("correct", "score", "truth", "parsed", "error")
 PARAMS_HELP = """\
@@ -22,7 +26,7 @@ gpus.toml and networks.toml.
 """
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     problems = commands.add_parser("problems", help="list the estimation problem families")
     problems.add_argument("--json", action="store_true", help="print a JSON array")
     problems.set_defaults(handler=cmd_problems)
@@ -39,7 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     grade.set_defaults(handler=cmd_grade)
 
 
-def _family(family_id: str):
+def _family(family_id: str) -> Family:
     from drill.estimate.schema import families, family
     from drill.paths import Paths
 

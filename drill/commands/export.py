@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from drill.paths import Paths
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export = commands.add_parser("export", help="write the cards as an Anki package, or the review history as CSV")
     export.add_argument("--anki", type=Path, metavar="PATH.apkg", help="every card and pitch as Anki notes")
     export.add_argument("--history", type=Path, metavar="PATH.csv",
@@ -37,13 +37,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _anki(paths: "Paths", target: Path) -> list[str]:
+def _anki(paths: Paths, target: Path) -> list[str]:
     from drill.interop.anki_export import export_anki
 
     return export_anki(paths, target).lines()
 
 
-def _history(paths: "Paths", target: Path) -> list[str]:
+def _history(paths: Paths, target: Path) -> list[str]:
     from drill.interop.history_csv import export_history
     from drill.study import Study
 

@@ -16,10 +16,13 @@ from typing import TYPE_CHECKING
 from drill.commands.stats import BLOCKS
 
 if TYPE_CHECKING:
-    from drill.interop.history_csv import Progress
+    from rich.progress import TaskID
+
+    from drill.interop.deck_import import ImportReport
+    from drill.interop.history_csv import HistoryImportReport, Progress
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "import", help="import cards from a Markdown deck or an Anki text export, or past reviews (--history)"
     )
@@ -55,7 +58,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_deck(args: argparse.Namespace):
+def _import_deck(args: argparse.Namespace) -> ImportReport:
     from drill.interop.deck_import import import_deck
     from drill.paths import Paths
     from drill.study import Study
@@ -66,7 +69,7 @@ def _import_deck(args: argparse.Namespace):
     return report
 
 
-def _import_history(path: Path):
+def _import_history(path: Path) -> HistoryImportReport:
     from drill.interop.history_csv import import_history
     from drill.study import Study
 
@@ -88,7 +91,7 @@ def _progress_bar() -> Iterator[Progress]:
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def update(what: str, done: int, total: int) -> None:
             if what not in tasks:

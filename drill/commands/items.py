@@ -11,7 +11,7 @@ import sys
 from drill.content.vocabulary import BLOCKS
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     listing = commands.add_parser("list", help="list every item with its state (due, interval, reviews, lapses…)")
     listing.add_argument("--json", action="store_true",
                          help='print a JSON array of {"id", "kind", "block", "topic", "prompt", "answer", "source", '

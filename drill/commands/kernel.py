@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.coding.runner.result import TestResult
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `kernel` and its actions to drill's subcommands."""
     kernel = subparsers.add_parser("kernel", help="coding drills: list them, test a solution, verify the drills")
     actions = kernel.add_subparsers(dest="kernel_command", metavar="ACTION", required=True)
@@ -44,7 +48,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         print_json(rows)
     else:
         for row in rows:
-            print(f"{row['id']:<24} {row['difficulty']:<6} {row['budget_s'] // 60:>3} min  {row['block']:<13} {row['title']}")
+            print(f"{row['id']:<24} {row['difficulty']:<6} {row['budget_s'] // 60:>3} min  {row['block']:<13} "
+                  f"{row['title']}")
     return 0
 
 
@@ -83,8 +88,9 @@ def cmd_test(args: argparse.Namespace) -> int:
         return 0
     print_failures(run.tests)
     print(f"{run.status.upper()}: {run.headline} ({run.seconds:.1f} s)")  # the counts are in the reason
-    if run.speed_ratio is not None:
-        print(f"speed vs reference: {run.speed_ratio:.2f}x ({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
+    if run.speed_ratio is not None and run.candidate_s is not None and run.reference_s is not None:
+        print(f"speed vs reference: {run.speed_ratio:.2f}x "
+              f"({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
     return 0
 
 
@@ -99,7 +105,7 @@ def environment_error(message: str, as_json: bool) -> int:
     return 2
 
 
-def print_failures(tests: list, groups: int = 5) -> None:
+def print_failures(tests: list[TestResult], groups: int = 5) -> None:
     """Each distinct failure message once, with the tests that share it."""
     by_message: dict[tuple[str, str], list[str]] = {}
     for test in tests:

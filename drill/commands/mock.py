@@ -7,9 +7,13 @@ Only argparse is imported here; the handler imports the store or Textual when it
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.interview.scorecard import Scorecard
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mock = commands.add_parser("mock", help="a mock interview (grill, pitch, estimates, a drill) under one countdown")
     mock.add_argument("--history", action="store_true", help="list past mock interviews instead of starting one")
     mock.add_argument("--json", action="store_true", help="with --history: every interview and answer as JSON")
@@ -49,7 +53,7 @@ def history(as_json: bool) -> int:
     return 0
 
 
-def history_lines(interviews) -> list[str]:
+def history_lines(interviews: list[Scorecard]) -> list[str]:
     from drill.interview.settings import SECTION_TITLES
     from drill.stats.text import clock, local_time
 

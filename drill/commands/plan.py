@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from drill.words import counted
+
+if TYPE_CHECKING:
+    from drill.home import HomeSummary
+    from drill.schedule.plan import DayLoad
 
 
 def _day(value: str) -> date:
@@ -16,7 +22,7 @@ def _day(value: str) -> date:
         raise argparse.ArgumentTypeError(f"not a date like 2026-12-01: {value!r}") from None
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     plan = commands.add_parser("plan", help="set the interview date and show the plan to it")
     which = plan.add_mutually_exclusive_group()
     which.add_argument("--interview", type=_day, metavar="YYYY-MM-DD", help="set the interview date")
@@ -56,7 +62,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json(home) -> dict[str, object]:
+def _json(home: HomeSummary) -> dict[str, object]:
     if home.plan is not None:
         return home.plan.model_dump(mode="json")
     return {
@@ -70,7 +76,7 @@ def _json(home) -> dict[str, object]:
     }
 
 
-def _text(home) -> str:
+def _text(home: HomeSummary) -> str:
     if home.interview_date is None:
         return "No interview date set. Set one with: drill plan --interview YYYY-MM-DD"
     plan = home.plan
@@ -85,16 +91,16 @@ def _text(home) -> str:
     ]
     if plan.days_over_maximum:
         lines.append(
-            f"{counted(plan.days_over_maximum, 'day')} plan more than max_reviews_per_day = {plan.max_reviews_per_day}; "
-            "the queue stops there and what is left is spread again"
+            f"{counted(plan.days_over_maximum, 'day')} plan more than "
+            f"max_reviews_per_day = {plan.max_reviews_per_day}; the queue stops there and what is left is spread again"
         )
     return "\n".join([*lines, "", *load_lines(plan.days)])
 
 
-def load_lines(days) -> list[str]:
+def load_lines(days: Sequence[DayLoad]) -> list[str]:
     """The daily load as a table, each run of days with nothing planned on one line of its own."""
     lines = [f"{'day':<12}{'reviews':>8}{'forward':>8}{'new':>6}{'total':>7}"]
-    empty: list = []
+    empty: list[DayLoad] = []
     for day in [*days, None]:
         if day is not None and not day.total:
             empty.append(day)

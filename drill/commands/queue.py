@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     queue = commands.add_parser("queue", help="today's queue in order: due and new items of every kind")
     queue.add_argument("--json", action="store_true",
                        help='print [{"id", "kind", "block", "topic", "new"}] in review order')

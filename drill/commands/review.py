@@ -23,7 +23,7 @@ def positive(text: str) -> int:
     return int(text)
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from drill.content.vocabulary import BLOCKS
     from drill.schedule.custom import SESSION_KINDS
 
@@ -40,7 +40,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     review.set_defaults(handler=cmd_review)
 
 
-def session(args: argparse.Namespace) -> "CustomSession | None":
+def session(args: argparse.Namespace) -> CustomSession | None:
     """The custom session the options ask for; None when they ask for none (today's queue)."""
     from drill.schedule.custom import CustomSession
 

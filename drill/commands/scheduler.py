@@ -7,7 +7,7 @@ import argparse
 import sys
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from drill.schedule import memory
 
     labels = ", ".join(model.label for model in memory.models())
@@ -62,7 +62,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         width = max(6, *(len(label(model)) for model in result.fits))
         print(f"  {'model':<{width}} {'log loss':>9} {'RMSE':>8} {'mean R':>8}")
         for model, fit in result.fits.items():
-            print(f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} {_fmt(fit.mean_prediction):>8}")
+            print(f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} "
+                  f"{_fmt(fit.mean_prediction):>8}")
         print(f"  actual pass rate {result.passed / result.compared:.4f}; scheduler in use: {current}")
     print(result.verdict)
     return 0
@@ -99,7 +100,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
               f"on another day; you have {report.scored}. Nothing changed.")
         return 0
     print(f"Fitted FSRS to {report.reviews} reviews ({report.scored} scored): log loss "
-          f"{report.log_loss_default:.4f} with the default parameters, {report.log_loss_fitted:.4f} with the fitted ones.")
+          f"{report.log_loss_default:.4f} with the default parameters, "
+          f"{report.log_loss_fitted:.4f} with the fitted ones.")
     if stored:
         print("Stored: FSRS now schedules with them (`drill scheduler compare` shows both).")
     else:

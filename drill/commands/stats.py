@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from drill.stats.report import Stats
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     stats = commands.add_parser("stats", help="summary of your progress")
     stats.add_argument("--json", action="store_true", help="print every figure as JSON")
     stats.add_argument("--period", choices=["7", "30", "365", "all"], default="30",
@@ -41,7 +41,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def summary_lines(stats: "Stats") -> list[str]:
+def summary_lines(stats: Stats) -> list[str]:
     """The compact human summary of `drill stats`."""
     from drill.stats.text import clock, duration, percent, readiness_lines, score, sparkline, steering_line
     from drill.store.stats.scope import period_label

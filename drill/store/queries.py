@@ -76,43 +76,48 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
     return due, new
 
 
+DUE_LOAD = (
+    select(item.c.due_day, func.count())
+    .where(ACTIVE, item.c.due_day.between(bindparam("first"), bindparam("last")), item.c.id != bindparam("id"))
+    .group_by(item.c.due_day)
+)
+
+
 def due_load(engine: Engine, item_id: str, first: date, last: date) -> dict[date, int]:
     """How many items besides `item_id` are due on each day from `first` to `last` (days with none
     left out): the load a passed item's due day is spread over (drill.schedule.load_balance)."""
-    query = (
-        select(item.c.due_day, func.count())
-        .where(ACTIVE, item.c.due_day.between(first, last), item.c.id != item_id)
-        .group_by(item.c.due_day)
-    )
     with engine.connect() as connection:
-        rows = connection.execute(query).all()
+        rows = connection.execute(DUE_LOAD, {"first": first, "last": last, "id": item_id}).all()
     return {as_date(day): number for day, number in rows}
+
+
+REVIEWED_TODAY = (
+    select(item.c.id, item.c.block, item.c.kind, item.c.siblings)
+    .distinct()
+    .join_from(review, item, item.c.id == review.c.item_id)
+    .where(review.c.study_day == bindparam("today"), item.c.siblings.is_not(None))
+)
 
 
 def reviewed_today(engine: Engine, today: date) -> list[Candidate]:
     """The items with a sibling group graded today (their siblings wait for another day)."""
-    query = (
-        select(item.c.id, item.c.block, item.c.kind, item.c.siblings)
-        .distinct()
-        .join_from(review, item, item.c.id == review.c.item_id)
-        .where(review.c.study_day == today, item.c.siblings.is_not(None))
-    )
     with engine.connect() as connection:
-        rows = connection.execute(query).all()
+        rows = connection.execute(REVIEWED_TODAY, {"today": today}).all()
     return [Candidate(row.id, row.block, None, row.kind, row.siblings) for row in rows]
+
+
+DAY_PROGRESS = (
+    select(item.c.kind, func.count(), func.count().filter(and_(review.c.counted, review.c.last_day_before.is_(None))))
+    .join_from(review, item, item.c.id == review.c.item_id)
+    .where(review.c.study_day == bindparam("today"))
+    .group_by(item.c.kind)
+)
 
 
 def day_progress(engine: Engine, today: date) -> DayProgress:
     """How many grades were given today, and how many items (of each kind) were seen for the first time."""
-    query = (
-        select(item.c.kind, func.count(),
-               func.count().filter(and_(review.c.counted, review.c.last_day_before.is_(None))))
-        .join_from(review, item, item.c.id == review.c.item_id)
-        .where(review.c.study_day == today)
-        .group_by(item.c.kind)
-    )
     with engine.connect() as connection:
-        rows = connection.execute(query).all()
+        rows = connection.execute(DAY_PROGRESS, {"today": today}).all()
     new_by_kind = {kind: new for kind, _, new in rows if new}
     return DayProgress(reviews_done=sum(row[1] for row in rows), new_done=sum(new_by_kind.values()),
                        new_done_by_kind=new_by_kind)
@@ -149,11 +154,14 @@ def session_pool(engine: Engine) -> list[Card]:
         return [_card(row) for row in connection.execute(select(*CARD_COLUMNS).where(REVIEWED))]
 
 
+MEAN_ESTIMATE_SCORES = select(estimate_attempt.c.item_id, func.avg(estimate_attempt.c.score)).group_by(
+    estimate_attempt.c.item_id)
+
+
 def mean_estimate_scores(engine: Engine) -> dict[str, float]:
     """Each estimation family's mean score over its attempts (families never tried left out)."""
-    query = select(estimate_attempt.c.item_id, func.avg(estimate_attempt.c.score)).group_by(estimate_attempt.c.item_id)
     with engine.connect() as connection:
-        return dict(connection.execute(query).all())
+        return dict(connection.execute(MEAN_ESTIMATE_SCORES).tuples().all())
 
 
 CARDS = select(*CARD_COLUMNS).where(item.c.id.in_(bindparam("ids", expanding=True)))
@@ -168,44 +176,51 @@ def cards(engine: Engine, ids: list[str]) -> list[Card]:
     return [found[id_] for id_ in ids if id_ in found]
 
 
+_SCHEDULED = item.c.kind != "coding"
+BLOCK_ITEMS = (
+    select(
+        item.c.block,
+        func.count().label("items"),
+        func.count().filter(and_(item.c.due_day <= bindparam("today"), _SCHEDULED)).label("due"),
+        func.count().filter(and_(item.c.last_review_day.is_(None), _SCHEDULED)).label("new"),
+    )
+    .where(ACTIVE)
+    .group_by(item.c.block)
+)
+# per item through the review index: far cheaper than joining every review row
+_ITEM_REVIEWS = select(func.count()).where(review.c.item_id == item.c.id).scalar_subquery()
+BLOCK_REVIEWS = select(item.c.block, cast(func.sum(_ITEM_REVIEWS), Integer)).group_by(item.c.block)
+
+
 def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
     """Per block: active items, due today, unseen, and reviews given."""
-    scheduled = item.c.kind != "coding"
-    items = (
-        select(
-            item.c.block,
-            func.count().label("items"),
-            func.count().filter(and_(item.c.due_day <= today, scheduled)).label("due"),
-            func.count().filter(and_(item.c.last_review_day.is_(None), scheduled)).label("new"),
-        )
-        .where(ACTIVE)
-        .group_by(item.c.block)
-    )
-    # per item through the review index: far cheaper than joining every review row
-    per_item = select(func.count()).where(review.c.item_id == item.c.id).scalar_subquery()
-    reviews = select(item.c.block, cast(func.sum(per_item), Integer)).group_by(item.c.block)
     with engine.connect() as connection:
         counts = {row.block: BlockCounts(items=row.items, due=row.due, new=row.new)
-                  for row in connection.execute(items)}
-        for block, number in connection.execute(reviews):
+                  for row in connection.execute(BLOCK_ITEMS, {"today": today})}
+        for block, number in connection.execute(BLOCK_REVIEWS):
             counts[block] = counts.get(block, BlockCounts()).model_copy(update={"reviews": number})
     return counts
 
 
+DUE_DRILLS = (
+    select(item.c.id)
+    .where(ACTIVE, item.c.kind == "coding", item.c.due_day <= bindparam("today"))
+    .order_by(item.c.due_day, item.c.position)
+)
+
+
 def due_drills(engine: Engine, today: date) -> list[str]:
     """The ids of the coding drills due today (they come up in today's review)."""
-    query = (
-        select(item.c.id)
-        .where(ACTIVE, item.c.kind == "coding", item.c.due_day <= today)
-        .order_by(item.c.due_day, item.c.position)
-    )
     with engine.connect() as connection:
-        return list(connection.execute(query).scalars())
+        return list(connection.execute(DUE_DRILLS, {"today": today}).scalars())
+
+
+REVIEWS_TOTAL = select(func.count()).select_from(review)
 
 
 def reviews_total(engine: Engine) -> int:
     with engine.connect() as connection:
-        return connection.execute(select(func.count()).select_from(review)).scalar_one()
+        return connection.execute(REVIEWS_TOTAL).scalar_one()
 
 
 def _pending(sql: Dialect, interview: date, window_start: date):

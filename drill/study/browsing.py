@@ -27,8 +27,8 @@ class Browsing:
         interview = config.interview_date
         today_plan = study.interview_plan(today)
         if today_plan is not None:
-            start = planning.window_start(interview, config.plan_window_days)
-            forward = queries.brought_forward_blocks(study.engine, interview, start, today_plan.bring_today)
+            start = planning.window_start(today_plan.interview, config.plan_window_days)
+            forward = queries.brought_forward_blocks(study.engine, today_plan.interview, start, today_plan.bring_today)
             for block, number in forward.items():
                 counts = by_block.get(block, queries.BlockCounts())
                 by_block[block] = counts.model_copy(update={"due": counts.due + number})

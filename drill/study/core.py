@@ -11,7 +11,7 @@ from concurrent.futures import Future
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 from drill.config import Config, write_setting
 from drill.content.decks import DeckLoad
@@ -42,6 +42,7 @@ from drill.store.writes import set_suspended
 from drill.study.writes import ADDS_ROWS, PENDING
 
 T = TypeVar("T")
+CoreT = TypeVar("CoreT", bound="Core")  # open()'s own type: mypy lets Self type no function nested in it
 QUIT_WAIT_S = 5.0  # how long closing waits for writes the database is too busy to take
 
 
@@ -66,9 +67,10 @@ class Core:
 
     @classmethod
     def open(
-        cls, paths: Paths | None = None, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None,
+        cls: type[CoreT], paths: Paths | None = None, clock: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
         say: Callable[[str], None] = lambda line: print(f"drill: {line}", file=sys.stderr),
-    ) -> Self:
+    ) -> CoreT:
         """Create the state folder if needed, open the database, make the writes an earlier drill
         kept in its journal (each said to `say`) and sync the content into it.
         A database file SQLite cannot read raises DamagedDatabaseError (the file is left as it is)."""
@@ -76,7 +78,7 @@ class Core:
         paths.ensure()
         config = Config.load(paths.config)
 
-        def opened() -> Self:
+        def opened() -> CoreT:
             study = cls(paths, config, clock, rng)
             for line in study.replayed.lines():
                 say(line)
@@ -151,7 +153,7 @@ class Core:
     def interview_plan(self, today: date) -> planning.Plan | None:
         """The plan towards the interview date, while one is set and still ahead."""
         interview = self.config.interview_date
-        if not planning.is_active(today, interview):
+        if interview is None or not planning.is_active(today, interview):
             return None
         start = planning.window_start(interview, self.config.plan_window_days)
         return planning.make(

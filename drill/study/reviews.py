@@ -59,7 +59,7 @@ class Reviews:
         today_plan = study.interview_plan(today)
         if today_plan is not None:
             # Items due after the interview get an effective due day in its final days; nothing is stored.
-            interview = config.interview_date
+            interview = today_plan.interview
             start = planning.window_start(interview, config.plan_window_days)
             due += queries.brought_forward(study.engine, today, interview, start, min(room, today_plan.bring_today))
             new_per_day = today_plan.new_per_day

@@ -204,7 +204,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
 
     def action_mock(self) -> None:
         """Set up a mock estimation round."""
-        from drill.tui.screens.mock_setup import MockSetupScreen
+        from drill.tui.screens.mock.round_setup import MockSetupScreen
 
         if self.study is not None:
             self.push_screen(MockSetupScreen())
@@ -218,14 +218,14 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.call_from_thread(self._show_round, round_id, problems, settings)
 
     def _show_round(self, round_id, problems, settings) -> None:
-        from drill.tui.screens.mock_round import MockRoundScreen
+        from drill.tui.screens.mock.round import MockRoundScreen
 
         assert self.study is not None
         self.switch_screen(MockRoundScreen(self.study, round_id, problems, settings))
 
     def action_mock_interview(self) -> None:
         """Set up a mock interview: grill questions, a pitch, estimates, a drill, one countdown."""
-        from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+        from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 
         if self.study is not None:
             self.push_screen(MockInterviewSetupScreen(self.study))
@@ -244,7 +244,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.call_from_thread(self._show_interview_history, interviews)
 
     def _show_interview_history(self, interviews) -> None:
-        from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
+        from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 
         assert self.study is not None
         self.push_screen(MockInterviewHistoryScreen(self.study, interviews))
@@ -295,7 +295,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
 
     def action_interview_date(self) -> None:
         """Set or clear the interview date that the plan works towards."""
-        from drill.tui.widgets.ask_date import AskDate
+        from drill.tui.dialogs.ask_date import AskDate
 
         if self.study is None:
             return
@@ -325,7 +325,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self.call_from_thread(self._show_mock_history, rounds)
 
     def _show_mock_history(self, rounds) -> None:
-        from drill.tui.screens.mock_history import MockHistoryScreen
+        from drill.tui.screens.mock.round_history import MockHistoryScreen
 
         self.push_screen(MockHistoryScreen(rounds))
 

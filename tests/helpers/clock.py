@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-FIXED_NOW = datetime(2026, 11, 22, 15, 0, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 
 
 class Clock:

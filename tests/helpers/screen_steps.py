@@ -13,14 +13,14 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
-from helpers.content import KERNELS
-from helpers.pilot import wait_ready, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from drill.store.estimates import finish_round, record_round_attempt
 from drill.study.writes import write_coding, write_estimate, write_grade
 from drill.tui.app import DrillApp
+from helpers.content import KERNELS
+from helpers.pilot import wait_ready, wait_until
 
 SIZES = [(80, 24), (120, 36)]
 SIZE_IDS = ["80x24", "120x36"]
@@ -178,9 +178,8 @@ def mock_round(study, n: int) -> None:
 
 
 def mock_interview(study, n: int) -> None:
-    from helpers.interview import run_interview
-
     from drill.interview.settings import InterviewSettings
+    from helpers.interview import run_interview
 
     run_interview(study, InterviewSettings(minutes=30, grill=1, pitch_seconds=120, estimates=1))
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from helpers.pilot import wait_ready, wait_until
 from textual.widgets import Select
 
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
+from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.screens.review import ReviewScreen
+from helpers.pilot import wait_ready, wait_until
 
 
 async def start_review(pilot) -> ReviewScreen:

@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+
 from helpers.content import TestPaths
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,9 +16,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from helpers.clock import Clock, FIXED_NOW
-from helpers.stats_history import StatsPaths, stats_paths
-
 from drill.coding.attempt import CodingAttempt
 from drill.estimate.rounds import RoundSettings
 from drill.stats.report import load_report
@@ -27,6 +24,8 @@ from drill.store.estimates import finish_round, record_round_attempt, round_hist
 from drill.store.writes import set_suspended
 from drill.study import Study
 from drill.study.writes import write_coding, write_estimate, write_grade, write_undo
+from helpers.clock import FIXED_NOW, Clock
+from helpers.stats_history import StatsPaths, stats_paths
 
 DAYS = (-180, -150, -120, -90, -60, -40, -25, -10, -3, -1, 0)  # study days, from today
 BUTTONS = (4, 3, 4, 1, 2, 3)

@@ -12,12 +12,12 @@ from drill.config import Config
 from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.drill_attempt import DrillScreen
-from drill.tui.screens.mock_interview import MockInterviewScreen
-from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
-from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
-from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+from drill.tui.screens.mock.interview import MockInterviewScreen
+from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
+from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
+from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 from drill.tui.widgets.checklist import Checklist
-from drill.tui.widgets.confirm import Confirm
+from drill.tui.dialogs.confirm import Confirm
 
 
 @pytest.fixture
@@ -42,11 +42,11 @@ async def start(pilot, grill: int = 2, pitch: int = 120, estimates: int = 2, cod
 
 
 def status(screen) -> str:
-    return str(screen.query_one("#interview-status", Static).render())
+    return str(screen.query_one("#session-status", Static).render())
 
 
 async def type_answer(pilot, text: str) -> None:
-    entry = pilot.app.screen.query_one("#interview-answer", Input)
+    entry = pilot.app.screen.view.query_one("#estimate", Input)
     entry.value = text
     await pilot.press("enter")
 
@@ -61,12 +61,12 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
         await pilot.press("3")  # no grade before the reveal
         assert screen.index == 0
         await pilot.press("space")
-        assert screen.query_one("#interview-points", Checklist).display  # the checklist
+        assert screen.view.query_one("#points", Checklist).display  # the checklist
         await pilot.press("3")
         await pilot.press("space", "4")
         assert "Pitch 1/1" in status(screen)
         await pilot.press("space")
-        assert "Your time" in screen.query_one("#interview-reveal", Markdown).source
+        assert "Your time" in screen.view.query_one("#answer", Markdown).source
         await pilot.press("2")
         assert "Estimation 1/2" in status(screen)
         await type_answer(pilot, steps[3].problem.pretty)
@@ -113,7 +113,7 @@ async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) 
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=0, pitch=0, estimates=2)
         await type_answer(pilot, "about two gigs")
-        check = screen.query_one("#interview-check", Static)
+        check = screen.view.query_one("#answer-error", Static)
         assert check.display and str(check.render())
         # The wrong kind of quantity: a bare number where bytes or seconds are asked, bytes where a
         # plain number is (which family comes first depends on the shipped content).
@@ -126,7 +126,7 @@ async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) 
         assert db_rows(app, "SELECT COUNT(*) FROM mock_interview_answer") == [(0,)]
         assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
         await type_answer(pilot, screen.plan.steps[0].problem.pretty)
-        assert screen.index == 1 and not screen.query_one("#interview-check", Static).display
+        assert screen.index == 1 and not screen.view.query_one("#answer-error", Static).display
     assert db_rows(app, "SELECT section, score FROM mock_interview_answer") == [("estimate", 1.0)]
 
 
@@ -134,7 +134,7 @@ async def test_the_countdown_running_out_submits_what_parses_and_ends(app) -> No
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=1, pitch=0, estimates=2, minutes=15)
         await pilot.press("space", "4")
-        screen.query_one("#interview-answer", Input).value = screen.plan.steps[1].problem.pretty  # typed, not sent
+        screen.view.query_one("#estimate", Input).value = screen.plan.steps[1].problem.pretty  # typed, not sent
         screen.started -= screen.plan.settings.seconds  # the countdown has run out
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
         card = app.screen.scorecard
@@ -149,7 +149,7 @@ async def test_the_countdown_running_out_submits_what_parses_and_ends(app) -> No
 async def test_the_countdown_running_out_with_an_unparsable_answer_stores_no_answer(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=0, pitch=0, estimates=1, minutes=15)
-        screen.query_one("#interview-answer", Input).value = "lots"
+        screen.view.query_one("#estimate", Input).value = "lots"
         screen.started -= screen.plan.settings.seconds
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
         assert app.screen.scorecard.answers == () and app.screen.scorecard.score == 0.0
@@ -220,7 +220,7 @@ async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the
         assert len(card.points) >= 2
         await pilot.press("t", *"paged KV", "tab")  # notes typed, then the reveal
         await pilot.press("space")
-        checklist = screen.query_one("#interview-points", Checklist)
+        checklist = screen.view.query_one("#points", Checklist)
         assert checklist.display and checklist.points == list(card.points)
         assert not checklist.has_focus  # the revealed answer has the keyboard first
         await pilot.press("tab")
@@ -228,7 +228,7 @@ async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the
         await pilot.press("space", "down", "enter")  # space or Enter ticks the highlighted point
         assert checklist.ticked == {0, 1}
         assert str(checklist.get_option_at_index(1).prompt).startswith("[x] ")
-        suggestion = str(screen.query_one("#interview-suggestion", Static).render())
+        suggestion = str(screen.view.query_one("#suggestion", Static).render())
         assert suggestion.startswith(f"2 of {len(card.points)} ticked: suggests")
         await pilot.press("3")
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))

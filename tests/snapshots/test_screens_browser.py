@@ -3,11 +3,11 @@ and of card info (a card with its checklist and reviews, an estimation family wi
 80×24 and 120×36."""
 
 import pytest
+from helpers.pilot import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
-from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from helpers.pilot import wait_until
 
 
 def browser_after(*keys: str, info: bool = False):

@@ -2,13 +2,12 @@
 at 80×24 and 120×36."""
 
 import pytest
+from helpers.pilot import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 from textual.widgets import Checkbox, Input
 
 from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.review import ReviewScreen
-
-from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from helpers.pilot import wait_until
 
 
 async def setup(pilot) -> None:

@@ -4,22 +4,17 @@ question before giving up, giving up after it with the hints and the reference o
 reference's passing run, then the reference shown, the question on leaving, the offer to resume
 a kept attempt), at 80×24 and 120×36. $HOME is the test's folder, so the workspace reads
 ~/home/workspaces/…. The runs are the drill's real hidden tests on CPU (about 3 s for the starter,
-under 1 s for the reference), whose results do not vary."""
+under 1 s for the reference), whose results do not vary. Hints and the reference are snapshot once
+the screen has drawn them and scrolled them to the top: the hints' Markdown parses in a thread and
+each lands a frame or more after its key, later still on a loaded machine."""
 
 import shutil
 
 import pytest
+from helpers.content import KERNELS
 from helpers.pilot import wait_until
-
-from drill.coding.drills import item_id
-from drill.coding.runner import environment
-from drill.tui.screens.drill_attempt import DrillScreen
-from drill.tui.screens.drills import DrillListScreen
-from drill.tui.widgets.choose import Choose
-
 from helpers.screen_steps import (
     DRILLS,
-    KERNELS,
     SIZE_IDS,
     SIZES,
     finish_drill,
@@ -30,6 +25,12 @@ from helpers.screen_steps import (
     study_days,
     use_content,
 )
+
+from drill.coding.drills import item_id
+from drill.coding.runner import environment
+from drill.tui.screens.drill_attempt import DrillScreen
+from drill.tui.screens.drills import DrillListScreen
+from drill.tui.dialogs.choose import Choose
 
 
 def without_torch(monkeypatch) -> None:
@@ -65,6 +66,25 @@ async def run_tests(pilot, screen: DrillScreen) -> None:
     await wait_until(pilot, lambda: not screen.running, timeout=120)
 
 
+def at_top(screen: DrillScreen, widget) -> bool:
+    """Whether the drill body is scrolled to `widget` (or as far down as it goes)."""
+    body = screen.query_one("#drill-body")
+    place = widget.virtual_region
+    return bool(place.height) and body.scroll_offset.y == min(place.y, body.max_scroll_y)
+
+
+async def hints_shown(pilot, count: int) -> None:
+    """Wait until the hints panel draws `count` hints, scrolled to the top."""
+    hints = pilot.app.screen.query_one("#drill-hints")
+    await wait_until(pilot, lambda: len(hints.query("MarkdownBullet")) == count and at_top(pilot.app.screen, hints))
+
+
+async def reference_shown(pilot) -> None:
+    """Wait until the reference solution is drawn, scrolled to the top."""
+    reference = pilot.app.screen.query_one("#drill-reference")
+    await wait_until(pilot, lambda: at_top(pilot.app.screen, reference))
+
+
 def stages(clock):
     async def opened(pilot) -> None:
         await attempt(pilot)
@@ -74,6 +94,7 @@ def stages(clock):
         await attempt(pilot)
         await run_clocks(pilot, clock, 240)
         await pilot.press("h", "h")
+        await hints_shown(pilot, 2)
 
     async def failing(pilot) -> None:
         screen = await attempt(pilot)
@@ -84,6 +105,7 @@ def stages(clock):
     async def hint_after_failing(pilot) -> None:
         await failing(pilot)
         await pilot.press("h")
+        await hints_shown(pilot, 1)
 
     async def give_up_asked(pilot) -> None:
         await failing(pilot)
@@ -92,8 +114,10 @@ def stages(clock):
     async def gave_up(pilot) -> None:
         await failing(pilot)
         await pilot.press("h", "h")
+        await hints_shown(pilot, 2)
         await run_clocks(pilot, clock, 120)
         await pilot.press("g", "y")
+        await reference_shown(pilot)
 
     async def passing(pilot) -> None:
         screen = await attempt(pilot)
@@ -106,6 +130,7 @@ def stages(clock):
         await passing(pilot)
         await run_clocks(pilot, clock, 60)  # a minute reading the reference
         await pilot.press("s")
+        await reference_shown(pilot)
 
     async def leaving(pilot) -> None:
         await opened(pilot)

@@ -4,9 +4,8 @@ help (F1) and the interview-date dialog, at 80×24 and 120×36."""
 from pathlib import Path
 
 import pytest
-
-from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 from helpers.pilot import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 
 
 def fresh(paths, clock) -> None:
@@ -70,7 +69,7 @@ def test_help_over_home(snap_compare, small_paths, clock, size) -> None:
     ("", "2026-11-01"),
 ], ids=["empty", "current-date", "not-a-date", "date-passed"])
 def test_interview_date_dialog(snap_compare, small_paths, clock, size, config, typed) -> None:
-    from drill.tui.widgets.ask_date import AskDate
+    from drill.tui.dialogs.ask_date import AskDate
 
     (small_paths.home / "config.toml").parent.mkdir(parents=True, exist_ok=True)
     (small_paths.home / "config.toml").write_text(config)

@@ -4,16 +4,25 @@ abandon dialog, the scorecard (complete and out of time), the history and a past
 80×24 and 120×36."""
 
 import pytest
+from helpers.pilot import wait_until
+from helpers.screen_steps import (
+    FAMILIES,
+    SIZE_IDS,
+    SIZES,
+    home,
+    press_until,
+    run_clocks,
+    snapshot,
+    use_content,
+    wrong_answer,
+)
 from textual.widgets import Select, Switch
 
-from drill.tui.screens.mock_interview import MockInterviewScreen
-from drill.tui.screens.mock_interview_history import MockInterviewHistoryScreen
-from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
-from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
-from drill.tui.widgets.confirm import Confirm
-from helpers.screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
-                          wrong_answer)
-from helpers.pilot import wait_until
+from drill.tui.screens.mock.interview import MockInterviewScreen
+from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
+from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
+from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
+from drill.tui.dialogs.confirm import Confirm
 
 
 async def setup(pilot) -> MockInterviewSetupScreen:

@@ -10,9 +10,9 @@ from textual.widgets import Input, Select
 
 from drill.paths import Paths
 from drill.tui.app import DrillApp
-from drill.tui.screens.mock_interview import MockInterviewScreen
-from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen
-from drill.tui.screens.mock_interview_setup import MockInterviewSetupScreen
+from drill.tui.screens.mock.interview import MockInterviewScreen
+from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
+from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 
 SIZE = (80, 24)
 
@@ -59,7 +59,7 @@ def test_grill_question_revealed(snap_compare, app) -> None:
 def test_estimate_that_does_not_parse(snap_compare, app) -> None:
     async def run_before(pilot) -> None:
         screen = await begin(pilot, grill=0, pitch=0, estimates=2)
-        entry = screen.query_one("#interview-answer", Input)
+        entry = screen.view.query_one("#estimate", Input)
         entry.cursor_blink = False
         # a wrong kind of quantity for whichever family comes first: bytes for a plain number, else a bare number
         entry.value = "2.7 GB" if screen.plan.steps[0].problem.unit == "1" else "2.7"
@@ -75,7 +75,7 @@ def test_scorecard(snap_compare, app) -> None:
         screen = await begin(pilot, grill=2, pitch=120, estimates=2)
         await pilot.press("space", "3", "space", "2", "space", "4")
         for step, answer in zip(screen.plan.steps[3:], ("pretty", "1 kB"), strict=True):
-            screen.query_one("#interview-answer", Input).value = step.problem.pretty if answer == "pretty" else answer
+            screen.view.query_one("#estimate", Input).value = step.problem.pretty if answer == "pretty" else answer
             await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, MockInterviewScorecardScreen))
         await pilot.pause()

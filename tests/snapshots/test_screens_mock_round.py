@@ -3,16 +3,25 @@ feedback after each answer, the abandon dialog, the summary (complete, abandoned
 round history and a past round opened from it, at 80×24 and 120×36."""
 
 import pytest
+from helpers.pilot import wait_until
+from helpers.screen_steps import (
+    FAMILIES,
+    SIZE_IDS,
+    SIZES,
+    home,
+    press_until,
+    run_clocks,
+    snapshot,
+    use_content,
+    wrong_answer,
+)
 from textual.widgets import Checkbox, Select, Switch
 
-from drill.tui.screens.mock_history import MockHistoryScreen
-from drill.tui.screens.mock_round import MockRoundScreen
-from drill.tui.screens.mock_setup import MockSetupScreen
-from drill.tui.screens.mock_summary import MockSummaryScreen, PastRoundScreen
-from drill.tui.widgets.confirm import Confirm
-from helpers.screen_steps import (FAMILIES, SIZE_IDS, SIZES, home, press_until, run_clocks, snapshot, use_content,
-                          wrong_answer)
-from helpers.pilot import wait_until
+from drill.tui.screens.mock.round_history import MockHistoryScreen
+from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_setup import MockSetupScreen
+from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
+from drill.tui.dialogs.confirm import Confirm
 
 
 async def setup(pilot) -> MockSetupScreen:

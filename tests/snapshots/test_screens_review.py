@@ -3,12 +3,12 @@ with its checklist and errata, a pitch against its clock, an estimate asked / re
 due coding drill), help over a card, and the session summary, at 80×24 and 120×36."""
 
 import pytest
-
-from drill.tui.screens.review import ReviewScreen
-from drill.tui.screens.summary import SummaryScreen
 from helpers.pilot import wait_until
 from helpers.screen_steps import SIZE_IDS, SIZES, run_clocks, snapshot, use_content
 from helpers.screens import open_review
+
+from drill.tui.screens.review import ReviewScreen
+from drill.tui.screens.summary import SummaryScreen
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

@@ -3,10 +3,10 @@ top and one block; all time: its top, third and fourth pages and end) and the sa
 towards an interview date (the plan), at 80×24 and 120×36."""
 
 import pytest
+from helpers.pilot import wait_until
+from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 
 from drill.tui.screens.stats import StatsScreen
-from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
-from helpers.pilot import wait_until
 
 
 def loaded(pilot) -> bool:

@@ -20,7 +20,7 @@ from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
-from drill.tui.widgets.confirm import Confirm
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
 
 

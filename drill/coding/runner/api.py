@@ -6,10 +6,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drill.coding.drills import Drill
 from drill.coding.runner.invocation import DEFAULT_GPU_MEMORY_MB, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from drill.coding.runner.result import TestResult, TestRun, error_run
+
+if TYPE_CHECKING:
+    from drill.coding.runner.warm import WarmWorker
 
 DEVICES = ("cpu", "cuda")
 
@@ -18,7 +22,7 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
               warm: bool = True, *, benchmark: bool | None = None, memory_mb: int = DEFAULT_MEMORY_MB,
               gpu_memory_mb: int = DEFAULT_GPU_MEMORY_MB, maxfail: int | None = None,
               on_test: Callable[[TestResult], None] | None = None, cancel: threading.Event | None = None,
-              worker=None) -> TestRun:
+              worker: WarmWorker | None = None) -> TestRun:
     """Run `drill`'s hidden tests against the file `candidate` on `device`; never raises.
 
     warm: use the warm worker (`worker`, else the shared default one) when fork is available.
@@ -50,7 +54,7 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
         from drill.coding.runner.cold import run_cold
 
         return run_cold(inv, on_test, cancel)
-    except Exception as error:  # the app must stay up whatever happens here
+    except Exception as error:  # noqa: BLE001 - the app must stay up whatever happens here
         return error_run(f"the runner failed: {type(error).__name__}: {error}", device, time.monotonic() - start,
                          environment=True)
 

@@ -14,6 +14,8 @@ from drill.coding.processes import python_path
 from drill.coding.runner.invocation import Invocation
 from drill.coding.runner.result import Exit, TestResult, TestRun, interpret
 from drill.coding.runner.supervise import ReportTail, supervise
+from drill.coding.sandbox.child import Mode
+from drill.coding.signed import ReportEvent
 
 OUTPUT_TAIL = 4000
 
@@ -37,12 +39,12 @@ def add_timing(run: TestRun, inv: Invocation, start: Callable[[Invocation, Repor
     tail = ReportTail(timed.report, timed.key, None)
     start(timed, tail)
     tail.poll()
-    timing = next((event for event in tail.verifier.events if event.get("event") == "timing"), {})
+    timing = next((event for event in tail.verifier.events if event.get("event") == "timing"), ReportEvent())
     run.speed_ratio, run.candidate_s = timing.get("speed_ratio"), timing.get("candidate_s")
     run.reference_s = timing.get("reference_s")
 
 
-def _spawn(inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event | None) -> Exit:
+def _spawn(inv: Invocation, tail: ReportTail, mode: Mode, cancel: threading.Event | None) -> Exit:
     def tick() -> bool:
         time.sleep(0.01)
         tail.poll()
@@ -52,6 +54,7 @@ def _spawn(inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event
     process = subprocess.Popen([sys.executable, "-m", "drill.coding.sandbox.child"], cwd=inv.scratch, env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
+    assert process.stdin is not None  # stdin=PIPE
     try:
         process.stdin.write((json.dumps(inv.request(mode)) + "\n").encode())
         process.stdin.close()

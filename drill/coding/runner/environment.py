@@ -79,7 +79,7 @@ def imports_of(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def drill_needs(drill: "Drill") -> list[str]:
+def drill_needs(drill: Drill) -> list[str]:
     """The requirements one drill's runs need here, in REQUIREMENTS order."""
     imported = imports_of(drill.conftest) | imports_of(drill.tests) | imports_of(drill.solution)
     needs = {"pytest"} | (imported & set(REQUIREMENTS))
@@ -98,7 +98,7 @@ def _importable(name: str) -> bool:
         return False
 
 
-def missing_requirements(*drills: "Drill") -> list[str]:
+def missing_requirements(*drills: Drill) -> list[str]:
     """What this Python lacks to run these drills' tests (every drill's basics when none given)."""
     needs = set(ALWAYS)
     for drill in drills:

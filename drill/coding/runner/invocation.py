@@ -21,9 +21,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from drill.coding.drills import Drill
 from drill.coding.processes import PACKAGE_PARENT, MiB, python_path
+from drill.coding.sandbox.child import Mode, RunRequest
 from drill.coding.sandbox.contain import available
 from drill.coding.signed import new_key
 
@@ -103,10 +105,11 @@ class Invocation:
             "PYTHONPATH": python_path(),
         }
 
-    def request(self, mode: str = "test") -> dict:
+    def request(self, mode: Mode = "test") -> RunRequest:
         """The run request for the child (see drill.coding.sandbox.child); mode "test" or "time"."""
-        return {"op": "run", "mode": mode, "args": self.pytest_args(), "env": self.env(), "cwd": str(self.candidate.parent),
-                "output": str(self.output), "report": str(self.report), "key": self.key, "hidden": str(self.hidden),
+        return {"op": "run", "mode": mode, "args": self.pytest_args(), "env": self.env(),
+                "cwd": str(self.candidate.parent), "output": str(self.output), "report": str(self.report),
+                "key": self.key, "hidden": str(self.hidden),
                 "reference": str(self.hidden / REFERENCE),  # there only for a timing run (for_timing)
                 "candidate": str(self.candidate), "hide": list(self.hide), "timeout_s": self.timeout_s,
                 "rss_limit": self.rss_limit, "memory_mb": self.memory_mb, "gpu_memory_mb": self.gpu_memory_mb,
@@ -114,7 +117,7 @@ class Invocation:
                 # DRILL_SANDBOX=off tries the fallback a machine without user namespaces gets (tests)
                 "namespaces": os.environ.get("DRILL_SANDBOX") != "off" and available().namespaces}
 
-    def for_timing(self) -> "Invocation":
+    def for_timing(self) -> Invocation:
         """The same run, set up to time candidate and reference (after a pass): a fresh key and
         report, and the reference copied beside the tests."""
         shutil.copyfile(self.drill.solution, self.hidden / REFERENCE)
@@ -148,7 +151,7 @@ def hidden_folders(drill: Drill, scratch: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
-def prepare(drill: Drill, candidate: Path, device: str, **options) -> Invocation:
+def prepare(drill: Drill, candidate: Path, device: str, **options: Any) -> Invocation:
     """A fresh private scratch folder holding copies of the tests and the candidate, and the Invocation."""
     scratch = Path(tempfile.mkdtemp(prefix=f"drill-{drill.id}-"))  # mode 0700
     hidden, work = scratch / "hidden", scratch / "work"

@@ -1,9 +1,54 @@
-"""Reading the warm worker's JSON-lines protocol from a pipe, with a timeout (both ends use it)."""
+"""The warm worker's JSON-lines protocol: its messages, and reading them from a pipe with a
+timeout (both ends use it; drill.coding.runner.worker describes the exchange)."""
 
 from __future__ import annotations
 
 import os
 import select
+from typing import Literal, TypedDict
+
+from drill.coding.sandbox.child import RunRequest
+
+
+class WorkerRun(RunRequest):
+    """-> one run (drill.coding.sandbox.child), numbered by the client."""
+
+    id: int
+
+
+class Cancel(TypedDict):
+    """-> kill the running child."""
+
+    op: Literal["cancel"]
+
+
+class Ready(TypedDict):
+    """<- imports done."""
+
+    event: Literal["ready"]
+    pid: int
+
+
+class Started(TypedDict):
+    """<- the run's child (it leads its own process group)."""
+
+    event: Literal["started"]
+    id: int
+    pid: int
+
+
+class Done(TypedDict):
+    """<- the run ended, as the worker's supervisor saw it (drill.coding.runner.result.Exit)."""
+
+    event: Literal["done"]
+    id: int
+    returncode: int | None
+    timed_out: bool
+    over_memory: bool
+    cancelled: bool
+
+
+Answer = Ready | Started | Done
 
 
 def readable(fd: int, timeout: float | None) -> bool:

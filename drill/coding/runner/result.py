@@ -6,7 +6,8 @@ import signal
 from dataclasses import dataclass, field
 from typing import Literal
 
-Outcome = Literal["passed", "failed", "error", "skipped"]
+from drill.coding.signed import Outcome, ReportEvent
+
 Status = Literal["pass", "fail", "error", "timeout"]
 
 
@@ -23,7 +24,7 @@ class TestResult:
     summary: str = ""  # one line: "ExceptionType: first line of its message"
 
     @classmethod
-    def from_event(cls, event: dict) -> "TestResult":
+    def from_event(cls, event: ReportEvent) -> TestResult:
         return cls(event["name"], event["outcome"], event.get("message", ""), event.get("output", ""),
                    event.get("summary", ""))
 
@@ -101,7 +102,7 @@ def _summary(test: TestResult) -> str:
 NOT_REPORTED = "the run did not report its tests"
 
 
-def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: float, memory_mb: int,
+def interpret(events: list[ReportEvent], exit: Exit, *, seconds: float, timeout_s: float, memory_mb: int,
               device: str, output: str = "", tampered: bool = False) -> TestRun:
     """Turn the signed report's events and the process's end into one TestRun with a human reason.
 
@@ -117,7 +118,7 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     running = next((name for name in reversed(started) if name not in finished), None)
     during = f" while running {running}" if running else ""
     collect = [event for event in events if event.get("event") == "collect_error"]
-    timing = next((event for event in events if event.get("event") == "timing"), {})
+    timing = next((event for event in events if event.get("event") == "timing"), ReportEvent())
     run = TestRun("fail", passed, failed, tests, seconds, device=device, output=output,
                   speed_ratio=timing.get("speed_ratio"), candidate_s=timing.get("candidate_s"),
                   reference_s=timing.get("reference_s"))
@@ -129,7 +130,8 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     elif exit.cancelled:
         run.status, run.reason = "error", "cancelled"
     elif exit.over_memory:
-        run.status, run.reason = "error", f"stopped for using too much memory (the tests may use {memory_mb} MiB){during}"
+        run.status = "error"
+        run.reason = f"stopped for using too much memory (the tests may use {memory_mb} MiB){during}"
     elif code is not None and code < 0:
         name = _signal_name(-code)
         hint = {"SIGABRT": " (os.abort() or a native assertion)", "SIGSEGV": " (a segmentation fault)",
@@ -137,7 +139,8 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
         run.status, run.reason = "error", f"the test process crashed with {name}{hint}{during}"
     elif collect:
         run.status = "error"
-        run.reason = "the tests could not be collected: " + (collect[0].get("summary") or _last_line(collect[0].get("message", "")))
+        run.reason = "the tests could not be collected: " + (
+            collect[0].get("summary") or _last_line(collect[0].get("message", "")))
     elif tampered:
         run.status, run.reason = "fail", f"{NOT_REPORTED}: its report holds lines the test runner did not write"
     elif not any(event.get("event") == "end" for event in events):
@@ -169,7 +172,7 @@ def interpret(events: list[dict], exit: Exit, *, seconds: float, timeout_s: floa
     return run
 
 
-def _unreported(events: list[dict], tests: list[TestResult]) -> str:
+def _unreported(events: list[ReportEvent], tests: list[TestResult]) -> str:
     """What is wrong between the collected ids and the results ('' when they match one to one)."""
     collected = next((event.get("names") for event in events if event.get("event") == "collected"), None)
     if not isinstance(collected, list):
@@ -185,7 +188,7 @@ def _unreported(events: list[dict], tests: list[TestResult]) -> str:
     return ""
 
 
-def _environment_check(run: TestRun, output: str, collect: list[dict]) -> None:
+def _environment_check(run: TestRun, output: str, collect: list[ReportEvent]) -> None:
     """A run that stopped before any test because pytest, torch, … is missing in the test
     process is this Python's failure, not the candidate's: flag it and say how to fix it."""
     from drill.coding.runner.environment import describe, missing_modules_in

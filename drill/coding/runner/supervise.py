@@ -7,6 +7,7 @@ the memory limit counts that whole tree.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,7 +68,5 @@ class ReportTail:
         self.offset += len(chunk)
         for event in self.verifier.feed(chunk):
             if event.get("event") == "result" and self.on_test is not None:
-                try:
+                with contextlib.suppress(Exception):  # a broken callback must not stop the run
                     self.on_test(TestResult.from_event(event))
-                except Exception:  # a broken callback must not stop the run
-                    pass

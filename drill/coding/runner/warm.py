@@ -7,6 +7,7 @@ worker cannot be used (no fork, it keeps dying) the run falls back to the cold r
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import subprocess
@@ -18,9 +19,10 @@ from collections.abc import Callable
 from drill.coding.processes import PACKAGE_PARENT, kill_tree, python_path
 from drill.coding.runner.cold import add_timing, judge, run_cold
 from drill.coding.runner.invocation import Invocation
-from drill.coding.runner.pipe import Lines
+from drill.coding.runner.pipe import Answer, Cancel, Lines, WorkerRun
 from drill.coding.runner.result import Exit, TestResult, TestRun
 from drill.coding.runner.supervise import ReportTail
+from drill.coding.sandbox.child import Mode
 
 STARTUP_S = 120.0  # importing torch on a cold, slow disk
 GRACE_S = 5.0  # the worker enforces the timeout; this is the client's backstop
@@ -38,7 +40,7 @@ class WarmWorker:
     """One worker process; runs are serialised by a lock, so threads may share it."""
 
     def __init__(self) -> None:
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._lines: Lines | None = None
         self._lock = threading.Lock()
         self._ids = 0
@@ -49,7 +51,7 @@ class WarmWorker:
         with self._lock:
             self._ensure()
 
-    def _ensure(self) -> subprocess.Popen:
+    def _ensure(self) -> subprocess.Popen[bytes]:
         if self._process is not None and self._process.poll() is None:
             return self._process
         if self._process is not None:
@@ -59,6 +61,7 @@ class WarmWorker:
             stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": python_path()}, start_new_session=True,
             cwd=PACKAGE_PARENT,
         )
+        assert self._process.stdout is not None  # stdout=PIPE
         self._lines = Lines(self._process.stdout.fileno())
         return self._process
 
@@ -71,6 +74,7 @@ class WarmWorker:
         process, self._process = self._process, None
         if process is None:
             return
+        assert process.stdin is not None and process.stdout is not None  # both are pipes (_ensure)
         try:
             if gently:
                 process.stdin.close()
@@ -81,10 +85,8 @@ class WarmWorker:
             kill_tree(process.pid)
             process.wait()
         for stream in (process.stdin, process.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
     def run(self, inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
             cancel: threading.Event | None = None) -> TestRun:
@@ -112,7 +114,7 @@ class WarmWorker:
             self._stop()
             return Exit(None)
 
-    def _run_once(self, inv: Invocation, tail: ReportTail, mode: str, cancel: threading.Event | None) -> Exit:
+    def _run_once(self, inv: Invocation, tail: ReportTail, mode: Mode, cancel: threading.Event | None) -> Exit:
         process = self._ensure()
         self._ids += 1
         self._send(process, {**inv.request(mode), "id": self._ids})
@@ -139,14 +141,15 @@ class WarmWorker:
                 self._stop()
                 return Exit(None, timed_out=True)
 
-    def _send(self, process: subprocess.Popen, message: dict) -> None:
+    def _send(self, process: subprocess.Popen[bytes], message: WorkerRun | Cancel) -> None:
+        assert process.stdin is not None  # stdin=PIPE (_ensure)
         try:
             process.stdin.write((json.dumps(message) + "\n").encode())
             process.stdin.flush()
         except (OSError, ValueError):
             raise WorkerGone("the worker's stdin is closed") from None
 
-    def _read(self, timeout: float) -> dict | None:
+    def _read(self, timeout: float) -> Answer | None:
         """The worker's next message, None when none came within `timeout` seconds."""
         line = self._lines.next(timeout) if self._lines is not None else None
         if line is None:

@@ -15,11 +15,13 @@ each forked child crosses to the test side at once (drill.coding.sandbox.child).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+from typing import TextIO
 
-from drill.coding.runner.pipe import Lines
+from drill.coding.runner.pipe import Answer, Lines, WorkerRun
 
 PRELOAD = (
     "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
@@ -40,15 +42,13 @@ def preload() -> None:
     import importlib
 
     for name in PRELOAD:
-        try:
+        with contextlib.suppress(Exception):  # a missing optional module only makes runs a little slower
             importlib.import_module(name)
-        except Exception:  # a missing optional module only makes runs a little slower
-            pass
     gc.collect()
     gc.freeze()
 
 
-def child(request: dict, private_fds: list[int]) -> None:
+def child(request: WorkerRun, private_fds: list[int]) -> None:
     """In the forked child: own process group, none of the worker's pipes, then the run; it
     never returns into the worker's loop, whatever fails."""
     try:
@@ -65,7 +65,7 @@ def child(request: dict, private_fds: list[int]) -> None:
         os._exit(3)
 
 
-def serve(request: dict, lines: Lines, answer) -> None:
+def serve(request: WorkerRun, lines: Lines, answer: TextIO) -> None:
     """Fork a child for one run and supervise it until it ends."""
     from drill.coding.processes import descendants, kill_tree
     from drill.coding.runner.supervise import supervise
@@ -75,10 +75,8 @@ def serve(request: dict, lines: Lines, answer) -> None:
     pid = os.fork()
     if pid == 0:
         child(request, [answer.fileno(), lines.fd])
-    try:
-        os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # also done in the child; whichever runs first wins the race
+        os.setpgid(pid, pid)
     send(answer, {"event": "started", "id": request["id"], "pid": pid})
 
     def poll() -> int | None:
@@ -110,7 +108,7 @@ def _reap() -> None:
             return
 
 
-def send(answer, message: dict) -> None:
+def send(answer: TextIO, message: Answer) -> None:
     answer.write(json.dumps(message) + "\n")
     answer.flush()
 

@@ -9,13 +9,45 @@ candidate against the reference with the test module's benchmark_case.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Literal, NotRequired, TypedDict
+
+if TYPE_CHECKING:
+    from drill.coding.sandbox.contain import Containment
+    from drill.coding.signed import ReportEvent
+
+Mode = Literal["test", "time"]
 
 
-def run_child(request: dict) -> None:
+class RunRequest(TypedDict):
+    """One run, as the runner's Invocation.request() sends it (a JSON line: on stdin, or to the worker)."""
+
+    op: Literal["run"]
+    mode: Mode
+    args: list[str]  # pytest's command line
+    env: dict[str, str]  # the test process's whole environment
+    cwd: str
+    output: str
+    report: str
+    key: NotRequired[str]  # always sent; run_child takes it out before any candidate code runs
+    hidden: str
+    reference: str
+    candidate: str
+    hide: list[str]
+    timeout_s: float
+    rss_limit: int | None
+    memory_mb: int
+    gpu_memory_mb: int
+    device: str
+    namespaces: bool
+
+
+def run_child(request: RunRequest) -> None:
     """Contain this process, then run the request in it; exits with the run's code."""
     code = 3
     try:
@@ -36,23 +68,24 @@ def run_child(request: dict) -> None:
         apply_memory_limit(request["memory_mb"], request["device"])
         if request["device"] == "cuda":
             cap_gpu_memory(request["gpu_memory_mb"])
-        report = open(request["report"], "a", encoding="utf-8")
-        from drill.coding.signed import signer
+        with open(request["report"], "a", encoding="utf-8") as report:
+            from drill.coding.signed import signer
 
-        sign = signer(request.pop("key"))
-        code = _time(request, report, sign) if request["mode"] == "time" else _test(request, report, sign, containment)
-    except BaseException:
+            sign = signer(request.pop("key"))
+            if request["mode"] == "time":
+                code = _time(request, report, sign)
+            else:
+                code = _test(request, report, sign, containment)
+    except BaseException:  # noqa: BLE001 - whatever fails is printed to the run's output, and the process exits
         traceback.print_exc()
     finally:
         for stream in (sys.stdout, sys.stderr):
-            try:
+            with contextlib.suppress(Exception):  # a broken stream must not stop the exit
                 stream.flush()
-            except Exception:
-                pass
         os._exit(code)
 
 
-def _test(request: dict, report, sign, containment) -> int:
+def _test(request: RunRequest, report: IO[str], sign: Callable[[ReportEvent], str], containment: Containment) -> int:
     import pytest
 
     from drill.coding.sandbox import guard
@@ -70,7 +103,7 @@ def _test(request: dict, report, sign, containment) -> int:
     return int(pytest.main(request["args"], plugins=[reporter]))
 
 
-def _time(request: dict, report, sign) -> int:
+def _time(request: RunRequest, report: IO[str], sign: Callable[[ReportEvent], str]) -> int:
     """Time candidate and reference on the test module's benchmark_case; one signed event."""
     from drill.coding.sandbox.plugin import load_module
     from drill.coding.sandbox.timing import compare
@@ -81,8 +114,9 @@ def _time(request: dict, report, sign) -> int:
     try:
         candidate = load_module(request["candidate"], "drill_timed_candidate")
         reference = load_module(request["reference"], "drill_timed_reference")
-        event = {"event": "timing", **compare(tests.benchmark_case, candidate, reference, request["device"])}
-    except Exception as error:  # timing is a bonus: never turn a pass into a failure
+        timing = compare(tests.benchmark_case, candidate, reference, request["device"])
+        event: ReportEvent = {"event": "timing", **timing}
+    except Exception as error:  # noqa: BLE001 - timing is a bonus: never turn a pass into a failure
         event = {"event": "timing", "error": f"{type(error).__name__}: {error}"}
     report.write(sign(event))
     report.flush()
@@ -91,7 +125,7 @@ def _time(request: dict, report, sign) -> int:
 
 def main() -> None:
     """`python -m drill.coding.sandbox.child`: one request as a JSON line on stdin."""
-    request = json.loads(sys.stdin.buffer.readline())
+    request: RunRequest = json.loads(sys.stdin.buffer.readline())
     run_child(request)
 
 

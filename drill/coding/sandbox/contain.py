@@ -16,6 +16,7 @@ Either way the runner's supervisor kills the whole tree on a timeout, and counts
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import json
@@ -53,7 +54,7 @@ class _CapData(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
-def _libc():
+def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
@@ -68,7 +69,7 @@ def _write(path: str, text: str) -> None:
         file.write(text)
 
 
-def _enter_namespaces(libc) -> None:
+def _enter_namespaces(libc: ctypes.CDLL) -> None:
     uid, gid = os.getuid(), os.getgid()
     _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET), "unshare")
     _write("/proc/self/setgroups", "deny")
@@ -77,7 +78,7 @@ def _enter_namespaces(libc) -> None:
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
 
 
-def become_subreaper(libc=None) -> bool:
+def become_subreaper(libc: ctypes.CDLL | None = None) -> bool:
     """Orphans below this process come back to it instead of init (Linux); False where unknown."""
     try:
         return (libc or _libc()).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
@@ -85,7 +86,7 @@ def become_subreaper(libc=None) -> bool:
         return False
 
 
-def _cover(libc, folder: str) -> None:
+def _cover(libc: ctypes.CDLL, folder: str) -> None:
     """An empty read-only tmpfs over `folder`."""
     _check(libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                       b"size=4k,mode=0500"), f"mount tmpfs on {folder}")
@@ -112,10 +113,8 @@ def contain(hide: list[str], namespaces: bool = True) -> Containment:
         _keep(pid, sweep=not containment.namespaces, relay=containment.namespaces)
     if containment.namespaces:
         for folder in hide:
-            try:
+            with contextlib.suppress(OSError):  # a folder that vanished meanwhile: nothing to hide
                 _cover(libc, folder)
-            except OSError:
-                pass  # a folder that vanished meanwhile: nothing to hide
         if pid := os.fork():
             _keep(pid, sweep=False, init=True)
     return containment
@@ -181,9 +180,9 @@ def probe() -> Containment:
         os._exit(0)
     os.close(write)
     with os.fdopen(read, "rb") as answer:
-        message = answer.read().decode()
+        said = answer.read().decode()
     os.waitpid(pid, 0)
-    return Containment(True) if message == "ok" else Containment(False, f"no namespaces here: {message}")
+    return Containment(True) if said == "ok" else Containment(False, f"no namespaces here: {said}")
 
 
 @functools.cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 
 # Audited events whose arguments name files: reading, listing, and changing them.
 FILE_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "os.remove", "os.rmdir", "os.rename", "os.truncate",
@@ -41,14 +42,14 @@ def install(candidate: str, hidden: list[str], block_programs: bool) -> None:
     getframe, realpath, fspath, fsdecode = sys._getframe, os.path.realpath, os.fspath, os.fsdecode
 
     def from_candidate() -> bool:
-        frame = getframe(2)
+        frame: FrameType | None = getframe(2)
         while frame is not None:
             if frame.f_code.co_filename == candidate:
                 return True
             frame = frame.f_back
         return False
 
-    def hook(event: str, args: tuple) -> None:
+    def hook(event: str, args: tuple[object, ...]) -> None:
         if event not in events:
             return
         if event in PROGRAM_EVENTS:

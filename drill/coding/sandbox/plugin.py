@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import IO
+from types import ModuleType
+from typing import IO, Any
 
 import pytest
+
+from drill.coding.signed import Outcome, ReportEvent
 
 MESSAGE_LIMIT = 2000
 OUTPUT_LIMIT = 2000
@@ -42,7 +45,7 @@ def _test_name(nodeid: str) -> str:
     return nodeid.split("::", 1)[-1]
 
 
-def _summary(excinfo: pytest.ExceptionInfo) -> str:
+def _summary(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
     value = excinfo.value
     if isinstance(value, SyntaxError):
         return f"{excinfo.typename}: {value.msg} ({Path(value.filename or '?').name}, line {value.lineno})"
@@ -50,12 +53,12 @@ def _summary(excinfo: pytest.ExceptionInfo) -> str:
     return f"{excinfo.typename}: {first}" if first else excinfo.typename
 
 
-def describe(excinfo: pytest.ExceptionInfo, candidate: str) -> tuple[str, str]:
+def describe(excinfo: pytest.ExceptionInfo[BaseException], candidate: str) -> tuple[str, str]:
     """(message, one-line summary) for an exception, pointing at the candidate's line if any."""
     text = excinfo.exconly()
     try:
         entries = [entry for entry in excinfo.traceback if str(entry.path) == candidate]
-    except Exception:  # a broken traceback must not break the report
+    except Exception:  # noqa: BLE001 - a broken traceback must not break the report
         entries = []
     if entries:
         entry = entries[-1]
@@ -66,20 +69,21 @@ def describe(excinfo: pytest.ExceptionInfo, candidate: str) -> tuple[str, str]:
 class Reporter:
     """One run's observer; `sign` turns an event into its signed line (drill.coding.signed)."""
 
-    def __init__(self, report: IO[str], sign: Callable[[dict], str], candidate: str, device: str,
+    def __init__(self, report: IO[str], sign: Callable[[ReportEvent], str], candidate: str, device: str,
                  seal: Callable[[], None]) -> None:
-        self._write = lambda event: (report.write(sign(event)), report.flush())
+        self._write: Callable[[ReportEvent], object] = lambda event: (report.write(sign(event)), report.flush())
         self._candidate, self._device, self._seal = candidate, device, seal
         self._finished: set[str] = set()
         self._raised: dict[str, tuple[str, BaseException]] = {}
-        self._results: dict[str, dict] = {}
+        self._results: dict[str, dict[str, str]] = {}
         self._helpers: list[tuple[object, str, object]] = []
         self._tampered = ""
 
     # collection: candidate-free
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         """Deselect the cases parametrized for the other device, instead of reporting them skipped."""
-        keep, drop = [], []
+        keep: list[pytest.Item] = []
+        drop: list[pytest.Item] = []
         for item in items:
             params = getattr(getattr(item, "callspec", None), "params", {})
             (drop if params.get("device", self._device) != self._device else keep).append(item)
@@ -101,11 +105,11 @@ class Reporter:
         self._seal()
         self._helpers = assertion_helpers()
 
-    def _observed(self, function: Callable, nodeid: str) -> Callable:
+    def _observed(self, function: Callable[..., object], nodeid: str) -> Callable[..., object]:
         finished = self._finished
 
         @functools.wraps(function)
-        def run(*args, **kwargs):
+        def run(*args: Any, **kwargs: Any) -> object:
             result = function(*args, **kwargs)
             finished.add(nodeid)
             return result
@@ -113,10 +117,10 @@ class Reporter:
         return run
 
     # each test: what happened, seen from outside pytest's reports
-    def pytest_runtest_logstart(self, nodeid: str, location: tuple) -> None:
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self._write({"event": "start", "name": _test_name(nodeid)})
 
-    def _phase(self, item: pytest.Item, when: str):
+    def _phase(self, item: pytest.Item, when: str) -> Generator[None, object, object]:
         try:
             return (yield)
         except BaseException as error:
@@ -124,11 +128,11 @@ class Reporter:
             raise
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_runtest_setup(self, item: pytest.Item):
+    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, object, object]:
         return (yield from self._phase(item, "setup"))
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_runtest_call(self, item: pytest.Item):
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
         try:
             return (yield from self._phase(item, "call"))
         finally:
@@ -136,14 +140,17 @@ class Reporter:
                 self._tampered = self._tampered or f"the code under test replaced {changed}"
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_runtest_teardown(self, item: pytest.Item):
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Generator[None, object, object]:
         return (yield from self._phase(item, "teardown"))
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
+                                  ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
         if call.excinfo is not None and not report.skipped:
-            report.drill_message, report.drill_summary = describe(call.excinfo, self._candidate)
+            words = describe(call.excinfo, self._candidate)
+            # a report keeps extra attributes (pytest's BaseReport takes **extra), which its stubs cannot name
+            report.drill_message, report.drill_summary = words  # type: ignore[attr-defined]
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -159,13 +166,13 @@ class Reporter:
         if captured:
             entry["output"] = truncate(captured, OUTPUT_LIMIT, keep="tail")
 
-    def pytest_runtest_logfinish(self, nodeid: str, location: tuple) -> None:
+    def pytest_runtest_logfinish(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         words = self._results.pop(nodeid, {"message": "", "summary": "", "output": "", "skip": ""})
         outcome, message = self._outcome(nodeid, words)
         self._write({"event": "result", "name": _test_name(nodeid), "outcome": outcome, "message": message,
                      "summary": words["summary"] if outcome != "passed" else "", "output": words["output"]})
 
-    def _outcome(self, nodeid: str, words: dict) -> tuple[str, str]:
+    def _outcome(self, nodeid: str, words: dict[str, str]) -> tuple[Outcome, str]:
         raised = self._raised.pop(nodeid, None)
         if raised is not None and isinstance(raised[1], pytest.skip.Exception):
             if self._raised_in_candidate(raised[1]):
@@ -203,7 +210,7 @@ HELPERS = (("torch.testing", "assert_close"), ("torch", "allclose"), ("torch", "
 
 def assertion_helpers() -> list[tuple[object, str, object]]:
     """(owner, name, the object now) for each assertion helper already imported."""
-    found = []
+    found: list[tuple[object, str, object]] = []
     for module, path in HELPERS:
         owner = sys.modules.get(module)
         *parents, name = path.split(".")
@@ -222,7 +229,7 @@ def replaced_helpers(helpers: list[tuple[object, str, object]]) -> str:
     return ""
 
 
-def load_module(path: str | Path, name: str):
+def load_module(path: str | Path, name: str) -> ModuleType:
     """Import the Python file at `path` as a module called `name`."""
     import importlib.util
 

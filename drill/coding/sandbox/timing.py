@@ -10,6 +10,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import TypedDict
 
 WARMUP = 3
 REPEATS = 15
@@ -44,13 +45,25 @@ def median_seconds(fn: Callable[[], object], device: str, warmup: int = WARMUP, 
     return statistics.median(times)
 
 
-def compare(benchmark_case: Callable, candidate: object, reference: object, device: str) -> dict[str, float]:
+class Timing(TypedDict):
+    """Seconds per call of each module, and reference time / candidate time."""
+
+    reference_s: float
+    candidate_s: float
+    speed_ratio: float
+
+
+def compare(benchmark_case: Callable[[object, str], Callable[[], object]], candidate: object, reference: object,
+            device: str) -> Timing:
     """Time benchmark_case(module, device) for both modules on the same seeded inputs."""
     torch = sys.modules.get("torch")  # the test module imported it, if it uses it
-    result = {}
-    for name, module in (("reference_s", reference), ("candidate_s", candidate)):
+
+    def seconds(module: object) -> float:
         if torch is not None:
             torch.manual_seed(0)
-        result[name] = median_seconds(benchmark_case(module, device), device)
-    result["speed_ratio"] = result["reference_s"] / max(result["candidate_s"], 1e-12)
-    return result
+        return median_seconds(benchmark_case(module, device), device)
+
+    reference_s = seconds(reference)
+    candidate_s = seconds(candidate)
+    return {"reference_s": reference_s, "candidate_s": candidate_s,
+            "speed_ratio": reference_s / max(candidate_s, 1e-12)}

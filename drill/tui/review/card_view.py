@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.widgets import Static
 
 if TYPE_CHECKING:
     from drill.estimate.attempt import Attempt
@@ -24,10 +26,11 @@ class Revealed(Message):
 
 
 class Graded(Message):
-    """`card` was answered: by a grade `button` after `seconds`, or by an estimate `attempt`.
-    `moves_on`: the screen shows the next card at once (else the view keeps the result until Enter)."""
+    """`card` was answered: by a grade `button` after `seconds`, or by an estimate `attempt` (`card`
+    None: a mock round's bare problem). `moves_on`: the screen shows the next card at once (else the
+    view keeps the answer until the screen shows its result)."""
 
-    def __init__(self, card: "Card", seconds: float, button: int | None = None,
+    def __init__(self, card: "Card | None", seconds: float, button: int | None = None,
                  attempt: "Attempt | None" = None, moves_on: bool = True, typed_answer: str | None = None,
                  ticked: tuple[int, ...] | None = None) -> None:
         super().__init__()
@@ -36,15 +39,20 @@ class Graded(Message):
 
 
 class CardView(VerticalScroll):
-    """One kind of card on the review screen. `show` loads a card; the screen's key actions ask
-    `allows` and call the view's methods."""
+    """One kind of card on the review screen, or a step of a mock (drill.tui.screens.mock). `show`
+    loads a card; the screen's key actions ask `allows` and call the view's methods."""
 
-    def __init__(self, study: "Study", **kwargs) -> None:
+    def __init__(self, study: "Study", how: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self.study = study
+        self.how = how  # a line above every card saying how to answer it (a mock's); "" for none
         self.card: Card | None = None
         self.shown_at = 0.0
         self.answered = False  # Graded was posted for this showing: no second answer
+
+    def compose(self) -> ComposeResult:
+        if self.how:
+            yield Static(self.how, classes="how")
 
     def show(self, card: "Card") -> None:
         """Show `card` from the top, its answer hidden."""
@@ -56,7 +64,7 @@ class CardView(VerticalScroll):
     def answer(self, seconds: float, button: int | None = None, attempt: "Attempt | None" = None,
                moves_on: bool = True, typed_answer: str | None = None, ticked: tuple[int, ...] | None = None) -> None:
         """Post this showing's one Graded."""
-        if self.card is not None and not self.answered:
+        if not self.answered:
             self.answered = True
             self.post_message(Graded(self.card, seconds, button, attempt, moves_on, typed_answer, ticked))
 
@@ -64,9 +72,9 @@ class CardView(VerticalScroll):
         """Whether the screen's `action` applies to this view now (suspend does, until it is answered)."""
         return action == "suspend" and not self.answered
 
-    def show_result(self, attempt: "Attempt", verdict: str) -> None:
-        """The screen has taken this showing's graded `attempt`; `verdict` says what it counted as
-        (views that grade a typed answer)."""
+    def show_result(self, text: str) -> None:
+        """The screen has taken this showing's answer: `text` (Markdown) says what it counted as, until
+        the screen moves on (views whose answer is typed and graded: Graded's `moves_on` is False)."""
 
     def in_box(self) -> bool:
         """Whether a text box that Escape leaves (keeping its text) has the focus."""

@@ -14,24 +14,31 @@ if TYPE_CHECKING:
     from drill.schedule.records import Card
 
 
-def drill_invitation(card: "Card") -> str:
-    """A due coding drill in the session: what it asks, and how to start it (a leech: hints first)."""
+def drill_invitation(card: "Card", keys: bool = True) -> str:
+    """A due coding drill: what it asks, its budget and (with `keys`) how to start it (a leech: hints first)."""
     budget = clock_text(card.target_seconds or 0)
     leech = ("" if card.leech is None else f"**A leech** ({card.leech}): this time open the hints first "
              "(**h** in the drill), and the reference (**s**) if they are not enough.\n\n")
-    return (f"**Coding drill** · budget {budget}\n\n{leech}Press **Enter** to start it (timer, a workspace, the "
-            f"hidden tests) or **l** to do it later today.\n\n---\n\n{card.prompt}")
+    start = ("Press **Enter** to start it (timer, a workspace, the hidden tests) or **l** to do it later "
+             "today.\n\n") if keys else ""
+    return f"**Coding drill** · budget {budget}\n\n{leech}{start}---\n\n{card.prompt}"
 
 
 class CodingView(CardView):
-    """The drill's invitation; passing or giving up in the drill screen is its review."""
+    """The drill's invitation; passing or giving up in the drill screen is its review. `says_keys`
+    False: the invitation leaves out how to start it (a mock's `how` line says that)."""
+
+    def __init__(self, study, says_keys: bool = True, **kwargs) -> None:
+        super().__init__(study, **kwargs)
+        self.says_keys = says_keys
 
     def compose(self) -> ComposeResult:
+        yield from super().compose()
         yield Markdown("", id="prompt")
 
     def show(self, card: "Card") -> None:
         super().show(card)
-        self.query_one("#prompt", Markdown).update(drill_invitation(card))
+        self.query_one("#prompt", Markdown).update(drill_invitation(card, self.says_keys))
 
     def allows(self, action: str) -> bool:
         return action in ("start_drill", "later", "suspend")

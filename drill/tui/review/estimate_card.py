@@ -1,5 +1,5 @@
-"""An estimation problem as a card: fresh numbers, an answer typed with units and graded by the
-grader, then the worked solution until Enter."""
+"""An estimation problem as a card: fresh numbers (or a mock's, drawn beforehand), an answer typed
+with units and graded by the grader, then the worked solution until Enter."""
 
 from __future__ import annotations
 
@@ -14,33 +14,41 @@ from drill.estimate.answer_check import check_answer
 from drill.tui.review.card_view import CardView
 
 if TYPE_CHECKING:
-    from drill.estimate.attempt import Attempt
     from drill.estimate.draw import Problem
     from drill.schedule.records import Card
 
 
 class EstimateView(CardView):
-    """The problem and the answer box; after a gradable answer, its result and worked solution."""
+    """The problem and the answer box; after a gradable answer, the result the screen gives (with
+    `rule`, under a line). `placeholder`: what the empty box says."""
 
-    def __init__(self, study, **kwargs) -> None:
+    def __init__(self, study, placeholder: str = "your answer with units, e.g. 2.7 GB — Enter grades it",
+                 rule: bool = True, **kwargs) -> None:
         super().__init__(study, **kwargs)
-        self.problem: Problem | None = None  # this showing's fresh numbers
+        self.placeholder = placeholder
+        self.rule = rule
+        self.problem: Problem | None = None  # this showing's numbers
         self.showing_result = False
 
     def compose(self) -> ComposeResult:
+        yield from super().compose()
         yield Markdown("", id="worked-example")
         yield Markdown("", id="prompt")
-        yield Input(placeholder="your answer with units, e.g. 2.7 GB — Enter grades it", id="estimate")
+        yield Input(placeholder=self.placeholder, id="estimate")
         yield Static("", id="answer-error", classes="answer-error", markup=False)
         yield Rule(id="divider")
         yield Markdown("", id="answer")
 
-    def show(self, card: "Card") -> None:
-        super().show(card)
+    def show(self, card: "Card | None", problem: "Problem | None" = None) -> None:
+        """Ask `problem` (a mock's numbers; None: fresh ones for `card`); a mock round's problem has no card."""
+        super().show(card)  # type: ignore[arg-type]  # a bare problem: no card
         self.showing_result = False
-        self.problem = self.study.estimation.new_problem(card.item_id)
+        if problem is None:
+            assert card is not None
+            problem = self.study.estimation.new_problem(card.item_id)
+        self.problem = problem
         self.show_worked_example(card)
-        self.query_one("#prompt", Markdown).update(self.problem.prompt)
+        self.query_one("#prompt", Markdown).update(problem.prompt)
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = False
         entry = self.query_one("#estimate", Input)
@@ -49,11 +57,11 @@ class EstimateView(CardView):
         self.show_answer_error(None)
         entry.focus()
 
-    def show_worked_example(self, card: "Card") -> None:
+    def show_worked_example(self, card: "Card | None") -> None:
         """A leech family opens with one of its problems solved (other numbers), to study before trying."""
         example = self.query_one("#worked-example", Markdown)
-        example.display = card.leech is not None
-        if card.leech is not None:
+        example.display = card is not None and card.leech is not None
+        if card is not None and card.leech is not None:
             estimation = self.study.estimation
             solved = estimation.answer(estimation.new_problem(card.item_id), "", 0.0)
             example.update(f"**A leech** ({card.leech}): study this solved one first, then try yours below.\n\n"
@@ -77,7 +85,7 @@ class EstimateView(CardView):
         problem, the text and the focus stay."""
         event.stop()
         problem = self.problem
-        if self.card is None or problem is None or self.answered:
+        if problem is None or self.answered:
             return
         message = check_answer(problem, event.value)
         self.show_answer_error(message)
@@ -87,12 +95,16 @@ class EstimateView(CardView):
         attempt = self.study.estimation.answer(problem, event.value, time.monotonic() - self.shown_at)
         self.answer(attempt.seconds, attempt=attempt, moves_on=False)
 
-    def show_result(self, attempt: "Attempt", verdict: str) -> None:
-        """The grade is in the session: what it counted as, the result and worked solution stay until Enter."""
+    def typed(self) -> str:
+        """What is in the answer box now (time running out in a mock takes it as it stands)."""
+        return self.query_one("#estimate", Input).value
+
+    def show_result(self, text: str) -> None:
+        """The answer is taken: `text` (what it counted as, the result and worked solution) stays until Enter."""
         self.showing_result = True
         answer = self.query_one("#answer", Markdown)
-        answer.update(f"{verdict} Press **Enter** for the next card.\n\n{attempt.report()}")
+        answer.update(text)
         self.query_one("#estimate", Input).display = False
-        for selector in ("#divider", "#answer"):
-            self.query_one(selector).display = True
+        self.query_one("#divider").display = self.rule
+        answer.display = True
         self.focus()  # the keyboard scrolls the worked solution

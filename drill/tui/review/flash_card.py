@@ -31,15 +31,19 @@ def suggestion_text(ticked: int, points: int) -> str:
 
 class FlashCardView(CardView):
     """Prompt, then answer, checklist and errata after the reveal. In the checklist (Tab) space
-    ticks a point said, and from the first tick on the ticks suggest a grade."""
+    ticks a point said, and from the first tick on (or from the reveal, `suggests_at_reveal`) the
+    ticks suggest a grade. `errata` False: a mock leaves the notes' errata out."""
 
     REVEALED_PARTS = ("#divider", "#answer", "#points", "#suggestion", "#errata")
 
-    def __init__(self, study, **kwargs) -> None:
+    def __init__(self, study, errata: bool = True, suggests_at_reveal: bool = False, **kwargs) -> None:
         super().__init__(study, **kwargs)
+        self.errata = errata
+        self.suggests_at_reveal = suggests_at_reveal
         self.revealed = False
 
     def compose(self) -> ComposeResult:
+        yield from super().compose()
         yield Markdown("", id="prompt")
         yield from self.compose_question()
         yield Rule(id="divider")
@@ -84,7 +88,9 @@ class FlashCardView(CardView):
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = True
         checklist.display = bool(card.points)
-        errata.display = bool(card.errata)
+        errata.display = self.errata and bool(card.errata)
+        if self.suggests_at_reveal:
+            self.suggest()
         self.focus()  # the keyboard scrolls what was just revealed (and leaves any text box); Tab: the checklist
         self.post_message(Revealed(card))
 
@@ -92,13 +98,20 @@ class FlashCardView(CardView):
         """The checklist points ticked, by their position."""
         return sorted(self.query_one("#points", Checklist).ticked)
 
+    def suggest(self) -> Static | None:
+        """Show the grade the ticks suggest; the line, or None for a card without points."""
+        if self.card is None or not self.card.points:
+            return None
+        suggestion = self.query_one("#suggestion", Static)
+        suggestion.update(suggestion_text(len(self.ticked()), len(self.card.points)))
+        suggestion.display = True
+        return suggestion
+
     @on(Checklist.Changed, "#points")
     def show_suggestion(self) -> None:
-        """The grade the ticks suggest, from the first tick on (nothing is suggested before it)."""
-        if self.card is not None and self.card.points:
-            suggestion = self.query_one("#suggestion", Static)
-            suggestion.update(suggestion_text(len(self.ticked()), len(self.card.points)))
-            suggestion.display = True
+        """A tick changed: the grade the ticks suggest, scrolled into view."""
+        suggestion = self.suggest()
+        if suggestion is not None:
             suggestion.scroll_visible(animate=False)
 
     def seconds_taken(self) -> float:

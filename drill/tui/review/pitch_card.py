@@ -16,11 +16,19 @@ if TYPE_CHECKING:
     from drill.schedule.records import Card
 
 
-class PitchView(FlashCardView):
-    """A flashcard spoken against a timer; `t` opens a box to type the answer."""
+TIME_AND_VERDICT = "**Your time {taken}** against a target of {target}: {timing}.\n\n"
 
-    def __init__(self, study, **kwargs) -> None:
+
+class PitchView(FlashCardView):
+    """A flashcard spoken against a timer; `t` opens a box to type the answer. `target_seconds`:
+    one target for every card (else the card's); `time_said`: how the revealed answer opens, a
+    format of the time `taken`, the `target` and the `timing` verdict ("" says nothing)."""
+
+    def __init__(self, study, target_seconds: int | None = None, time_said: str = TIME_AND_VERDICT,
+                 **kwargs) -> None:
         super().__init__(study, **kwargs)
+        self.target_seconds = target_seconds
+        self.time_said = time_said
         self.pitch_seconds: float | None = None  # the speaking time, frozen at the reveal
 
     def compose_question(self) -> ComposeResult:
@@ -30,7 +38,7 @@ class PitchView(FlashCardView):
     def show(self, card: "Card") -> None:
         super().show(card)
         self.pitch_seconds = None
-        self.query_one(PitchTimer).start(card.target_seconds or 0)
+        self.query_one(PitchTimer).start(self.target(card))
         typed = self.query_one("#typed", TextArea)
         typed.text = ""
         typed.display = False
@@ -49,11 +57,15 @@ class PitchView(FlashCardView):
     def in_box(self) -> bool:
         return self.screen.focused is self.query_one("#typed", TextArea)
 
+    def target(self, card: "Card") -> int:
+        return self.target_seconds or card.target_seconds or 0
+
     def answer_text(self, card: "Card") -> str:
         taken = self.pitch_seconds = self.query_one(PitchTimer).stop()
-        target = card.target_seconds or 0
-        return (f"**Your time {clock_text(taken)}** against a target of {clock_text(target)}: "
-                f"{pitch_timing(taken, target)}.\n\n{card.answer}")
+        target = self.target(card)
+        said = self.time_said.format(taken=clock_text(taken), target=clock_text(target),
+                                     timing=pitch_timing(taken, target))
+        return f"{said}{card.answer}"
 
     def reveal(self) -> None:
         """The typed answer stays in view beside the model answer, but Tab no longer stops in it."""

@@ -73,7 +73,7 @@ def open_attempt(app: App, drill: "Drill", card: "Card",
     replaces the drills list."""
     from drill.coding.progress import Progress, save_progress
     from drill.coding.workspace import create_workspace
-    from drill.tui.widgets.choose import Choose
+    from drill.tui.dialogs.choose import Choose
 
     study: Study | None = getattr(app, "study", None)  # the DrillApp's, open by now
     assert study is not None
@@ -245,7 +245,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         if self.finished is not None:
             self.go_back()
             return
-        from drill.tui.widgets.choose import Choose
+        from drill.tui.dialogs.choose import Choose
 
         asked_at = self.elapsed
 
@@ -396,8 +396,9 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
 
     def bring_into_view(self, widget: Widget) -> None:
         """Scroll the body so `widget` is at its top, and focus the body so the keys scroll it. A
-        widget shown this moment may have no place yet at the next refresh (it is laid out when
-        its own update comes through): the scroll waits for its place."""
+        widget shown this moment may have no place yet after the next refresh (it is laid out once
+        its own update comes through, a Markdown's after parsing in a thread): the scroll looks
+        again each frame until it has one."""
         body = self.query_one("#drill-body", VerticalScroll)
         body.focus()
 
@@ -405,7 +406,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             if widget.virtual_region.height:
                 body.scroll_to_widget(widget, top=True, animate=False)
             elif widget.display and widget.is_attached:
-                self.call_after_refresh(scroll)
+                self.set_timer(1 / 60, scroll)
 
         self.call_after_refresh(scroll)
 
@@ -429,7 +430,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         """Ask first: giving up ends the attempt as a lapse and shows the reference."""
         if self.finished is not None:
             return
-        from drill.tui.widgets.confirm import Confirm
+        from drill.tui.dialogs.confirm import Confirm
 
         def answered(yes: bool | None) -> None:
             if yes:

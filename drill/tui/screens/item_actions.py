@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from textual import work
 
 from drill.tui.screens.review import EDITABLE_KINDS, card_name
-from drill.tui.widgets.confirm import Confirm
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
 

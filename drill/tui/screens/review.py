@@ -190,7 +190,7 @@ class ReviewScreen(Screen[None]):
         """Hand the answer to the study (the grade comes back as the session logs it), apply it to the
         session and commit it in the background."""
         card, reviews = message.card, self.study.reviews
-        if self.session.current is None or card.item_id != self.session.current.item_id:
+        if card is None or self.session.current is None or card.item_id != self.session.current.item_id:
             return  # an answer to a card no longer on screen
         if message.attempt is not None:
             grade = reviews.grade_estimate(card, message.attempt, self.custom)
@@ -201,10 +201,12 @@ class ReviewScreen(Screen[None]):
             saved = reviews.save_grade(grade)
         self.session.answer(grade)
         self.keep(grade, saved)
-        if message.moves_on:
+        attempt = message.attempt
+        if message.moves_on or attempt is None:
             self.show_current()
         else:
-            self.view.show_result(message.attempt, verdict(grade, reviews.outcome(grade, self.custom)))
+            said = verdict(grade, reviews.outcome(grade, self.custom))
+            self.view.show_result(f"{said} Press **Enter** for the next card.\n\n{attempt.report()}")
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 

@@ -149,6 +149,6 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
         self.query_one("#interview-describe", Static).update(describe(self.settings()))
 
     def begin(self, plan: "InterviewPlan", interview_id: int) -> None:
-        from drill.tui.screens.mock_interview import MockInterviewScreen
+        from drill.tui.screens.mock.interview import MockInterviewScreen
 
         self.app.switch_screen(MockInterviewScreen(self.study, plan, interview_id))

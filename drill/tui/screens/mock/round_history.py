@@ -62,7 +62,7 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
         self.app.call_from_thread(self._show, row, attempts)
 
     def _show(self, row: RoundRow, attempts: list["Attempt"]) -> None:
-        from drill.tui.screens.mock_summary import PastRoundScreen
+        from drill.tui.screens.mock.round_summary import PastRoundScreen
 
         summary = RoundSummary(row.problems, attempts, row.seconds, round_ending(row))
         self.app.push_screen(PastRoundScreen(summary, started=local_time(row.started_at)))

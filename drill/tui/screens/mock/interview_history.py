@@ -69,6 +69,6 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         self.app.call_from_thread(self._show, card, cards)
 
     def _show(self, card: Scorecard, cards: list["Card"]) -> None:
-        from drill.tui.screens.mock_interview_scorecard import MockInterviewScorecardScreen, item_titles
+        from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen, item_titles
 
         self.app.push_screen(MockInterviewScorecardScreen(card, item_titles(cards)))
