@@ -27,6 +27,7 @@ KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 @pytest.fixture
 def app(drill_home, clock, monkeypatch):
     monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
     return DrillApp(Paths(drill_home), clock=clock)
 
 
@@ -117,6 +118,18 @@ async def test_edit_without_editor_says_how_to_work(app) -> None:
         await pilot.press("e")
         assert any("$EDITOR is not set" in str(n.message) for n in app._notifications)
         assert not screen.running
+
+
+async def test_an_editor_that_is_not_there_is_said_and_the_app_keeps_running(app, monkeypatch) -> None:
+    monkeypatch.setenv("EDITOR", "/nonexistent/editor")
+    monkeypatch.setattr(DrillApp, "suspend", lambda self: contextlib.nullcontext())  # headless has no tty
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(pilot, "dpo-loss")
+        await pilot.press("e")
+        assert any("Could not start /nonexistent/editor" in str(n.message) for n in app._notifications)
+        assert app.is_running and app.screen is screen and not screen.running
+        await pilot.press("e")  # and again: still said, still running
+        assert app.is_running and app.screen is screen
 
 
 async def test_editor_runs_inside_suspend_then_the_tests_rerun(app, tmp_path, monkeypatch) -> None:

@@ -1,5 +1,6 @@
 """Running a schema revision's DDL: each script is SQLite's, and PostgreSQL runs it with its own
-types (the revisions are drill/store/revisions/versions/NNNN_*.py)."""
+types. Only revisions 0001-0011 (drill/store/revisions/versions) are written so; a later revision
+uses Alembic's `op.*` on the types drill/store/tables.py declares, portable as it stands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Handing the terminal to the user's editor at a file and line, and taking it back."""
+"""Handing the terminal to the user's editor at a file (and line), and taking it back: the one place
+an editor is started (a card's deck in the review and browser, a drill's solution)."""
 
 from __future__ import annotations
 
@@ -19,23 +20,34 @@ if TYPE_CHECKING:
     from drill.study import Study
 
 
-def editor_command(path: Path, line: int) -> list[str]:
-    """`$VISUAL`, else `$EDITOR`, else vi, opened at `line` of `path` (`+LINE file`, which vi,
-    Vim, Emacs, nano, micro and kakoune read)."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    return [*shlex.split(editor), f"+{line}", str(path)]
+def editor_command(path: Path, line: int | None = None, fallback: str | None = "vi") -> list[str] | None:
+    """`$VISUAL`, else `$EDITOR`, else `fallback` (None: no editor), opened at `line` of `path`
+    (`+LINE file`, which vi, Vim, Emacs, nano, micro and kakoune read)."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or fallback
+    if editor is None:
+        return None
+    return [*shlex.split(editor), *([f"+{line}"] if line is not None else []), str(path)]
 
 
-def run_editor(app: App, path: Path, line: int) -> str | None:
-    """Suspend the app while the editor runs; a reason when it could not run (else None)."""
-    command = editor_command(path, line)
+def run_editor(app: App, path: Path, line: int | None = None, fallback: str | None = "vi",
+               meanwhile: str = "") -> str | None:
+    """Suspend the app while the editor (editor_command) runs; when it could not run, a reason that
+    says to edit the file in another window and then `meanwhile` (else None)."""
+    place = str(path) if line is None else f"{path}:{line}"
+    elsewhere = f"edit {place} in another window{meanwhile}"
+    try:
+        command = editor_command(path, line, fallback)
+    except ValueError as error:  # unbalanced quotes, say
+        return f"Could not read $VISUAL or $EDITOR ({error}); {elsewhere}."
+    if command is None:
+        return f"$EDITOR is not set. Edit {place} in another window{meanwhile}."
     try:
         with app.suspend():
             subprocess.run(command, check=False)
     except SuspendNotSupported:
-        return f"This terminal cannot hand over to {command[0]}; edit {path}:{line} in another window."
-    except OSError as error:
-        return f"Could not start {command[0]} ({error.strerror or error}); set $VISUAL or $EDITOR."
+        return f"This terminal cannot hand over to {command[0]}; {elsewhere}."
+    except OSError as error:  # no such program, not executable
+        return f"Could not start {command[0]} ({error.strerror or error}); set $VISUAL or $EDITOR, or {elsewhere}."
     return None
 
 

@@ -55,7 +55,8 @@ from drill.paths import Paths
 from drill.study import Study
 from drill.study.writes import write_grade
 study = Study.open(Paths.resolve())
-grade = study.reviews.grade(study.reviews.cards(["x-0"])[0], int(sys.argv[1]), 500)  # both read the card before either writes
+# both read the card before either writes
+grade = study.reviews.grade(study.reviews.cards(["x-0"])[0], int(sys.argv[1]), 500)
 print("ready", flush=True)
 sys.stdin.readline()
 write_grade(study, grade)

@@ -47,7 +47,8 @@ class Server:
 
 def _binaries() -> Path | None:
     """The newest folder holding initdb and pg_ctl (Debian keeps them off PATH), else PATH's."""
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda path: int(Path(path).parent.name), reverse=True):
+    versions = glob.glob("/usr/lib/postgresql/*/bin")
+    for folder in sorted(versions, key=lambda path: int(Path(path).parent.name), reverse=True):
         if Path(folder, "initdb").exists() and Path(folder, "pg_ctl").exists():
             return Path(folder)
     initdb = shutil.which("initdb")
@@ -93,7 +94,8 @@ def pg_server() -> Iterator[Server]:
         _run([*prefix, str(binaries / "initdb"), "-D", str(data), "-U", SUPERUSER, "-A", "trust",
               "-E", "UTF8", "--locale=C", "--no-sync"], "initdb")
         port = _free_port()
-        options = f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options = (f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
+                   " -c full_page_writes=off")
         _run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"), "-o", options,
               "-w", "-t", "60", "start"], "server start")
         try:

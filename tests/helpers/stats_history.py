@@ -145,8 +145,8 @@ def build_history(database: Path) -> None:
             )
         for id_, started, finished, problems, limit, blocks, score, abandoned in ROUNDS:
             connection.execute(
-                """INSERT INTO mock_round (id, started_at, finished_at, problems, time_limit_s, blocks, score, abandoned)
-                VALUES (?,?,?,?,?,?,?,?)""",
+                """INSERT INTO mock_round (id, started_at, finished_at, problems, time_limit_s, blocks, score,
+                abandoned) VALUES (?,?,?,?,?,?,?,?)""",
                 (id_, started, finished, problems, limit, blocks, score, abandoned),
             )
         for family, moment, score, log_error, slip, round_id, seconds in ATTEMPTS:

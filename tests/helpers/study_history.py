@@ -56,7 +56,8 @@ def _review(study: Study, offset: int) -> None:
     cards = study.reviews.cards(study.reviews.queue())
     for n, card in enumerate(cards):
         if card.kind == "estimate":
-            attempt = study.estimation.answer(study.estimation.new_problem(card.item_id), ANSWERS[n % len(ANSWERS)], 20.0 + n)
+            problem = study.estimation.new_problem(card.item_id)
+            attempt = study.estimation.answer(problem, ANSWERS[n % len(ANSWERS)], 20.0 + n)
             write_estimate(study, study.reviews.grade_estimate(card, attempt), attempt.row())
         else:
             write_grade(study, study.reviews.grade(card, BUTTONS[(n - offset) % len(BUTTONS)], 2_000 + 1_500 * n))
@@ -69,7 +70,8 @@ def _review(study: Study, offset: int) -> None:
 
 
 def _mock_round(study: Study, score: float, abandoned: bool) -> None:
-    round_id, problems = study.estimation.start_round(RoundSettings(problems=3, minutes=5, blocks=("inference", "compute")))
+    settings = RoundSettings(problems=3, minutes=5, blocks=("inference", "compute"))
+    round_id, problems = study.estimation.start_round(settings)
     for n, problem in enumerate(problems[:2]):
         record_round_attempt(study.engine, round_id, study.estimation.answer(problem, ANSWERS[n], 30.0 + n).row())
     finish_round(study.engine, round_id, study.clock(), score, abandoned)

@@ -113,8 +113,11 @@ def indexes(engine: Engine) -> dict[str, tuple[str, list[str], dict[str, str]]]:
 def test_the_indexes_on_sqlite_are_the_tables_own(sqlite, tmp_path) -> None:
     declared = create_engine(f"sqlite:///{tmp_path / 'declared.db'}")
     METADATA.create_all(declared)
-    assert indexes(sqlite) == indexes(declared)
-    assert "sqlite_where" in indexes(sqlite)["ix_review_lapse"][2]  # partial indexes are compared too
+    try:
+        assert indexes(sqlite) == indexes(declared)
+        assert "sqlite_where" in indexes(sqlite)["ix_review_lapse"][2]  # partial indexes are compared too
+    finally:
+        declared.dispose()
 
 
 def test_the_indexes_on_postgresql_are_the_tables_own(postgres, pg_server) -> None:

@@ -1,4 +1,4 @@
-"""Figures as `drill stats --json` writes them: numbers rounded, shares rounded down, days as text.
+"""Figures as `drill stats --json` writes them: numbers rounded, shares rounded down.
 
 The read models declare it on their fields: `Rounded` (4 places), `Tenths` (1 place) and `Floored`
 (4 places, rounded down) keep the figure as computed and write it rounded.
@@ -6,7 +6,6 @@ The read models declare it on their fields: `Rounded` (4 places), `Tenths` (1 pl
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import ROUND_FLOOR, Decimal
 from typing import Annotated
 
@@ -25,10 +24,6 @@ def floored(value: float | None, digits: int = 4) -> float | None:
     if value is None:
         return None
     return float(Decimal(repr(round(float(value), 9))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_FLOOR))
-
-
-def day_text(value: date | None) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 Rounded = Annotated[float | None, PlainSerializer(lambda value: rounded(value))]

@@ -21,7 +21,7 @@ class Steering(ReadModel):
     leeches: tuple[Standing, ...]  # every leech now, most lapses first
 
     @field_serializer("leeches")
-    def _leeches(self, leeches: tuple[Standing, ...]) -> list[dict[str, object]]:
+    def _leeches(self, leeches: tuple[Standing, ...]) -> list[dict[str, str | int]]:
         """Each leech by id, with why it is one."""
         return [{"id": leech.item_id, "kind": leech.kind, "topic": leech.topic, "lapses": leech.lapses,
                  "failed_run": leech.failed_run, "why": leech.describe()} for leech in leeches]

@@ -8,16 +8,13 @@ into view.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 import threading
 import time
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -272,17 +269,14 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     # -- editing and watching -------------------------------------------------------------
 
     def action_edit(self) -> None:
-        editor = os.environ.get("EDITOR")
-        if not editor:
-            self.notify(f"$EDITOR is not set. Edit {self.workspace.solution} in another window and press "
-                        "w to rerun the tests on every save.", title="No editor", severity="warning", timeout=12)
-            return
-        try:
-            with self.app.suspend():
-                subprocess.run([*shlex.split(editor), str(self.workspace.solution)], check=False)
-        except SuspendNotSupported:
-            self.notify(f"This terminal cannot hand over to {editor}; edit {self.workspace.solution} in "
-                        "another window and press w to watch it.", severity="warning", timeout=12)
+        """The solution in $VISUAL or $EDITOR (neither set: say how to work without one); the tests
+        rerun once the editor exits."""
+        from drill.tui.editor import run_editor
+
+        problem = run_editor(self.app, self.workspace.solution, fallback=None,
+                             meanwhile=" and press w to rerun the tests on every save")
+        if problem is not None:
+            self.notify(problem, title="No editor", severity="warning", timeout=12)
             return
         self.run_tests()
 

@@ -151,7 +151,7 @@ class MockInterviewScreen(TimedSession):
         from drill.coding.drills import drill_id
 
         self.drill_open_at = time.monotonic()  # a drill that could not open is said by the app; Enter tries again
-        self.app.start_drill(drill_id(step.item_id), self.drill_closed, fresh=True)  # the interview's clock, not a kept one
+        self.app.start_drill(drill_id(step.item_id), self.drill_closed, fresh=True)  # on the interview's clock
 
     def drill_closed(self, ended: str | None) -> None:
         """Back from the drill: its pass or giving up was already its review; record the result here."""

@@ -77,7 +77,7 @@ class TimedSession(Screen[None]):
         for kind, view in views.items():
             view.id = f"{kind}-view"
             view.add_class("card-view")
-        yield ContentSwitcher(*views.values(), initial=f"{next(iter(views))}-view")
+        yield ContentSwitcher(*views.values(), id="card", initial=f"{next(iter(views))}-view")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
