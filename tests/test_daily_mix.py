@@ -125,6 +125,7 @@ async def test_a_fresh_homes_first_session_mixes_every_kind(drill_home, clock) -
         assert app.screen.session.current.kind != "coding"  # a drill is not the first thing of the day
 
 
+@pytest.mark.slow
 async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(drill_due, drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:

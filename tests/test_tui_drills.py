@@ -72,6 +72,7 @@ def in_view(screen: DrillScreen, selector: str) -> bool:
     return widget.display and body.scroll_offset.y <= top < body.scroll_offset.y + body.scrollable_content_region.height
 
 
+@pytest.mark.slow
 async def test_solving_a_drill_records_a_pass_and_a_review(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "quantize-per-channel")
@@ -132,6 +133,7 @@ async def test_an_editor_that_is_not_there_is_said_and_the_app_keeps_running(app
         assert app.is_running and app.screen is screen
 
 
+@pytest.mark.slow
 async def test_editor_runs_inside_suspend_then_the_tests_rerun(app, tmp_path, monkeypatch) -> None:
     editor = tmp_path / "fake-editor"
     editor.write_text(f"#!/bin/sh\ncp {KERNELS / 'lora-linear' / 'solution.py'} \"$1\"\n")
@@ -268,6 +270,7 @@ def test_path_lines_break_after_separators() -> None:
     assert path_lines("File: ", "~/a/bb/ccc.py", 4) == ["File: ", "  ~/", "  a/", "  bb/", "  ccc.py"]
 
 
+@pytest.mark.slow
 async def test_watch_mode_runs_on_each_save_and_on_a_save_made_during_a_run(app, monkeypatch) -> None:
     """w watches the file through OS events: a save starts a run; a save while a run goes on is
     run once that run ends (its latest text), so no fix is left untested."""

@@ -63,6 +63,7 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]  # rounds are practice, not SM-2 reviews
 
 
+@pytest.mark.slow
 async def test_the_summary_names_problems_by_title_and_keeps_each_value_on_one_line_at_80_columns(app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot, 10)
@@ -148,6 +149,7 @@ async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds
     assert db_rows(app, "SELECT answer, score FROM estimate_attempt ORDER BY id")[1] == ("2.7 gigs", 0.0)
 
 
+@pytest.mark.slow
 async def test_a_past_round_opens_from_the_history_with_its_answers_and_local_times(app, in_kolkata) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)

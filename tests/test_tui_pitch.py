@@ -1,5 +1,6 @@
 """Pitch items: a timer against the target, the reference answer and checklist on reveal."""
 
+import pytest
 from textual.widgets import Markdown, TextArea
 
 from drill.tui.app import DrillApp
@@ -80,6 +81,7 @@ async def test_the_typed_answer_and_the_ticks_are_stored_with_the_review(small_p
     assert db_rows(app, "SELECT typed_answer, ticked FROM review") == [("ZeRO shards", "[1]")]
 
 
+@pytest.mark.slow
 async def test_the_answer_box_shows_three_lines_grows_with_the_answer_then_scrolls(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)

@@ -161,7 +161,7 @@ MEAN_ESTIMATE_SCORES = select(estimate_attempt.c.item_id, func.avg(estimate_atte
 def mean_estimate_scores(engine: Engine) -> dict[str, float]:
     """Each estimation family's mean score over its attempts (families never tried left out)."""
     with engine.connect() as connection:
-        return dict(connection.execute(MEAN_ESTIMATE_SCORES).tuples().all())
+        return dict(connection.execute(MEAN_ESTIMATE_SCORES).all())
 
 
 CARDS = select(*CARD_COLUMNS).where(item.c.id.in_(bindparam("ids", expanding=True)))

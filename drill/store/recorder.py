@@ -62,11 +62,11 @@ class Recorder:
     """Runs store writes one at a time, in the order they were given, off the UI thread."""
 
     def __init__(self, journal: Journal | None = None, waits: Callable[[BaseException], bool] = lambda _: False,
-                 on_failure: Callable[[FailedWrite], None] | None = None) -> None:
+                 on_failure: Callable[[FailedWrite], object] | None = None) -> None:
         self.journal = journal
         self.waits = waits  # whether an error means "the database is busy: try again"
         self.on_failure = on_failure
-        self.on_waiting: Callable[[str], None] = lambda _what: None
+        self.on_waiting: Callable[[str], object] = lambda _what: None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._pending: list[tuple[str, Future]] = []
         self._lock = threading.Lock()

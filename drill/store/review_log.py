@@ -187,7 +187,7 @@ class Staging:
         after the last `add`: it indexes the staged rows."""
         with self.connection.begin():
             self.connection.execute(CreateIndex(STAGE_INDEX))
-            staged: dict[str, int] = dict(self.connection.execute(STAGED_COUNTS).tuples().all())
+            staged: dict[str, int] = dict(self.connection.execute(STAGED_COUNTS).all())
             ids = list(staged)
             stored: dict[str, int] = {}
             for start in range(0, len(ids), BATCH):

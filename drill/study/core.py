@@ -61,7 +61,7 @@ class Core:
         self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
         self.replayed = replay(paths.pending_writes, self._make_kept, is_busy)
         self.writer = Recorder(Journal(paths.pending_writes), is_busy)
-        self._on_leech: Callable[[Flagged], None] = lambda _flagged: None
+        self._on_leech: Callable[[Flagged], object] = lambda _flagged: None
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
@@ -179,15 +179,15 @@ class Core:
 
     # -- the one write path: each commits in the background; every failure is reported --------
 
-    def on_write_failed(self, report: Callable[[FailedWrite], None]) -> None:
+    def on_write_failed(self, report: Callable[[FailedWrite], object]) -> None:
         """Call `report` (from the writer's thread) with every write that fails from now on."""
         self.writer.on_failure = report
 
-    def on_leech(self, report: Callable[[Flagged], None]) -> None:
+    def on_leech(self, report: Callable[[Flagged], object]) -> None:
         """Call `report` (from the writer's thread) whenever a saved grade flags its item as a leech."""
         self._on_leech = report
 
-    def on_write_waiting(self, report: Callable[[str], None]) -> None:
+    def on_write_waiting(self, report: Callable[[str], object]) -> None:
         """Call `report` (from the writer's thread) with a write that waits for the database (another
         drill is writing); it is tried again until it commits."""
         self.writer.on_waiting = report

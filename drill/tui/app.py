@@ -7,12 +7,12 @@ import contextlib
 import signal
 import time
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import on, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -27,11 +27,18 @@ from drill.tui.messages import (
     WriteFailed,
     WriteWaiting,
 )
+from drill.tui.routes import Routes
 from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from drill.coding.drills import Drill
+    from drill.estimate.draw import Problem
+    from drill.estimate.rounds import RoundSettings
+    from drill.interview.scorecard import Scorecard
     from drill.schedule.custom import CustomSession
+    from drill.store.coding import DrillRecord
+    from drill.store.estimates import RoundRow
     from drill.study import Study
 
 
@@ -39,7 +46,7 @@ WAITING_NOTICE_S = 8  # how often "waiting for the database" is said, at most
 HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
 
-class DrillApp(ShowsWorkerFailures, App[None]):
+class DrillApp(ShowsWorkerFailures, Routes):
     """Home first; the database opens in a thread so the first paint never waits for it."""
 
     CSS_PATH = Path(__file__).with_name("drill.tcss")
@@ -59,7 +66,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         self._quitting = False
         self._waiting_said_at = float("-inf")
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> HomeScreen:
         return self.home_screen
 
     def on_mount(self) -> None:
@@ -177,8 +184,12 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         """Set up a custom session (blocks, kinds, topics, cram, review ahead, weakest) and start it."""
         from drill.tui.screens.custom_session import CustomSessionScreen
 
+        def chosen(custom: CustomSession | None) -> None:
+            if custom is not None:
+                self.load_queue(custom)
+
         if self.study is not None:
-            self.push_screen(CustomSessionScreen(), lambda spec: spec is not None and self.load_queue(spec))
+            self.push_screen(CustomSessionScreen(), chosen)
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def load_queue(self, custom: "CustomSession | None" = None) -> None:
@@ -207,17 +218,17 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         from drill.tui.screens.mock.round_setup import MockSetupScreen
 
         if self.study is not None:
-            self.push_screen(MockSetupScreen())
+            self.push_screen(MockSetupScreen(self.study))
 
     @work(thread=True, group="mock", exit_on_error=False)
-    def start_mock_round(self, settings) -> None:
+    def start_mock_round(self, settings: RoundSettings) -> None:
         """Draw the round's problems (sympy warms up here, off the UI thread), then show it."""
         assert self.study is not None
         self.study.estimation.warm_up()
         round_id, problems = self.study.estimation.start_round(settings)
         self.call_from_thread(self._show_round, round_id, problems, settings)
 
-    def _show_round(self, round_id, problems, settings) -> None:
+    def _show_round(self, round_id: int, problems: list[Problem], settings: RoundSettings) -> None:
         from drill.tui.screens.mock.round import MockRoundScreen
 
         assert self.study is not None
@@ -243,7 +254,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         interviews = interview_history(self.study.engine)
         self.call_from_thread(self._show_interview_history, interviews)
 
-    def _show_interview_history(self, interviews) -> None:
+    def _show_interview_history(self, interviews: list[Scorecard]) -> None:
         from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 
         assert self.study is not None
@@ -263,7 +274,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         drills, records = load_drills(self.paths.kernel_dirs()), drill_records(self.study.engine)
         self.call_from_thread(self._show_drills, drills, records)
 
-    def _show_drills(self, drills, records) -> None:
+    def _show_drills(self, drills: list[Drill], records: dict[str, DrillRecord]) -> None:
         from drill.tui.screens.drills import DrillListScreen
 
         self.push_screen(DrillListScreen(drills, records))
@@ -291,7 +302,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
             self.notify(f"Could not open the drill {drill_id}: {error}", severity="error", timeout=10)
             return
         unfinished = None if fresh else last_unfinished(self.paths.workspaces, drill_id)
-        self.call_from_thread(open_attempt, self, drill, card, unfinished, on_close)
+        self.call_from_thread(open_attempt, self, self.study, drill, card, unfinished, on_close)
 
     def action_interview_date(self) -> None:
         """Set or clear the interview date that the plan works towards."""
@@ -300,7 +311,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         if self.study is None:
             return
 
-        def chosen(value) -> None:
+        def chosen(value: date | None | Literal[False]) -> None:
             if value is False or self.study is None:
                 return
             from drill.config import set_interview_date
@@ -324,10 +335,11 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         rounds = round_history(self.study.engine)
         self.call_from_thread(self._show_mock_history, rounds)
 
-    def _show_mock_history(self, rounds) -> None:
+    def _show_mock_history(self, rounds: list[RoundRow]) -> None:
         from drill.tui.screens.mock.round_history import MockHistoryScreen
 
-        self.push_screen(MockHistoryScreen(rounds))
+        assert self.study is not None
+        self.push_screen(MockHistoryScreen(self.study, rounds))
 
     def action_stats(self) -> None:
         """Progress: readiness, the load ahead, the heatmap, retention, estimation, drills, pitches."""
@@ -363,7 +375,7 @@ class DrillApp(ShowsWorkerFailures, App[None]):
         else:
             self.action_show_help_panel()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Review", "Start today's review", self.action_review)
         yield SystemCommand("Home", "Go back to the home screen", self.action_home)

@@ -4,6 +4,9 @@ notice and never takes the app down."""
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 SHOWN: dict[str, str] = {
@@ -20,17 +23,26 @@ SHOWN: dict[str, str] = {
 UNLISTED = "A background task failed"
 
 
-def failure_notice(worker: Worker) -> str | None:
+def failure_notice(worker: Worker[Any]) -> str | None:
     """What to tell the user about a worker that raised (None: nothing)."""
     what = SHOWN.get(worker.group, UNLISTED)
     return f"{what}: {worker.error}" if what else None
+
+
+class WorkerHost(Protocol):
+    """What ShowsWorkerFailures needs of the app or screen it is mixed into."""
+
+    def notify(self, message: str, *, title: str = ..., severity: SeverityLevel = ..., timeout: float | None = ...,
+               markup: bool = ...) -> None: ...
+
+    def worker_failed(self, worker: Worker[Any]) -> None: ...
 
 
 class ShowsWorkerFailures:
     """Mixed into the app and the screens with workers: a worker that raised is said through SHOWN,
     and `worker_failed` puts the screen back in a usable state."""
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    def on_worker_state_changed(self: WorkerHost, event: Worker.StateChanged) -> None:
         if event.state is not WorkerState.ERROR:
             return
         notice = failure_notice(event.worker)
@@ -38,5 +50,5 @@ class ShowsWorkerFailures:
             self.notify(notice, title="Something went wrong", severity="error", timeout=20)
         self.worker_failed(event.worker)
 
-    def worker_failed(self, worker: Worker) -> None:
+    def worker_failed(self, worker: Worker[Any]) -> None:
         """After `worker` failed (nothing to undo by default)."""

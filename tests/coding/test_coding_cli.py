@@ -75,6 +75,7 @@ def test_verify_fails_when_a_starter_passes(capsys, toy_root: Path) -> None:
     assert line.startswith("FAIL toy-add") and "starter pass (must fail" in line
 
 
+@pytest.mark.slow
 def test_verify_fails_when_a_mutant_passes_or_an_alternate_fails(capsys, toy_root: Path) -> None:
     """The shipped drills' own mutants and alternates: tests/coding/test_coding_mutants.py."""
     folder = toy_root / "kernels" / "toy-add"

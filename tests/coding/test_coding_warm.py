@@ -46,6 +46,7 @@ def test_a_fifty_gigabyte_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_pa
     assert run.reason.endswith("(the tests may allocate 4096 MiB)")
 
 
+@pytest.mark.slow
 def test_a_dead_worker_is_restarted_transparently(drill) -> None:
     warm = WarmWorker()
     try:

@@ -143,6 +143,7 @@ def database_rows(database: Path) -> tuple[str, dict[int, str], list[str]]:
 
 
 @pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork() and SIGKILL (POSIX)")
+@pytest.mark.slow
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home: Path, deck_dir: Path) -> None:
     write_deck(deck_dir, "fifty.toml", [(item_id, "memory") for item_id in ITEMS])
     paths = TestPaths(drill_home, deck_dir)

@@ -60,6 +60,7 @@ def test_too_few_reviews_say_how_many_are_needed_and_change_nothing(capsys, smal
     assert "fsrs-fitted" not in json.loads(run(capsys, "compare", "--json")[1])["models"]
 
 
+@pytest.mark.slow
 def test_a_simulated_learners_history_is_fitted_stored_used_and_compared(
     capsys, drill_home: Path, deck_dir: Path, clock
 ) -> None:

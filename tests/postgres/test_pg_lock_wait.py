@@ -22,6 +22,7 @@ def hold_write_lock(url: str) -> psycopg.Connection:
     return holder
 
 
+@pytest.mark.slow
 def test_a_grade_waits_for_a_held_write_lock_says_so_and_commits_when_it_is_free(
         pg_url, small_paths, clock, monkeypatch) -> None:
     monkeypatch.setattr("drill.store.recorder.SLOW_WRITE_S", 0.2)
@@ -61,6 +62,7 @@ def test_a_drill_stuck_inside_a_transaction_is_ended_by_the_server(pg_url, small
         stuck.close(0)
 
 
+@pytest.mark.slow
 def test_opening_while_another_client_keeps_the_write_lock_is_one_clear_error(pg_url, small_paths, clock) -> None:
     Study.open(small_paths, clock).close()
     (small_paths.decks / "a.toml").write_text((small_paths.decks / "a.toml").read_text().replace("Topic", "Edited"))

@@ -6,6 +6,8 @@ import sys
 import textwrap
 from datetime import date, timedelta
 
+import pytest
+
 from drill.tui.screens.stats import spaced_ticks
 
 RENDER = textwrap.dedent("""
@@ -30,6 +32,7 @@ def render(days: int, seed: int) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_estimation_plot_is_the_same_under_any_hash_seed() -> None:
     for days in (30, 31):
         drawn = {render(days, seed) for seed in range(6)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 
-class AskDate(ModalScreen[date | None | bool]):
+class AskDate(ModalScreen[date | None | Literal[False]]):
     """Dismisses with a date, None to clear it, or False when cancelled with Escape."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Header, Select, Static, Switch
 
 from drill.interview.settings import MINUTES, InterviewSettings
 from drill.tui.widgets.pitch_timer import clock_text
-from drill.tui.widgets.remembered import options_with
+from drill.tui.widgets.remembered import options_with, picked
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
@@ -92,10 +92,10 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
 
     def settings(self) -> InterviewSettings:
         return InterviewSettings(
-            minutes=self.query_one("#minutes", Select).value,
-            grill=self.query_one("#grill", Select).value,
-            pitch_seconds=self.query_one("#pitch", Select).value,
-            estimates=self.query_one("#estimates", Select).value,
+            minutes=picked(self.query_one("#minutes", Select)),
+            grill=picked(self.query_one("#grill", Select)),
+            pitch_seconds=picked(self.query_one("#pitch", Select)),
+            estimates=picked(self.query_one("#estimates", Select)),
             coding=self.query_one("#coding", Switch).value,
         )
 

@@ -3,22 +3,27 @@ on the last one chosen (config.toml remembers it)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Select, Static, Switch
 
 from drill.estimate.rounds import BLOCKS, RoundSettings
-from drill.tui.widgets.remembered import options_with
+from drill.tui.routes import RoutedScreen
+from drill.tui.widgets.remembered import options_with, picked
 from drill.tui.workers import ShowsWorkerFailures
+
+if TYPE_CHECKING:
+    from drill.study import Study
 
 LENGTHS = (5, 10, 20)
 MINUTES = (5, 10, 15, 30)
 
 
-class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
+class MockSetupScreen(ShowsWorkerFailures, RoutedScreen[None]):
     """Pick a round; ctrl+s starts it (and remembers the choice)."""
 
     BINDINGS = [
@@ -27,8 +32,12 @@ class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
         Binding("escape", "app.home", "Home"),
     ]
 
+    def __init__(self, study: Study) -> None:
+        super().__init__()
+        self.study = study
+
     def compose(self) -> ComposeResult:
-        chosen = RoundSettings.from_config(self.app.study.config)
+        chosen = RoundSettings.from_config(self.study.config)
         yield Header()
         with Vertical(id="mock-setup"):
             yield Static("[b]Mock estimation round[/b] — fresh numbers, answers with units, a countdown.")
@@ -50,8 +59,8 @@ class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
     def settings(self) -> RoundSettings:
         blocks = tuple(block for block in BLOCKS if self.query_one(f"#block-{block}", Checkbox).value)
         return RoundSettings(
-            problems=self.query_one("#problems", Select).value,
-            minutes=self.query_one("#minutes", Select).value,
+            problems=picked(self.query_one("#problems", Select)),
+            minutes=picked(self.query_one("#minutes", Select)),
             blocks=blocks,
             grade_at_end=self.query_one("#grade-at-end", Switch).value,
         )
@@ -69,7 +78,7 @@ class MockSetupScreen(ShowsWorkerFailures, Screen[None]):
         from drill.config import ConfigError
 
         try:
-            self.app.study.remember(settings.config_values())
+            self.study.remember(settings.config_values())
         except (OSError, ValueError, ConfigError) as error:  # only not remembered: the round goes on
             self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
                                       severity="warning")
