@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -147,7 +146,7 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
         figures.update(calibration_timing(study, runs))
         # Predicted recall and its calibration from FSRS (scheduler = "fsrs") instead of the SM-2
         # proxy: the whole load, and the calibration alone.
-        study.config = replace(study.config, scheduler="fsrs")
+        study.config = study.config.model_copy(update={"scheduler": "fsrs"})
         times = []
         for _ in range(runs):
             start = time.perf_counter()

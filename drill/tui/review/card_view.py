@@ -72,6 +72,18 @@ class CardView(VerticalScroll):
         """Whether the screen's `action` applies to this view now (suspend does, until it is answered)."""
         return action == "suspend" and not self.answered
 
+    # The screen's key actions: a screen calls each only while `allows` says it applies, so a view
+    # that never allows one keeps it as it is here, doing nothing.
+
+    def reveal(self) -> None:
+        """Space: show the answer."""
+
+    def grade(self, button: int) -> None:
+        """1–4: the user's grade of the revealed answer."""
+
+    def type_answer(self) -> None:
+        """t: open a box to type the answer in."""
+
     def show_result(self, text: str) -> None:
         """The screen has taken this showing's answer: `text` (Markdown) says what it counted as, until
         the screen moves on (views whose answer is typed and graded: Graded's `moves_on` is False)."""

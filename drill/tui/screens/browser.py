@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Header, Input, Select, Static
 
 from drill.content.vocabulary import BLOCKS
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 
 def columns(today: date, stability: bool) -> list[Column["ItemRow"]]:
     """The browser's columns; the memory column is FSRS's stability or SM-2's ease, as the scheduler in use keeps."""
-    memory = (
+    memory: Column[ItemRow] = (
         Column("stab", 5, lambda row: "" if row.stability is None else describe_interval(round(row.stability)), True)
         if stability else Column("ease", 4, lambda row: f"{row.easiness:.2f}", True)
     )
@@ -48,7 +47,7 @@ def columns(today: date, stability: bool) -> list[Column["ItemRow"]]:
     ]
 
 
-class BrowserScreen(ItemActions, Screen[None]):
+class BrowserScreen(ItemActions[None]):
     """Every item with its state; `/` searches, the Selects and boxes filter, Enter shows card info."""
 
     BINDINGS = [
@@ -140,7 +139,7 @@ class BrowserScreen(ItemActions, Screen[None]):
             self.app.action_home()
 
     @on(ItemTable.Selected)
-    def show_info(self, selected: ItemTable.Selected) -> None:
+    def show_info(self, selected: ItemTable.Selected[ItemRow]) -> None:
         self.open_info(selected.row.item_id)
 
     @work(thread=True, group="browser", exit_on_error=False)

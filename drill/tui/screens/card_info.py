@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, Static
 
 from drill.days import describe_interval
@@ -113,7 +112,7 @@ def drills_table(attempts: tuple["DrillEntry", ...]) -> Table:
     return grid
 
 
-class CardInfoScreen(ItemActions, Screen["ItemRow | None"]):
+class CardInfoScreen(ItemActions["ItemRow | None"]):
     """One item in full; dismissed with its row as it is now."""
 
     BINDINGS = [

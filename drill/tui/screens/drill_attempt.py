@@ -11,18 +11,19 @@ from __future__ import annotations
 import threading
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Markdown, Static
+from textual.worker import Worker
 
 from drill.days import to_local
+from drill.tui.routes import RoutedScreen
 from drill.tui.widgets.path_label import PathLabel
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
@@ -36,8 +37,10 @@ if TYPE_CHECKING:
     from drill.coding.progress import Progress
     from drill.coding.runner.result import TestResult, TestRun
     from drill.coding.workspace import Workspace
-    from drill.schedule.records import Card
+    from drill.schedule.records import Card, Grade
     from drill.study import Study
+
+Finished = Literal["pass", "gave up"]  # how an attempt ended that was its review
 
 
 class TestReported(Message):
@@ -61,9 +64,9 @@ class RunFinished(Message):
         self.started_at = started_at
 
 
-def open_attempt(app: App, drill: "Drill", card: "Card",
-                 unfinished: "tuple[Workspace, Progress] | None",
-                 on_close: "Callable[[str | None], None] | None") -> None:
+def open_attempt(app: App[None], study: Study, drill: Drill, card: Card,
+                 unfinished: tuple[Workspace, Progress] | None,
+                 on_close: Callable[[str | None], None] | None) -> None:
     """Open the attempt screen on a fresh workspace, or first ask whether to resume `unfinished`
     (the drill's last workspace that was neither passed, given up nor discarded). With `on_close`
     (a review or a mock interview opened it) the screen returns there with how it ended; else it
@@ -71,9 +74,6 @@ def open_attempt(app: App, drill: "Drill", card: "Card",
     from drill.coding.progress import Progress, save_progress
     from drill.coding.workspace import create_workspace
     from drill.tui.dialogs.choose import Choose
-
-    study: Study | None = getattr(app, "study", None)  # the DrillApp's, open by now
-    assert study is not None
 
     def show(workspace: "Workspace", progress: Progress) -> None:
         screen = DrillScreen(study, drill, card, workspace, progress, back_to_session=on_close is not None)
@@ -110,7 +110,7 @@ def open_attempt(app: App, drill: "Drill", card: "Card",
         "cancel"), answered)
 
 
-class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
+class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
     """The timer runs while the screen is open, from the workspace's start (or where a resumed
     attempt left off) until the tests pass or you give up; then it shows the time it ended at."""
 
@@ -145,7 +145,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         self.running = False
         self.watching: threading.Event | None = None  # set: the watcher stops
         self.saved_while_running = False  # watching: the last save comes after the running test
-        self.finished: str | None = None  # "pass" or "gave up": the review has been recorded
+        self.finished: Finished | None = None  # the review has been recorded
         self.discarded = False  # left with "discard": never offered again
         self.results: list[TestResult] = []
 
@@ -329,9 +329,11 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
     def run_in_thread(self) -> None:
         from drill.coding.runner.api import run_tests
 
+        def reported(result: TestResult) -> None:
+            self.post_message(TestReported(result))
+
         started_at = self.study.clock()
-        run = run_tests(self.drill, self.workspace.solution, "cpu",
-                        on_test=lambda result: self.post_message(TestReported(result)))
+        run = run_tests(self.drill, self.workspace.solution, "cpu", on_test=reported)
         self.post_message(RunFinished(run, started_at))
 
     def on_test_reported(self, message: TestReported) -> None:
@@ -344,7 +346,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         lines = [f"**{head}**", "", *result_lines(self.results, head)]
         self.query_one("#drill-results", Markdown).update("\n".join(lines))
 
-    def worker_failed(self, worker) -> None:
+    def worker_failed(self, worker: Worker[Any]) -> None:
         """The test run itself broke (said in a notice): nothing is recorded and `r` runs again."""
         if worker.group == "tests":
             self.running = False
@@ -380,7 +382,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
             if self.watching is not None and self.finished is None:
                 self.run_tests()
 
-    def record(self, run: "TestRun", started_at: datetime, grade) -> None:
+    def record(self, run: TestRun, started_at: datetime, grade: Grade | None) -> None:
         from drill.coding.attempt import CodingAttempt
 
         self.study.drills.save_attempt(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
@@ -439,7 +441,7 @@ class DrillScreen(ShowsWorkerFailures, Screen[str | None]):
         from drill.coding.runner.result import TestRun
 
         self.stop_clock()
-        last = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
+        last: Literal["fail", "error"] = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
         grade = self.study.drills.grade(self.card, last, self.elapsed, self.hints_used)
         self.record(TestRun(status=last, passed=0, failed=0, reason="gave up"), self.study.clock(), grade)
         self.finished = "gave up"

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from drill.coding.drills import item_id
 from drill.coding.runner.environment import describe, missing_requirements
+from drill.tui.routes import RoutedScreen
 from drill.tui.widgets.pitch_timer import clock_text
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from drill.store.coding import DrillRecord
 
 
-class DrillListScreen(Screen[None]):
+class DrillListScreen(RoutedScreen[None]):
     BINDINGS = [Binding("enter", "start", "Start"), Binding("escape", "app.home", "Home")]
     DEFAULT_CSS = """
     #drills-environment {
@@ -42,7 +42,7 @@ class DrillListScreen(Screen[None]):
             yield Static(describe(missing), id="drills-environment", markup=False)
         yield Static("Coding drills — Enter starts a timed attempt, or offers your unfinished one.", id="drills-head")
         yield Static("", id="drill-title")
-        table = DataTable(id="drills", cursor_type="row")
+        table: DataTable[str] = DataTable(id="drills", cursor_type="row")
         table.add_columns("drill", "level", "budget", "block", "best", "last", "tries")
         for drill in self.drills:
             record = self.records.get(item_id(drill.id))
@@ -60,7 +60,9 @@ class DrillListScreen(Screen[None]):
         self.query_one("#drill-title", Static).update(f"[b]{drill.title}[/b] — {drill.topic}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.start(event.row_key.value)
+        drill_id = event.row_key.value
+        assert drill_id is not None  # each row's key is its drill's id
+        self.start(drill_id)
 
     def action_start(self) -> None:
         table = self.query_one(DataTable)

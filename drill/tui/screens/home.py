@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,9 +21,14 @@ if TYPE_CHECKING:
     from drill.schedule.plan import Plan
 
 
+BLOCK_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("block", "left"), ("due", "right"), ("new", "right"), ("items", "right"), ("reviews", "right"),
+)
+
+
 def block_table(home: "HomeSummary") -> Table:
     table = Table(expand=False, box=None, padding=(0, 2), header_style="bold")
-    for name, justify in (("block", "left"), ("due", "right"), ("new", "right"), ("items", "right"), ("reviews", "right")):
+    for name, justify in BLOCK_COLUMNS:
         table.add_column(name, justify=justify)
     for block in BLOCKS:
         counts = home.counts(block)

@@ -9,19 +9,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.screen import ScreenResultType
 
-from drill.tui.screens.review import EDITABLE_KINDS, card_name
 from drill.tui.dialogs.confirm import Confirm
+from drill.tui.routes import RoutedScreen
+from drill.tui.screens.review import EDITABLE_KINDS, card_name
 from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
 
 if TYPE_CHECKING:
+    from drill.content.errors import ContentError
     from drill.store.browse import ItemRow
     from drill.study import Study
 
 
-class ItemActions(ShowsWorkerFailures):
-    """Mixed into a screen that has `study` and shows item rows."""
+class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
+    """A screen that has `study` and shows item rows."""
 
     study: "Study"
 
@@ -64,15 +67,17 @@ class ItemActions(ShowsWorkerFailures):
             self.reread(edited, row.item_id, Path(target.path))
 
     @work(thread=True, group="browser", exit_on_error=False)
-    def reread(self, written: Future, item_id: str, edited: Path | None = None) -> None:
+    def reread(self, written: Future[None] | Future[list[ContentError]], item_id: str,
+               edited: Path | None = None) -> None:
         """Once `written` has committed, read the item back and show it; an `edited` file's errors
         (the edit was refused) are said instead."""
         if written.exception() is not None:
             return  # the app has said it was not saved
-        if edited is not None and written.result():
+        errors = written.result()
+        if edited is not None and errors:
             from drill.tui.editor import say_refused
 
-            self.app.call_from_thread(say_refused, self, edited, written.result())
+            self.app.call_from_thread(say_refused, self, edited, errors)
             return
         from drill.store.browse import item_row
 

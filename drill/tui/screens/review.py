@@ -3,16 +3,16 @@ the screen keeps the session, undo and the writes, and labels the grade keys in 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import ActiveBinding, Binding
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static, TextArea
 
 from drill.days import describe_interval
@@ -24,6 +24,7 @@ from drill.tui.review.coding_card import CodingView
 from drill.tui.review.estimate_card import EstimateView
 from drill.tui.review.flash_card import FlashCardView
 from drill.tui.review.pitch_card import PitchView
+from drill.tui.routes import RoutedScreen
 
 if TYPE_CHECKING:
     from drill.content.errors import ContentError
@@ -62,7 +63,15 @@ def verdict(grade: "Grade", outcome: "Outcome") -> str:
     return f"Counted as **{BUTTON_LABEL[grade.button]}**: {when}."
 
 
-def changed(active: dict[str, ActiveBinding], changes: dict[str, dict[str, object]]) -> dict[str, ActiveBinding]:
+class BindingChange(TypedDict, total=False):
+    """What the review changes in a binding the Footer shows."""
+
+    description: str
+    show: bool
+    key_display: str
+
+
+def changed(active: dict[str, ActiveBinding], changes: dict[str, BindingChange]) -> dict[str, ActiveBinding]:
     """`active` with the bindings of these keys changed (description, show, key_display)."""
     active = dict(active)
     for key, change in changes.items():
@@ -72,13 +81,24 @@ def changed(active: dict[str, ActiveBinding], changes: dict[str, dict[str, objec
     return active
 
 
-def footer_width(app, active: dict[str, ActiveBinding]) -> int:
-    """Columns a compact Footer takes for `active`: key, space, label and a gap for each action shown."""
+def footer_width(key_display: Callable[[Binding], str], active: dict[str, ActiveBinding]) -> int:
+    """Columns a compact Footer takes for `active`: key (as `key_display` shows it), space, label and a
+    gap for each action shown."""
     shown = {binding.action: binding for _, binding, _, _ in active.values() if binding.show}
-    return sum(len(app.get_key_display(binding)) + len(binding.description) + 2 for binding in shown.values())
+    return sum(len(key_display(binding)) + len(binding.description) + 2 for binding in shown.values())
 
 
-def card_name(card: "Card") -> str:
+class Named(Protocol):
+    """An item as a notice names it (a card, a browser row)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def topic(self) -> str: ...
+
+
+def card_name(card: Named) -> str:
     """How a notice names a card: its topic and kind, not its id."""
     return f"the {card.kind} on “{card.topic}”"
 
@@ -92,7 +112,7 @@ class CardEdited(Message):
         self.item_id, self.target, self.errors, self.revealed = item_id, target, errors, revealed
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(RoutedScreen[None]):
     """Shows one card at a time until today's queue is empty."""
 
     BINDINGS = [
@@ -119,7 +139,7 @@ class ReviewScreen(Screen[None]):
         if custom is not None:
             self.sub_title = f"Custom: {custom.describe()}"
         self.session = ReviewSession(cards)
-        self.pending: list[Future] = []  # one per grade in session.given, same order
+        self.pending: list[Future[int]] = []  # one per grade in session.given, same order
         self.grade_labels: dict[str, str] = {}  # grade key → Footer label with its interval, after a reveal
 
     def compose(self) -> ComposeResult:
@@ -175,11 +195,11 @@ class ReviewScreen(Screen[None]):
         the Footer (they still work); in a text box, Escape says that it (or Tab) leaves the box and keeps
         the text."""
         active = super().active_bindings
-        changes: dict[str, dict[str, object]] = {key: {"description": label} for key, label in self.grade_labels.items()}
+        changes: dict[str, BindingChange] = {key: {"description": label} for key, label in self.grade_labels.items()}
         if self.query(ContentSwitcher) and self.view.in_box():
             changes["escape"] = {"description": "Leave box, keep text", "key_display": "esc/tab"}
         active = changed(active, changes)
-        if self.grade_labels and footer_width(self.app, active) > self.size.width:
+        if self.grade_labels and footer_width(self.app.get_key_display, active) > self.size.width:
             active = changed(active, {key: {"show": False} for key in GLOBAL_KEYS})
         return active
 
@@ -196,6 +216,7 @@ class ReviewScreen(Screen[None]):
             grade = reviews.grade_estimate(card, message.attempt, self.custom)
             saved = reviews.save_estimate(grade, message.attempt)
         else:
+            assert message.button is not None  # a Graded without an estimate attempt carries its grade button
             grade = reviews.grade(card, message.button, int(message.seconds * 1000), message.typed_answer,
                                   message.ticked, self.custom)
             saved = reviews.save_grade(grade)
@@ -210,7 +231,7 @@ class ReviewScreen(Screen[None]):
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 
-    def keep(self, grade: "Grade", saved: Future) -> None:
+    def keep(self, grade: "Grade", saved: Future[int]) -> None:
         """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
         self.pending.append(saved)
         saved.add_done_callback(lambda done: done.exception() is not None and self.post_message(GradeNotSaved(grade)))
@@ -342,7 +363,7 @@ class ReviewScreen(Screen[None]):
 
         self.app.switch_screen(SummaryScreen(self.session.summary()))
 
-    def screen_commands(self):
+    def screen_commands(self) -> Iterator[SystemCommand]:
         yield SystemCommand("Undo last grade", "Take back the last grade and its database write", self.action_undo)
         yield SystemCommand("Suspend card", "Stop showing the current card", self.action_suspend)
         yield SystemCommand("Edit card", "Open the current card in $VISUAL or $EDITOR", self.action_edit)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -36,6 +36,8 @@ from drill.words import counted
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from textual_plotext.plot import Plot
+
     from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
     from drill.study import Study
@@ -51,13 +53,13 @@ def day_label(day: date) -> str:
     return f"{day.day:02d} {MONTHS[day.month - 1]}"
 
 
-def _whole_ticks(peak: float) -> list[int]:
-    """At most five whole-number ticks from 0 to `peak`."""
+def _whole_ticks(peak: float) -> list[float]:
+    """At most five whole-number ticks from 0 to `peak` (plot values, so typed as plotext takes them)."""
     step = max(1, -(-int(peak) // 4))
     return list(range(0, int(peak) + step, step))
 
 
-def _table(*columns: tuple[str, str]) -> Table:
+def _table(*columns: tuple[str, JustifyMethod]) -> Table:
     table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold", expand=False, pad_edge=False)
     for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=True, overflow="ellipsis")
@@ -170,8 +172,7 @@ def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text
     head = Text()
     head.append(f"{est.attempts} attempts", style="bold")
     head.append(f" · mean score {score(est.mean_score)} · median |log10 error| {score(est.median_log_error)}")
-    columns = [("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"), ("trend", "right")]
-    table = _table(*columns)
+    table = _table(("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"), ("trend", "right"))
     if not narrow:
         table.add_column("commonest slip", overflow="fold")  # the one column that wraps rather than squeeze the rest
     shown = est.families[:FAMILIES_SHOWN]
@@ -180,11 +181,11 @@ def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text
         if family.trend is not None:
             trend = Text(f"{'▲' if family.trend >= 0 else '▼'}{abs(family.trend):.2f}",
                          style="green" if family.trend >= 0 else "red")
-        cells = [family.family, str(family.attempts), score(family.mean_score), score(family.median_log_error), trend]
+        cells: list[str | Text] = [family.family, str(family.attempts), score(family.mean_score), score(family.median_log_error), trend]
         if not narrow:
             cells.append(_slip(family))
         table.add_row(*cells)
-    parts: list = [head, table]
+    parts: list[RenderableType] = [head, table]
     if narrow and any(family.slips for family in shown):
         parts.append(Text("commonest slips", style="bold"))
         parts += [Text(f"{family.family}: {_slip(family)}") for family in shown if family.slips]
@@ -266,7 +267,7 @@ def spaced_ticks(length: int, count: int = 5) -> list[int]:
     return ticks
 
 
-def plot_estimation(plt, trend: "Sequence[TrendPoint]") -> bool:
+def plot_estimation(plt: Plot, trend: "Sequence[TrendPoint]") -> bool:
     """The estimation scores over the period on `plt`: mean score and median |log10 error| per bucket.
     False (nothing drawn) when no bucket has an attempt."""
     plt.clear_figure()
@@ -278,7 +279,8 @@ def plot_estimation(plt, trend: "Sequence[TrendPoint]") -> bool:
     if errors:
         plt.plot([n for n, _ in errors], [e for _, e in errors], label="median |log10 err|", marker="braille")
     ticks = spaced_ticks(len(trend))
-    plt.xticks(ticks, [day_label(trend[n].start) for n in ticks])
+    # positions are ints: the stub's list[float] is invariant, plotext takes any numbers
+    plt.xticks(ticks, [day_label(trend[n].start) for n in ticks])  # type: ignore[arg-type]
     plt.xlim(0, max(1, len(trend) - 1))
     plt.ylim(0, max(1.0, max((e for _, e in errors), default=0)))
     return True
@@ -434,7 +436,9 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
             forward, new = [0] * len(due), [0] * len(due)
             for n, load in enumerate(plan.days[: len(due)]):
                 forward[n], new[n] = load.brought_forward, load.new
-            plt.stacked_bar(days, [due, forward, new], color=list(PLAN_COLOURS), marker="sd", width=0.6)
+            # textual-plotext's stub (guessed, it says) types one colour; plotext's stacked_bar takes one per series
+            plt.stacked_bar(days, [due, forward, new], color=list(PLAN_COLOURS), marker="sd",  # type: ignore[arg-type]
+                            width=0.6)
             peak = max((a + b + c for a, b, c in zip(due, forward, new)), default=0)
         plt.xticks([0, 7, 14, 21, 28], [day_label(report.forecast.day(n)) for n in (0, 7, 14, 21, 28)])
         plt.yticks(_whole_ticks(peak))
@@ -450,7 +454,8 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         bins = [sum(minutes[n: n + step]) for n in range(0, len(minutes), step)]
         plt.bar(list(range(len(bins))), bins, marker="sd", width=0.6)
         ticks = spaced_ticks(len(bins))
-        plt.xticks(ticks, [day_label(series.start + timedelta(days=n * step)) for n in ticks])
+        labels = [day_label(series.start + timedelta(days=n * step)) for n in ticks]
+        plt.xticks(ticks, labels)  # type: ignore[arg-type]  # int positions, as in plot_estimation
         widget.refresh()
 
     def _plot_estimation(self, report: "StatsReport") -> None:

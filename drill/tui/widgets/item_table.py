@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 Row = TypeVar("Row")
+SelectedRow = TypeVar("SelectedRow")  # Selected's own: a class inside ItemTable cannot take up Row
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,10 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True)
 
-    class Selected(Message):
+    class Selected(Message, Generic[SelectedRow]):
         """Enter (or a click) on a row."""
 
-        def __init__(self, row: object) -> None:
+        def __init__(self, row: SelectedRow) -> None:
             super().__init__()
             self.row = row
 

@@ -15,7 +15,7 @@ def options_with(values: Iterable[int], chosen: int, label: Callable[[int], str]
 
 
 def picked(select: Select[int]) -> int:
-    """The number chosen in a Select of `options_with`."""
+    """The number chosen in a setup's Select."""
     value = select.value
     assert isinstance(value, int)  # a setup's Selects allow no blank: one number is always chosen
     return value

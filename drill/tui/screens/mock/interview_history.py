@@ -50,7 +50,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         yield Header()
         head = "Enter opens an interview's scorecard." if self.interviews else "No mock interviews yet: M starts one."
         yield Static(head, id="interview-history-head")
-        table = DataTable(id="interview-history", cursor_type="row")
+        table: DataTable[str] = DataTable(id="interview-history", cursor_type="row")
         table.add_columns("started", "time", "overall", "grill", "pitch", "estim.", "coding", "")
         for card in self.interviews:
             table.add_row(*history_row(card))

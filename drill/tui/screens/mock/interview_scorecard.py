@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Group
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -51,7 +51,7 @@ def headline(card: Scorecard) -> Text:
     return text
 
 
-def _table(*columns: tuple[str, str]) -> Table:
+def _table(*columns: tuple[str, JustifyMethod]) -> Table:
     """A table whose first column (what was asked) wraps and whose other columns never do."""
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, header_style="bold", expand=False)
     for number, (name, justify) in enumerate(columns):
@@ -113,7 +113,7 @@ def slips_markdown(card: Scorecard, titles: dict[str, str]) -> str:
 
 def scorecard_renderables(card: Scorecard, titles: dict[str, str]) -> Group:
     """Everything above the slips, as one Rich group (the screen's top, and a text for tests)."""
-    parts: list = [headline(card), Text(""), sections_table(card)]
+    parts: list[RenderableType] = [headline(card), Text(""), sections_table(card)]
     for section in ("grill", "pitch", "estimate", "coding"):
         table = answers_table(card, section, titles)
         if table is not None:

@@ -19,6 +19,7 @@ from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
     from drill.estimate.attempt import Attempt
+    from drill.study import Study
 
 ENDED = {"done": "", "time": "time ran out", "abandoned": "abandoned", "unfinished": "unfinished"}
 
@@ -34,15 +35,16 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     BINDINGS = [Binding("escape", "app.home", "Home"), Binding("m", "app.mock", "New round")]
 
-    def __init__(self, rounds: list[RoundRow]) -> None:
+    def __init__(self, study: Study, rounds: list[RoundRow]) -> None:
         super().__init__()
+        self.study = study
         self.rounds = rounds
 
     def compose(self) -> ComposeResult:
         yield Header()
         head = "Enter opens a round: its problems, answers and scores." if self.rounds else "No mock rounds yet: m starts one."
         yield Static(head, id="history-head")
-        table = DataTable(id="history", cursor_type="row")
+        table: DataTable[str] = DataTable(id="history", cursor_type="row")
         table.add_columns("started", "answered", "score", "time used", "limit", "")
         for row in self.rounds:
             score = "—" if row.score is None else f"{row.score:.0%}"
@@ -58,7 +60,7 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     @work(thread=True, group="study", exit_on_error=False)
     def open_round(self, row: RoundRow) -> None:
-        attempts = self.app.study.estimation.round_attempts(row.id)
+        attempts = self.study.estimation.round_attempts(row.id)
         self.app.call_from_thread(self._show, row, attempts)
 
     def _show(self, row: RoundRow, attempts: list["Attempt"]) -> None:

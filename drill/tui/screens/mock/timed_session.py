@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Static
 from drill.tui.dialogs.confirm import Confirm
 from drill.tui.review.card_view import CardView, Revealed
 from drill.tui.review.estimate_card import EstimateView
+from drill.tui.routes import RoutedScreen
 from drill.tui.widgets.pitch_timer import clock_text
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next")  # key actions the view on screen allows or not
 
 
-class TimedSession(Screen[None]):
+class TimedSession(RoutedScreen[None]):
     """One step at a time until the steps run out, the countdown does, or Escape abandons (asked
     first). Time running out under a dialog or a drill ends the session once that has closed."""
 
