@@ -26,7 +26,7 @@ class ReadModel(BaseModel):
     """A frozen record whose JSON keys are its fields' names (or their serialization aliases), then its
     computed fields; those in `KEYS` first, in that order, where a class sets them."""
 
-    model_config = ConfigDict(frozen=True, serialize_by_alias=True)
+    model_config = ConfigDict(frozen=True, serialize_by_alias=True, defer_build=True)
 
     KEYS: ClassVar[tuple[str, ...]] = ()
 

@@ -7,21 +7,26 @@ ORM session: the classes are never instantiated row by row.
 
 Ids of rows drill adds are the database's (SQLite's rowid, PostgreSQL's identity); items keep the
 ids their content gives them. Days and moments are typed in drill/store/column_types.py.
+
+Importing the schema stays cheap: pydantic builds a table class's validator only if one is ever
+made, and PostgreSQL's dialect is not loaded for the partial indexes (see `_partial_on_postgresql`).
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import Identity, Index, Table, Text, false, text
+from sqlalchemy import Connection, Identity, Index, MetaData, Table, Text, event, false, text
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from drill.store.column_types import Day, Moment, Real
 
 ZERO = text("0")
 
-# The partial indexes' WHERE. A query meant to read one of them says it as it stands (SQLite's
-# planner uses a partial index only for the terms written as the index writes them).
+# The partial indexes' WHERE, on SQLite and PostgreSQL alike. A query meant to read one of them says
+# it as it stands (SQLite's planner uses a partial index only for the terms written as the index writes them).
 MEMORY_BEFORE_MISSING = text("fsrs_stability_before IS NULL AND last_day_before IS NOT NULL")
 LAPSE = text("counted = TRUE AND button = 1 AND reps_before > 0")  # a counted Again on a learned item
 CRAM = text("cram = TRUE")
@@ -32,7 +37,13 @@ def _row_id() -> int | None:
     return Field(default=None, primary_key=True, sa_column_args=[Identity()])
 
 
-class Item(SQLModel, table=True):
+class _Table(SQLModel):
+    """A table class: never validated row by row, so pydantic builds no validator at import."""
+
+    model_config = SQLModelConfig(defer_build=True)
+
+
+class Item(_Table, table=True):
     """Everything practised: cards, pitches, estimation families, coding drills, and each one's schedule."""
 
     __tablename__ = "item"
@@ -71,7 +82,7 @@ class Item(SQLModel, table=True):
     siblings: str | None = Field(default=None, sa_type=Text)  # the effective sibling group
 
 
-class ItemRevision(SQLModel, table=True):
+class ItemRevision(_Table, table=True):
     """An item's text before an edit replaced it."""
 
     __tablename__ = "item_revision"
@@ -84,7 +95,7 @@ class ItemRevision(SQLModel, table=True):
     replaced_at: datetime = Field(sa_type=Moment)
 
 
-class Review(SQLModel, table=True):
+class Review(_Table, table=True):
     """One grade: when, how, and the item's schedule just before and after it."""
 
     __tablename__ = "review"
@@ -95,11 +106,10 @@ class Review(SQLModel, table=True):
         Index("ix_review_stats_day", "study_day", "counted", "interval_before", "button", "duration_ms"),
         Index("ix_review_stats_item", "item_id", "study_day", "counted", "interval_before", "button", "duration_ms"),
         # Rows that still lack the FSRS memory before them (empty once opening has replayed them).
-        Index("ix_review_without_memory", "item_id",
-              sqlite_where=MEMORY_BEFORE_MISSING, postgresql_where=MEMORY_BEFORE_MISSING),
+        Index("ix_review_without_memory", "item_id", sqlite_where=MEMORY_BEFORE_MISSING),
         # Lapses (drill.store.leeches) and cram reviews, each read through an index of their own.
-        Index("ix_review_lapse", "item_id", sqlite_where=LAPSE, postgresql_where=LAPSE),
-        Index("ix_review_cram", "study_day", "item_id", "counted", sqlite_where=CRAM, postgresql_where=CRAM),
+        Index("ix_review_lapse", "item_id", sqlite_where=LAPSE),
+        Index("ix_review_cram", "study_day", "item_id", "counted", sqlite_where=CRAM),
     )
 
     id: int | None = _row_id()
@@ -126,7 +136,7 @@ class Review(SQLModel, table=True):
     cram: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
-class MockRound(SQLModel, table=True):
+class MockRound(_Table, table=True):
     """A timed round of estimation problems."""
 
     __tablename__ = "mock_round"
@@ -141,7 +151,7 @@ class MockRound(SQLModel, table=True):
     abandoned: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
-class EstimateAttempt(SQLModel, table=True):
+class EstimateAttempt(_Table, table=True):
     """One answer to an estimation problem, in a review or a mock round."""
 
     __tablename__ = "estimate_attempt"
@@ -170,7 +180,7 @@ class EstimateAttempt(SQLModel, table=True):
     seconds: float = Field(sa_type=Real)
 
 
-class CodingAttempt(SQLModel, table=True):
+class CodingAttempt(_Table, table=True):
     """One run of a coding drill's hidden tests."""
 
     __tablename__ = "coding_attempt"
@@ -191,7 +201,7 @@ class CodingAttempt(SQLModel, table=True):
     workspace: str = Field(sa_type=Text)
 
 
-class StoreFact(SQLModel, table=True):
+class StoreFact(_Table, table=True):
     """A named fact about the store itself (drill.store.facts)."""
 
     __tablename__ = "store_fact"
@@ -200,7 +210,7 @@ class StoreFact(SQLModel, table=True):
     value: str = Field(sa_type=Text)
 
 
-class MockInterview(SQLModel, table=True):
+class MockInterview(_Table, table=True):
     """A mock interview: one countdown over its sections, and how it ended."""
 
     __tablename__ = "mock_interview"
@@ -221,7 +231,7 @@ class MockInterview(SQLModel, table=True):
     abandoned: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
-class MockInterviewAnswer(SQLModel, table=True):
+class MockInterviewAnswer(_Table, table=True):
     """One answer in a mock interview; a graded one points at the review it also was."""
 
     __tablename__ = "mock_interview_answer"
@@ -244,6 +254,17 @@ class MockInterviewAnswer(SQLModel, table=True):
 
 
 METADATA = SQLModel.metadata
+
+
+@event.listens_for(METADATA, "before_create")
+def _partial_on_postgresql(metadata: MetaData, connection: Connection, **_: Any) -> None:
+    """Give PostgreSQL each partial index's WHERE as the tables declare it for SQLite. Said here, as
+    they are created there, since a `postgresql_where=` in the tables would load PostgreSQL's
+    dialect with them on every start; the revisions make the same indexes (drill/store/ddl.py)."""
+    if connection.dialect.name == "postgresql":
+        for table in metadata.tables.values():
+            for index in table.indexes:
+                index.dialect_options["postgresql"]["where"] = index.dialect_options["sqlite"]["where"]
 # The Core tables queries are built on.
 item: Table = Item.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 item_revision: Table = ItemRevision.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped

@@ -53,8 +53,15 @@ class DrillApp(ShowsWorkerFailures, Routes):
     TITLE = "drill"
     BINDINGS = [Binding("f1", "toggle_help", "Help", show=True)]
 
-    def __init__(self, paths: Paths, *, start_review: bool = False, clock: Callable[[], datetime] = utc_now,
-                 start_interview: bool = False, custom: "CustomSession | None" = None) -> None:
+    def __init__(
+        self,
+        paths: Paths,
+        *,
+        start_review: bool = False,
+        clock: Callable[[], datetime] = utc_now,
+        start_interview: bool = False,
+        custom: CustomSession | None = None,
+    ) -> None:
         super().__init__()
         self.paths = paths
         self.clock = clock
@@ -105,7 +112,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
         try:
             daily_backup(self.paths.database, self.paths.backups, study.config.backups_keep, study.clock())
-        except Exception as error:  # a failed backup is reported, never a crash of the app
+        except Exception as error:  # noqa: BLE001 - a failed backup is reported, never a crash of the app
             self.notify(f"backup failed: {error}", severity="error", timeout=10)
 
     @on(StudyOpened)
@@ -115,8 +122,11 @@ class DrillApp(ShowsWorkerFailures, Routes):
         self.home_screen.show(message.home)
         if message.home.content_errors:
             files = sorted({error.path.name for error in message.home.content_errors})
-            self.notify(f"Broken content in {', '.join(files)}; run `drill check`. The rest is loaded.",
-                        severity="warning", timeout=10)
+            self.notify(
+                f"Broken content in {', '.join(files)}; run `drill check`. The rest is loaded.",
+                severity="warning",
+                timeout=10,
+            )
         if self.start_review:
             self.start_review = False
             self.load_queue(self.custom)
@@ -131,8 +141,9 @@ class DrillApp(ShowsWorkerFailures, Routes):
         if theme in self.available_themes:
             self.theme = theme
         else:
-            self.notify(f"config.toml names a theme drill does not know, {theme!r}: the default is used.",
-                        severity="warning")
+            self.notify(
+                f"config.toml names a theme drill does not know, {theme!r}: the default is used.", severity="warning"
+            )
 
     def watch_theme(self, theme: str) -> None:
         """Remember the theme picked in the command palette in config.toml, for the next start."""
@@ -156,18 +167,26 @@ class DrillApp(ShowsWorkerFailures, Routes):
         now = time.monotonic()
         if now - self._waiting_said_at > WAITING_NOTICE_S:
             self._waiting_said_at = now
-            self.notify(f"Another drill is writing — waiting for the database. {message.what[0].upper()}"
-                        f"{message.what[1:]} is kept and saved as soon as it is free.", title="Waiting",
-                        severity="warning", timeout=WAITING_NOTICE_S)
+            self.notify(
+                f"Another drill is writing — waiting for the database. {message.what[0].upper()}"
+                f"{message.what[1:]} is kept and saved as soon as it is free.",
+                title="Waiting",
+                severity="warning",
+                timeout=WAITING_NOTICE_S,
+            )
 
     @on(LeechFlagged)
     def _leech_flagged(self, message: LeechFlagged) -> None:
         """Say that an item became a leech, what was done, and how to deal with it."""
         standing = message.flagged.standing
         done = "suspended until you unsuspend it in the browser (b)" if message.flagged.suspended else "tagged"
-        self.notify(f"A leech: the {standing.kind} on “{standing.topic}” has {standing.describe()}; {done}. "
-                    "Rewriting it (e) usually helps more than drilling it.", title="Leech", severity="warning",
-                    timeout=12)
+        self.notify(
+            f"A leech: the {standing.kind} on “{standing.topic}” has {standing.describe()}; {done}. "
+            "Rewriting it (e) usually helps more than drilling it.",
+            title="Leech",
+            severity="warning",
+            timeout=12,
+        )
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:
@@ -192,7 +211,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
             self.push_screen(CustomSessionScreen(), chosen)
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
-    def load_queue(self, custom: "CustomSession | None" = None) -> None:
+    def load_queue(self, custom: CustomSession | None = None) -> None:
         assert self.study is not None
         reviews = self.study.reviews
         cards = reviews.cards(reviews.queue()) if custom is None else reviews.custom_cards(custom)
@@ -279,8 +298,9 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
         self.push_screen(DrillListScreen(drills, records))
 
-    def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None,
-                    fresh: bool = False) -> None:
+    def start_drill(
+        self, drill_id: str, on_close: Callable[[str | None], None] | None = None, fresh: bool = False
+    ) -> None:
         """The timed attempt screen for a drill, on a fresh workspace or (asked first) its last
         unfinished one; `fresh` (a mock interview, timed from zero) never offers that one. With
         `on_close` (a review session opened it) the drill screen returns there with how it ended;
@@ -311,7 +331,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
         if self.study is None:
             return
 
-        def chosen(value: date | None | Literal[False]) -> None:
+        def chosen(value: date | Literal[False] | None) -> None:
             if value is False or self.study is None:
                 return
             from drill.config import set_interview_date
@@ -381,10 +401,13 @@ class DrillApp(ShowsWorkerFailures, Routes):
         yield SystemCommand("Home", "Go back to the home screen", self.action_home)
         yield SystemCommand("Mock round", "A timed round of estimation problems", self.action_mock)
         yield SystemCommand("Coding drills", "Timed coding exercises with hidden tests", self.action_drills)
-        yield SystemCommand("Interview date", "Set or clear the date the plan works towards", self.action_interview_date)
+        yield SystemCommand(
+            "Interview date", "Set or clear the date the plan works towards", self.action_interview_date
+        )
         yield SystemCommand("Mock history", "Every mock round so far", self.action_mock_history)
-        yield SystemCommand("Mock interview", "Grill, pitch, estimates (and a drill) under one countdown",
-                            self.action_mock_interview)
+        yield SystemCommand(
+            "Mock interview", "Grill, pitch, estimates (and a drill) under one countdown", self.action_mock_interview
+        )
         yield SystemCommand("Mock interview history", "Every mock interview so far", self.action_mock_interview_history)
         yield SystemCommand("Stats", "Readiness, forecast, heatmap, retention, estimation, drills", self.action_stats)
         yield SystemCommand("Browse", "Every item: search, filter, card info, suspend, forget", self.action_browse)
@@ -405,8 +428,11 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
         waiting = study.writes_waiting
         if waiting:
-            self.notify(f"Saving {counted(waiting, 'write')}: waiting up to {QUIT_WAIT_S:.0f} s for the database…",
-                        title="Quitting", timeout=QUIT_WAIT_S + 1)
+            self.notify(
+                f"Saving {counted(waiting, 'write')}: waiting up to {QUIT_WAIT_S:.0f} s for the database…",
+                title="Quitting",
+                timeout=QUIT_WAIT_S + 1,
+            )
         kept = await asyncio.to_thread(study.close, QUIT_WAIT_S)
         self.exit(message=_kept_message(kept, study.journal) if kept else None)
 
@@ -422,5 +448,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
 def _kept_message(kept: int, journal: Path) -> str:
     from drill.words import counted
 
-    return (f"drill: {counted(kept, 'write')} could not be saved yet (another program holds the database); "
-            f"kept in {journal} and saved the next time drill starts.")
+    return (
+        f"drill: {counted(kept, 'write')} could not be saved yet (another program holds the database); "
+        f"kept in {journal} and saved the next time drill starts."
+    )

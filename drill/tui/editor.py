@@ -8,7 +8,7 @@ import shlex
 import subprocess
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SuspendNotSupported
 
@@ -29,8 +29,9 @@ def editor_command(path: Path, line: int | None = None, fallback: str | None = "
     return [*shlex.split(editor), *([f"+{line}"] if line is not None else []), str(path)]
 
 
-def run_editor(app: App, path: Path, line: int | None = None, fallback: str | None = "vi",
-               meanwhile: str = "") -> str | None:
+def run_editor(
+    app: App[None], path: Path, line: int | None = None, fallback: str | None = "vi", meanwhile: str = ""
+) -> str | None:
     """Suspend the app while the editor (editor_command) runs; when it could not run, a reason that
     says to edit the file in another window and then `meanwhile` (else None)."""
     place = str(path) if line is None else f"{path}:{line}"
@@ -51,8 +52,9 @@ def run_editor(app: App, path: Path, line: int | None = None, fallback: str | No
     return None
 
 
-def edit_item(screen: "Screen", study: "Study", item_id: str, name: str
-              ) -> tuple["EditTarget", Future[list["ContentError"]]] | None:
+def edit_item(
+    screen: Screen[Any], study: Study, item_id: str, name: str
+) -> tuple[EditTarget, Future[list[ContentError]]] | None:
     """Open deck item `item_id` (`name` in notices) in the editor at its line (a shipped card of an
     installed drill: its copy in the override deck), then hand the file to the study to re-read and
     sync; the target and that sync's future, or None when it could not be opened (said on `screen`)."""
@@ -69,7 +71,11 @@ def edit_item(screen: "Screen", study: "Study", item_id: str, name: str
     return target, study.save_edit(target.path)
 
 
-def say_refused(screen: "Screen", path: Path, errors: list["ContentError"]) -> None:
+def say_refused(screen: Screen[Any], path: Path, errors: list[ContentError]) -> None:
     """The edit of `path` broke it: its first errors, and that the card keeps its old text."""
-    screen.notify("\n".join(str(error) for error in errors[:3]), severity="error", timeout=20,
-                  title=f"{path.name} has an error: the card keeps its old text")
+    screen.notify(
+        "\n".join(str(error) for error in errors[:3]),
+        severity="error",
+        timeout=20,
+        title=f"{path.name} has an error: the card keeps its old text",
+    )

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class StudyOpened(Message):
     """The database is open and the content synced."""
 
-    def __init__(self, study: "Study", home: "HomeSummary") -> None:
+    def __init__(self, study: Study, home: HomeSummary) -> None:
         super().__init__()
         self.study = study
         self.home = home
@@ -33,7 +33,7 @@ class StudyFailed(Message):
 
 
 class HomeRefreshed(Message):
-    def __init__(self, home: "HomeSummary") -> None:
+    def __init__(self, home: HomeSummary) -> None:
         super().__init__()
         self.home = home
 
@@ -41,7 +41,7 @@ class HomeRefreshed(Message):
 class QueueLoaded(Message):
     """Today's cards (or a custom session's), ready for the review screen."""
 
-    def __init__(self, cards: list["Card"], custom: "CustomSession | None" = None) -> None:
+    def __init__(self, cards: list[Card], custom: CustomSession | None = None) -> None:
         super().__init__()
         self.cards = cards
         self.custom = custom
@@ -50,7 +50,7 @@ class QueueLoaded(Message):
 class GradeNotSaved(Message):
     """A grade's write failed (posted from the writer's thread): the review takes it back."""
 
-    def __init__(self, grade: "Grade") -> None:
+    def __init__(self, grade: Grade) -> None:
         super().__init__()
         self.grade = grade
 
@@ -58,7 +58,7 @@ class GradeNotSaved(Message):
 class WriteFailed(Message):
     """A write handed to the study did not commit (posted from the writer's thread)."""
 
-    def __init__(self, failure: "FailedWrite") -> None:
+    def __init__(self, failure: FailedWrite) -> None:
         super().__init__()
         self.failure = failure
 
@@ -74,6 +74,6 @@ class WriteWaiting(Message):
 class LeechFlagged(Message):
     """A saved grade flagged its item as a leech (posted from the writer's thread)."""
 
-    def __init__(self, flagged: "Flagged") -> None:
+    def __init__(self, flagged: Flagged) -> None:
         super().__init__()
         self.flagged = flagged

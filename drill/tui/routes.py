@@ -26,8 +26,9 @@ class Routes(App[None]):
         """Close every screen above home, and refresh it."""
 
     @abstractmethod
-    def start_drill(self, drill_id: str, on_close: Callable[[str | None], None] | None = None,
-                    fresh: bool = False) -> None:
+    def start_drill(
+        self, drill_id: str, on_close: Callable[[str | None], None] | None = None, fresh: bool = False
+    ) -> None:
         """The timed attempt screen for a coding drill (`on_close`: it returns there with how it ended)."""
 
     @abstractmethod

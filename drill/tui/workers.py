@@ -32,8 +32,15 @@ def failure_notice(worker: Worker[Any]) -> str | None:
 class WorkerHost(Protocol):
     """What ShowsWorkerFailures needs of the app or screen it is mixed into."""
 
-    def notify(self, message: str, *, title: str = ..., severity: SeverityLevel = ..., timeout: float | None = ...,
-               markup: bool = ...) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = ...,
+        severity: SeverityLevel = ...,
+        timeout: float | None = ...,
+        markup: bool = ...,
+    ) -> None: ...
 
     def worker_failed(self, worker: Worker[Any]) -> None: ...
 

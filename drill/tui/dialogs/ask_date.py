@@ -26,7 +26,9 @@ class AskDate(ModalScreen[date | None | Literal[False]]):
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-date"):
             yield Static(self.question)
-            yield Input(value=self.current.isoformat() if self.current else "", placeholder="YYYY-MM-DD (empty clears it)")
+            yield Input(
+                value=self.current.isoformat() if self.current else "", placeholder="YYYY-MM-DD (empty clears it)"
+            )
             yield Static("", id="ask-date-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

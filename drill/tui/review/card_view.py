@@ -4,7 +4,7 @@ messages it posts (Revealed, Graded); the review screen keeps the session, undo 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Revealed(Message):
     """The answer of `card` is on screen: grades can be given."""
 
-    def __init__(self, card: "Card") -> None:
+    def __init__(self, card: Card) -> None:
         super().__init__()
         self.card = card
 
@@ -30,9 +30,16 @@ class Graded(Message):
     None: a mock round's bare problem). `moves_on`: the screen shows the next card at once (else the
     view keeps the answer until the screen shows its result)."""
 
-    def __init__(self, card: "Card | None", seconds: float, button: int | None = None,
-                 attempt: "Attempt | None" = None, moves_on: bool = True, typed_answer: str | None = None,
-                 ticked: tuple[int, ...] | None = None) -> None:
+    def __init__(
+        self,
+        card: Card | None,
+        seconds: float,
+        button: int | None = None,
+        attempt: Attempt | None = None,
+        moves_on: bool = True,
+        typed_answer: str | None = None,
+        ticked: tuple[int, ...] | None = None,
+    ) -> None:
         super().__init__()
         self.card, self.seconds, self.button, self.attempt, self.moves_on = card, seconds, button, attempt, moves_on
         self.typed_answer, self.ticked = typed_answer, ticked  # what was said, stored with the review
@@ -42,7 +49,7 @@ class CardView(VerticalScroll):
     """One kind of card on the review screen, or a step of a mock (drill.tui.screens.mock). `show`
     loads a card; the screen's key actions ask `allows` and call the view's methods."""
 
-    def __init__(self, study: "Study", how: str = "", **kwargs) -> None:
+    def __init__(self, study: Study, how: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.study = study
         self.how = how  # a line above every card saying how to answer it (a mock's); "" for none
@@ -54,15 +61,22 @@ class CardView(VerticalScroll):
         if self.how:
             yield Static(self.how, classes="how")
 
-    def show(self, card: "Card") -> None:
+    def show(self, card: Card) -> None:
         """Show `card` from the top, its answer hidden."""
         self.card = card
         self.shown_at = time.monotonic()
         self.answered = False
         self.scroll_home(animate=False)
 
-    def answer(self, seconds: float, button: int | None = None, attempt: "Attempt | None" = None,
-               moves_on: bool = True, typed_answer: str | None = None, ticked: tuple[int, ...] | None = None) -> None:
+    def answer(
+        self,
+        seconds: float,
+        button: int | None = None,
+        attempt: Attempt | None = None,
+        moves_on: bool = True,
+        typed_answer: str | None = None,
+        ticked: tuple[int, ...] | None = None,
+    ) -> None:
         """Post this showing's one Graded."""
         if not self.answered:
             self.answered = True

@@ -4,7 +4,7 @@ with units and graded by the grader, then the worked solution until Enter."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,14 +16,20 @@ from drill.tui.review.card_view import CardView
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
     from drill.schedule.records import Card
+    from drill.study import Study
 
 
 class EstimateView(CardView):
     """The problem and the answer box; after a gradable answer, the result the screen gives (with
     `rule`, under a line). `placeholder`: what the empty box says."""
 
-    def __init__(self, study, placeholder: str = "your answer with units, e.g. 2.7 GB — Enter grades it",
-                 rule: bool = True, **kwargs) -> None:
+    def __init__(
+        self,
+        study: Study,
+        placeholder: str = "your answer with units, e.g. 2.7 GB — Enter grades it",
+        rule: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(study, **kwargs)
         self.placeholder = placeholder
         self.rule = rule
@@ -39,7 +45,7 @@ class EstimateView(CardView):
         yield Rule(id="divider")
         yield Markdown("", id="answer")
 
-    def show(self, card: "Card | None", problem: "Problem | None" = None) -> None:
+    def show(self, card: Card | None, problem: Problem | None = None) -> None:
         """Ask `problem` (a mock's numbers; None: fresh ones for `card`); a mock round's problem has no card."""
         super().show(card)  # type: ignore[arg-type]  # a bare problem: no card
         self.showing_result = False
@@ -57,15 +63,17 @@ class EstimateView(CardView):
         self.show_answer_error(None)
         entry.focus()
 
-    def show_worked_example(self, card: "Card | None") -> None:
+    def show_worked_example(self, card: Card | None) -> None:
         """A leech family opens with one of its problems solved (other numbers), to study before trying."""
         example = self.query_one("#worked-example", Markdown)
         example.display = card is not None and card.leech is not None
         if card is not None and card.leech is not None:
             estimation = self.study.estimation
             solved = estimation.answer(estimation.new_problem(card.item_id), "", 0.0)
-            example.update(f"**A leech** ({card.leech}): study this solved one first, then try yours below.\n\n"
-                           f"{solved.worked_example()}\n\n---")
+            example.update(
+                f"**A leech** ({card.leech}): study this solved one first, then try yours below.\n\n"
+                f"{solved.worked_example()}\n\n---"
+            )
 
     def allows(self, action: str) -> bool:
         if action == "next":

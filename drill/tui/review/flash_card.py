@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +16,7 @@ from drill.tui.widgets.checklist import Checklist
 
 if TYPE_CHECKING:
     from drill.schedule.records import Card
+    from drill.study import Study
 
 
 def errata_markdown(errata: str) -> str:
@@ -36,7 +37,7 @@ class FlashCardView(CardView):
 
     REVEALED_PARTS = ("#divider", "#answer", "#points", "#suggestion", "#errata")
 
-    def __init__(self, study, errata: bool = True, suggests_at_reveal: bool = False, **kwargs) -> None:
+    def __init__(self, study: Study, errata: bool = True, suggests_at_reveal: bool = False, **kwargs: Any) -> None:
         super().__init__(study, **kwargs)
         self.errata = errata
         self.suggests_at_reveal = suggests_at_reveal
@@ -58,7 +59,7 @@ class FlashCardView(CardView):
         """What sits between the prompt and the answer (nothing on a plain card)."""
         yield from ()
 
-    def show(self, card: "Card") -> None:
+    def show(self, card: Card) -> None:
         super().show(card)
         self.revealed = False
         self.query_one("#prompt", Markdown).update(card.prompt)
@@ -72,7 +73,7 @@ class FlashCardView(CardView):
             return self.revealed and not self.answered
         return super().allows(action)
 
-    def answer_text(self, card: "Card") -> str:
+    def answer_text(self, card: Card) -> str:
         return card.answer
 
     def reveal(self) -> None:

@@ -3,7 +3,7 @@ model answer with the time taken."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.widgets import TextArea
@@ -14,6 +14,7 @@ from drill.tui.widgets.pitch_timer import PitchTimer, clock_text
 
 if TYPE_CHECKING:
     from drill.schedule.records import Card
+    from drill.study import Study
 
 
 TIME_AND_VERDICT = "**Your time {taken}** against a target of {target}: {timing}.\n\n"
@@ -24,8 +25,9 @@ class PitchView(FlashCardView):
     one target for every card (else the card's); `time_said`: how the revealed answer opens, a
     format of the time `taken`, the `target` and the `timing` verdict ("" says nothing)."""
 
-    def __init__(self, study, target_seconds: int | None = None, time_said: str = TIME_AND_VERDICT,
-                 **kwargs) -> None:
+    def __init__(
+        self, study: Study, target_seconds: int | None = None, time_said: str = TIME_AND_VERDICT, **kwargs: Any
+    ) -> None:
         super().__init__(study, **kwargs)
         self.target_seconds = target_seconds
         self.time_said = time_said
@@ -35,7 +37,7 @@ class PitchView(FlashCardView):
         yield PitchTimer(id="timer")
         yield TextArea("", id="typed", soft_wrap=True)
 
-    def show(self, card: "Card") -> None:
+    def show(self, card: Card) -> None:
         super().show(card)
         self.pitch_seconds = None
         self.query_one(PitchTimer).start(self.target(card))
@@ -57,14 +59,15 @@ class PitchView(FlashCardView):
     def in_box(self) -> bool:
         return self.screen.focused is self.query_one("#typed", TextArea)
 
-    def target(self, card: "Card") -> int:
+    def target(self, card: Card) -> int:
         return self.target_seconds or card.target_seconds or 0
 
-    def answer_text(self, card: "Card") -> str:
+    def answer_text(self, card: Card) -> str:
         taken = self.pitch_seconds = self.query_one(PitchTimer).stop()
         target = self.target(card)
-        said = self.time_said.format(taken=clock_text(taken), target=clock_text(target),
-                                     timing=pitch_timing(taken, target))
+        said = self.time_said.format(
+            taken=clock_text(taken), target=clock_text(target), timing=pitch_timing(taken, target)
+        )
         return f"{said}{card.answer}"
 
     def reveal(self) -> None:

@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from drill.study import Study
 
 
-def columns(today: date, stability: bool) -> list[Column["ItemRow"]]:
+def columns(today: date, stability: bool) -> list[Column[ItemRow]]:
     """The browser's columns; the memory column is FSRS's stability or SM-2's ease, as the scheduler in use keeps."""
     memory: Column[ItemRow] = (
         Column("stab", 5, lambda row: "" if row.stability is None else describe_interval(round(row.stability)), True)
-        if stability else Column("ease", 4, lambda row: f"{row.easiness:.2f}", True)
+        if stability
+        else Column("ease", 4, lambda row: f"{row.easiness:.2f}", True)
     )
     return [
         Column("id", 16, lambda row: row.item_id, flexible=True, want=30),
@@ -58,7 +59,7 @@ class BrowserScreen(ItemActions[None]):
         Binding("escape", "back", "Home"),
     ]
 
-    def __init__(self, study: "Study") -> None:
+    def __init__(self, study: Study) -> None:
         super().__init__()
         self.study = study
         self.index = ItemIndex([])
@@ -93,7 +94,7 @@ class BrowserScreen(ItemActions[None]):
         stability = self.study.browsing.measures_stability()
         self.app.call_from_thread(self.loaded, rows, stability)
 
-    def loaded(self, rows: list["ItemRow"], stability: bool) -> None:
+    def loaded(self, rows: list[ItemRow], stability: bool) -> None:
         self.index, self.stability = ItemIndex(rows), stability
         self.query_one(ItemTable).columns = columns(self.today, stability)
         self.refilter()
@@ -151,10 +152,10 @@ class BrowserScreen(ItemActions[None]):
         if info is not None:
             self.app.call_from_thread(self._show_info, info)
 
-    def _show_info(self, info: "ItemInfo") -> None:
+    def _show_info(self, info: ItemInfo) -> None:
         self.app.push_screen(CardInfoScreen(self.study, info, self.stability), self.info_closed)
 
-    def info_closed(self, row: "ItemRow | None") -> None:
+    def info_closed(self, row: ItemRow | None) -> None:
         if row is not None:
             self.row_changed(row)
 
@@ -173,6 +174,6 @@ class BrowserScreen(ItemActions[None]):
         if row is not None:
             self.edit(row)
 
-    def row_changed(self, row: "ItemRow") -> None:
+    def row_changed(self, row: ItemRow) -> None:
         self.index.replace(row)
         self.refilter()

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from drill.study import Study
 
 
-def due_text(row: "ItemRow", today: date) -> str:
+def due_text(row: ItemRow, today: date) -> str:
     """When the item is due, from today: new, today, 6d, 3.2mo; overdue as -3d."""
     if row.due is None:
         return "new"
@@ -38,13 +38,16 @@ def due_text(row: "ItemRow", today: date) -> str:
     return describe_interval(days) if days > 0 else "-" + describe_interval(-days)
 
 
-def state_line(row: "ItemRow", today: date, stability: bool) -> Text:
+def state_line(row: ItemRow, today: date, stability: bool) -> Text:
     """Due, interval, ease or stability, reviews, lapses, and the flags, on one line."""
     if row.due is None:
         parts = ["new"]
     else:
-        memory = (f"stability {describe_interval(round(row.stability))}" if row.stability is not None else "")\
-            if stability else f"ease {row.easiness:.2f}"
+        memory = (
+            (f"stability {describe_interval(round(row.stability))}" if row.stability is not None else "")
+            if stability
+            else f"ease {row.easiness:.2f}"
+        )
         parts = [f"due {row.due.isoformat()} ({due_text(row, today)})", f"interval {describe_interval(row.interval)}"]
         parts += [memory] if memory else []
     parts += [counted(row.reviews, "review"), counted(row.lapses, "lapse")]
@@ -63,7 +66,7 @@ def table(*headings: str) -> Table:
     return grid
 
 
-def next_text(review: "ReviewEntry") -> str:
+def next_text(review: ReviewEntry) -> str:
     """What a review did to the schedule: the interval it gave, ↻ back today, or nothing moved."""
     if review.cram:
         return "cram"
@@ -74,7 +77,7 @@ def next_text(review: "ReviewEntry") -> str:
     return "today ↻" if review.interval_after == 0 else describe_interval(review.interval_after)
 
 
-def said_text(review: "ReviewEntry", points: int) -> str:
+def said_text(review: ReviewEntry, points: int) -> str:
     """What was typed and ticked with a review, briefly."""
     said = []
     if review.ticked is not None:
@@ -84,31 +87,47 @@ def said_text(review: "ReviewEntry", points: int) -> str:
     return "; ".join(said)
 
 
-def reviews_table(reviews: tuple["ReviewEntry", ...], points: int) -> Table | Text:
+def reviews_table(reviews: tuple[ReviewEntry, ...], points: int) -> Table | Text:
     if not reviews:
         return Text("No reviews yet.", style="dim")
     grid = table("when", "grade", "next", "time", "said")
     for review in reviews:
-        grid.add_row(local_time(review.reviewed_at.isoformat()), BUTTON_LABEL[review.button], next_text(review),
-                     f"{review.seconds:.0f} s", said_text(review, points))
+        grid.add_row(
+            local_time(review.reviewed_at.isoformat()),
+            BUTTON_LABEL[review.button],
+            next_text(review),
+            f"{review.seconds:.0f} s",
+            said_text(review, points),
+        )
     return grid
 
 
-def estimates_table(attempts: tuple["EstimateEntry", ...]) -> Table:
+def estimates_table(attempts: tuple[EstimateEntry, ...]) -> Table:
     grid = table("when", "answer", "truth", "score", "slip", "time", "in")
     for attempt in attempts:
-        grid.add_row(local_time(attempt.attempted_at.isoformat()), attempt.answer, pretty(attempt.truth, attempt.unit),
-                     f"{attempt.score:.0%}", attempt.error or attempt.slip or "", f"{attempt.seconds:.0f} s",
-                     "mock round" if attempt.in_round else "review")
+        grid.add_row(
+            local_time(attempt.attempted_at.isoformat()),
+            attempt.answer,
+            pretty(attempt.truth, attempt.unit),
+            f"{attempt.score:.0%}",
+            attempt.error or attempt.slip or "",
+            f"{attempt.seconds:.0f} s",
+            "mock round" if attempt.in_round else "review",
+        )
     return grid
 
 
-def drills_table(attempts: tuple["DrillEntry", ...]) -> Table:
+def drills_table(attempts: tuple[DrillEntry, ...]) -> Table:
     grid = table("when", "result", "tests", "hints", "time", "device")
     for attempt in attempts:
-        grid.add_row(local_time(attempt.started_at.isoformat()), attempt.status,
-                     f"{attempt.passed}/{attempt.passed + attempt.failed}", str(attempt.hints_used),
-                     clock_text(attempt.seconds), attempt.device)
+        grid.add_row(
+            local_time(attempt.started_at.isoformat()),
+            attempt.status,
+            f"{attempt.passed}/{attempt.passed + attempt.failed}",
+            str(attempt.hints_used),
+            clock_text(attempt.seconds),
+            attempt.device,
+        )
     return grid
 
 
@@ -122,7 +141,7 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, study: "Study", info: "ItemInfo", stability: bool) -> None:
+    def __init__(self, study: Study, info: ItemInfo, stability: bool) -> None:
         super().__init__()
         self.study = study
         self.info = info
@@ -132,8 +151,9 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
         info, row = self.info, self.info.row
         yield Header()
         with VerticalScroll(id="card-info"):
-            yield Static(Text.assemble((row.item_id, "bold"), f"  {row.kind} · {row.block} · {row.topic}"),
-                         id="info-title")
+            yield Static(
+                Text.assemble((row.item_id, "bold"), f"  {row.kind} · {row.block} · {row.topic}"), id="info-title"
+            )
             yield Static(state_line(row, self.study.today, self.stability), id="info-state")
             yield Static("Prompt", classes="info-heading")
             yield Markdown(row.prompt, id="info-prompt")
@@ -156,7 +176,7 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
         self.sub_title = "Card info"
         self.query_one("#card-info").focus()
 
-    def row_changed(self, row: "ItemRow") -> None:
+    def row_changed(self, row: ItemRow) -> None:
         self.info = replace(self.info, row=row)
         self.query_one("#info-state", Static).update(state_line(row, self.study.today, self.stability))
         self.query_one("#info-prompt", Markdown).update(row.prompt)

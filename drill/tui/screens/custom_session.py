@@ -53,7 +53,8 @@ class CustomSessionScreen(Screen[CustomSession | None]):
                 yield Checkbox("reschedule early reviews", id="reschedule")
             yield Static(
                 "Cram, review-ahead and weakest sessions log their grades as cram and keep every schedule, "
-                "unless [b]reschedule[/b] is ticked.\n[b]ctrl+s[/b] start   [b]esc[/b] home", id="custom-keys"
+                "unless [b]reschedule[/b] is ticked.\n[b]ctrl+s[/b] start   [b]esc[/b] home",
+                id="custom-keys",
             )
         yield Footer(compact=True, show_command_palette=False)
 

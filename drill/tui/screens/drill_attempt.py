@@ -48,7 +48,7 @@ class TestReported(Message):
 
     __test__ = False
 
-    def __init__(self, result: "TestResult") -> None:
+    def __init__(self, result: TestResult) -> None:
         super().__init__()
         self.result = result
 
@@ -58,15 +58,20 @@ class FileSaved(Message):
 
 
 class RunFinished(Message):
-    def __init__(self, run: "TestRun", started_at: datetime) -> None:
+    def __init__(self, run: TestRun, started_at: datetime) -> None:
         super().__init__()
         self.run = run
         self.started_at = started_at
 
 
-def open_attempt(app: App[None], study: Study, drill: Drill, card: Card,
-                 unfinished: tuple[Workspace, Progress] | None,
-                 on_close: Callable[[str | None], None] | None) -> None:
+def open_attempt(
+    app: App[None],
+    study: Study,
+    drill: Drill,
+    card: Card,
+    unfinished: tuple[Workspace, Progress] | None,
+    on_close: Callable[[str | None], None] | None,
+) -> None:
     """Open the attempt screen on a fresh workspace, or first ask whether to resume `unfinished`
     (the drill's last workspace that was neither passed, given up nor discarded). With `on_close`
     (a review or a mock interview opened it) the screen returns there with how it ended; else it
@@ -75,7 +80,7 @@ def open_attempt(app: App[None], study: Study, drill: Drill, card: Card,
     from drill.coding.workspace import create_workspace
     from drill.tui.dialogs.choose import Choose
 
-    def show(workspace: "Workspace", progress: Progress) -> None:
+    def show(workspace: Workspace, progress: Progress) -> None:
         screen = DrillScreen(study, drill, card, workspace, progress, back_to_session=on_close is not None)
         if on_close is None:
             app.switch_screen(screen)
@@ -103,11 +108,15 @@ def open_attempt(app: App[None], study: Study, drill: Drill, card: Card,
         return
     workspace, progress = unfinished
     started = to_local(workspace.created_at)
-    app.push_screen(Choose(
-        f"Resume your attempt at {drill.title} from {started:%a %d %b %H:%M}? "
-        f"{clock_text(progress.seconds)} on its clock, {progress.hints_used} of {len(drill.hints)} hints shown.",
-        [("r", "resume it", "resume"), ("f", "start fresh (that attempt is set aside)", "fresh")],
-        "cancel"), answered)
+    app.push_screen(
+        Choose(
+            f"Resume your attempt at {drill.title} from {started:%a %d %b %H:%M}? "
+            f"{clock_text(progress.seconds)} on its clock, {progress.hints_used} of {len(drill.hints)} hints shown.",
+            [("r", "resume it", "resume"), ("f", "start fresh (that attempt is set aside)", "fresh")],
+            "cancel",
+        ),
+        answered,
+    )
 
 
 class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
@@ -130,8 +139,15 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         Binding("escape", "leave", "Back"),
     ]
 
-    def __init__(self, study: "Study", drill: "Drill", card: "Card", workspace: "Workspace",
-                 progress: "Progress | None" = None, back_to_session: bool = False) -> None:
+    def __init__(
+        self,
+        study: Study,
+        drill: Drill,
+        card: Card,
+        workspace: Workspace,
+        progress: Progress | None = None,
+        back_to_session: bool = False,
+    ) -> None:
         super().__init__()
         self.back_to_session = back_to_session  # opened from today's review: Escape returns there
         self.study = study
@@ -194,7 +210,8 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
 
         if missing := missing_requirements(self.drill):
             self.query_one("#drill-results", Markdown).update(
-                f"**The tests cannot run here; nothing is recorded.** {describe(missing)}")
+                f"**The tests cannot run here; nothing is recorded.** {describe(missing)}"
+            )
         return bool(missing)
 
     @work(thread=True, group="prewarm", exit_on_error=False)
@@ -218,8 +235,12 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         return f"{ended} {now} (budget {budget})" if ended else f"{now} / budget {budget}"
 
     def tick(self) -> None:
-        parts = [self.drill.title, self.drill.difficulty, self.clock_line(),
-                 f"hints {self.hints_used}/{len(self.drill.hints)}"]
+        parts = [
+            self.drill.title,
+            self.drill.difficulty,
+            self.clock_line(),
+            f"hints {self.hints_used}/{len(self.drill.hints)}",
+        ]
         if self.running:
             parts.append("running tests…")
         elif self.watching is not None:
@@ -254,10 +275,17 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             self.keep_progress()
             self.go_back()
 
-        self.app.push_screen(Choose(
-            f"Leave {self.drill.title} unfinished? Its clock stops at {clock_text(asked_at)}.",
-            [("k", "keep it for later: opening the drill again offers to resume it", "keep"),
-             ("d", "discard it: the next start is fresh", "discard")], "stay"), left)
+        self.app.push_screen(
+            Choose(
+                f"Leave {self.drill.title} unfinished? Its clock stops at {clock_text(asked_at)}.",
+                [
+                    ("k", "keep it for later: opening the drill again offers to resume it", "keep"),
+                    ("d", "discard it: the next start is fresh", "discard"),
+                ],
+                "stay",
+            ),
+            left,
+        )
 
     def go_back(self) -> None:
         """Back to the review that opened this drill (saying whether it ended), else home."""
@@ -273,8 +301,9 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         rerun once the editor exits."""
         from drill.tui.editor import run_editor
 
-        problem = run_editor(self.app, self.workspace.solution, fallback=None,
-                             meanwhile=" and press w to rerun the tests on every save")
+        problem = run_editor(
+            self.app, self.workspace.solution, fallback=None, meanwhile=" and press w to rerun the tests on every save"
+        )
         if problem is not None:
             self.notify(problem, title="No editor", severity="warning", timeout=12)
             return
@@ -298,9 +327,16 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         from watchfiles import watch
 
         target = str(self.workspace.solution)
-        for _changes in watch(self.workspace.folder, watch_filter=lambda _change, path: path == target,
-                              debounce=WATCH_DEBOUNCE_MS, step=50, stop_event=stop, rust_timeout=500,
-                              yield_on_timeout=False, raise_interrupt=False):
+        for _changes in watch(
+            self.workspace.folder,
+            watch_filter=lambda _change, path: path == target,
+            debounce=WATCH_DEBOUNCE_MS,
+            step=50,
+            stop_event=stop,
+            rust_timeout=500,
+            yield_on_timeout=False,
+            raise_interrupt=False,
+        ):
             self.post_message(FileSaved())
 
     def on_file_saved(self, message: FileSaved) -> None:
@@ -360,7 +396,8 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.running = False
         if run.environment:  # this Python failed, not the user's code: no attempt, no review
             self.query_one("#drill-results", Markdown).update(
-                f"**The tests could not run; nothing is recorded.** {run.reason}")
+                f"**The tests could not run; nothing is recorded.** {run.reason}"
+            )
             self.tick()
             return
         self.results = list(run.tests) or self.results
@@ -385,8 +422,18 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
     def record(self, run: TestRun, started_at: datetime, grade: Grade | None) -> None:
         from drill.coding.attempt import CodingAttempt
 
-        self.study.drills.save_attempt(CodingAttempt.of(run, self.card.item_id, started_at, self.study.clock(),
-                                                self.hints_used, self.elapsed, str(self.workspace.folder)), grade)
+        self.study.drills.save_attempt(
+            CodingAttempt.of(
+                run,
+                self.card.item_id,
+                started_at,
+                self.study.clock(),
+                self.hints_used,
+                self.elapsed,
+                str(self.workspace.folder),
+            ),
+            grade,
+        )
 
     # -- hints, giving up, the reference: each opens above the results, in view -----------------
 
@@ -432,8 +479,10 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             if yes:
                 self.give_up()
 
-        self.app.push_screen(Confirm(f"Give up on {self.drill.title}? It counts as a lapse, and the "
-                                     "reference solution is shown."), answered)
+        self.app.push_screen(
+            Confirm(f"Give up on {self.drill.title}? It counts as a lapse, and the reference solution is shown."),
+            answered,
+        )
 
     def give_up(self) -> None:
         if self.finished is not None:
@@ -441,7 +490,9 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         from drill.coding.runner.result import TestRun
 
         self.stop_clock()
-        last: Literal["fail", "error"] = "fail" if any(result.outcome == "failed" for result in self.results) else "error"
+        last: Literal["fail", "error"] = (
+            "fail" if any(result.outcome == "failed" for result in self.results) else "error"
+        )
         grade = self.study.drills.grade(self.card, last, self.elapsed, self.hints_used)
         self.record(TestRun(status=last, passed=0, failed=0, reason="gave up"), self.study.clock(), grade)
         self.finished = "gave up"
@@ -460,8 +511,12 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         code = self.drill.solution.read_text(encoding="utf-8").rstrip()
         theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
         reference = self.query_one("#drill-reference", Static)
-        reference.update(Group(Text("Reference solution", style="bold"), Text(),
-                               Syntax(code, "python", theme=theme, line_numbers=True, word_wrap=True,
-                                      background_color="default")))
+        reference.update(
+            Group(
+                Text("Reference solution", style="bold"),
+                Text(),
+                Syntax(code, "python", theme=theme, line_numbers=True, word_wrap=True, background_color="default"),
+            )
+        )
         reference.display = True
         self.bring_into_view(reference)

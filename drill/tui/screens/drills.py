@@ -31,7 +31,7 @@ class DrillListScreen(RoutedScreen[None]):
     }
     """
 
-    def __init__(self, drills: list["Drill"], records: dict[str, "DrillRecord"]) -> None:
+    def __init__(self, drills: list[Drill], records: dict[str, DrillRecord]) -> None:
         super().__init__()
         self.drills = drills
         self.records = records
@@ -48,8 +48,13 @@ class DrillListScreen(RoutedScreen[None]):
             record = self.records.get(item_id(drill.id))
             best = clock_text(record.best_pass_s) if record and record.best_pass_s is not None else "—"
             table.add_row(
-                drill.id, drill.difficulty, clock_text(drill.budget_s), drill.block, best,
-                (record.last_status if record else None) or "—", str(record.attempts if record else 0),
+                drill.id,
+                drill.difficulty,
+                clock_text(drill.budget_s),
+                drill.block,
+                best,
+                (record.last_status if record else None) or "—",
+                str(record.attempts if record else 0),
                 key=drill.id,
             )
         yield table

@@ -22,11 +22,15 @@ if TYPE_CHECKING:
 
 
 BLOCK_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
-    ("block", "left"), ("due", "right"), ("new", "right"), ("items", "right"), ("reviews", "right"),
+    ("block", "left"),
+    ("due", "right"),
+    ("new", "right"),
+    ("items", "right"),
+    ("reviews", "right"),
 )
 
 
-def block_table(home: "HomeSummary") -> Table:
+def block_table(home: HomeSummary) -> Table:
     table = Table(expand=False, box=None, padding=(0, 2), header_style="bold")
     for name, justify in BLOCK_COLUMNS:
         table.add_column(name, justify=justify)
@@ -36,7 +40,7 @@ def block_table(home: "HomeSummary") -> Table:
     return table
 
 
-def headline(home: "HomeSummary") -> Text:
+def headline(home: HomeSummary) -> Text:
     """Whole sentences: today's work, the reviews done today and in all, then the interview and its plan."""
     text = Text()
     text.append(f"Today: {home.due_today} due, {home.new_available} new.", style="bold")
@@ -54,12 +58,14 @@ def headline(home: "HomeSummary") -> Text:
         if plan is not None:
             text.append(f"\n{plan_sentence(plan)}")
             if plan.brought_forward:
-                text.append(f"\n{counted(plan.brought_forward, 'item')} due after the interview brought forward, "
-                            f"{plan.bring_today} of them today.")
+                text.append(
+                    f"\n{counted(plan.brought_forward, 'item')} due after the interview brought forward, "
+                    f"{plan.bring_today} of them today."
+                )
     return text
 
 
-def plan_sentence(plan: "Plan") -> str:
+def plan_sentence(plan: Plan) -> str:
     """The pace the interview plan needs, and the pace the queue keeps when it differs."""
     if not plan.unseen:
         return "Plan: all content seen."
@@ -100,7 +106,7 @@ class HomeScreen(Screen[None]):
             )
         yield Footer(compact=True, show_command_palette=False)
 
-    def show(self, home: "HomeSummary") -> None:
+    def show(self, home: HomeSummary) -> None:
         self.sub_title = home.today.strftime("%A %d %B %Y")
         self.query_one("#headline", Static).update(headline(home))
         self.query_one("#blocks", Static).update(block_table(home))

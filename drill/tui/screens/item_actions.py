@@ -26,13 +26,13 @@ if TYPE_CHECKING:
 class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
     """A screen that has `study` and shows item rows."""
 
-    study: "Study"
+    study: Study
 
-    def row_changed(self, row: "ItemRow") -> None:
+    def row_changed(self, row: ItemRow) -> None:
         """Show `row`, just read back after a write."""
         raise NotImplementedError
 
-    def toggle_suspended(self, row: "ItemRow") -> None:
+    def toggle_suspended(self, row: ItemRow) -> None:
         suspend = not row.suspended
         self.reread(self.study.reviews.save_suspended(row.item_id, suspend), row.item_id)
         if suspend:
@@ -40,7 +40,7 @@ class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
         else:
             self.notify(f"Unsuspended {card_name(row)}; it comes up in reviews again.", timeout=3)
 
-    def forget(self, row: "ItemRow") -> None:
+    def forget(self, row: ItemRow) -> None:
         """Ask, then put the item back to new; its history stays."""
 
         def answered(yes: bool | None) -> None:
@@ -51,15 +51,17 @@ class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
         history = f"its {counted(row.reviews, 'review')} stay in its history" if row.reviews else "it has no reviews"
         self.app.push_screen(Confirm(f"Forget {card_name(row)}? It goes back to new; {history}."), answered)
 
-    def edit(self, row: "ItemRow") -> None:
+    def edit(self, row: ItemRow) -> None:
         """Open a card or pitch in $VISUAL / $EDITOR at its line, as the review's `e` does (a shipped
         card of an installed drill: its copy in the override deck); back from the editor its deck is
         re-read and synced, the id, schedule and history kept."""
         from drill.tui.editor import edit_item
 
         if row.kind not in EDITABLE_KINDS:
-            self.notify(f"Only cards and pitches open in the editor; {card_name(row)} lives in its own files.",
-                        severity="warning")
+            self.notify(
+                f"Only cards and pitches open in the editor; {card_name(row)} lives in its own files.",
+                severity="warning",
+            )
             return
         opened = edit_item(self, self.study, row.item_id, card_name(row))
         if opened is not None:
@@ -67,8 +69,9 @@ class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
             self.reread(edited, row.item_id, Path(target.path))
 
     @work(thread=True, group="browser", exit_on_error=False)
-    def reread(self, written: Future[None] | Future[list[ContentError]], item_id: str,
-               edited: Path | None = None) -> None:
+    def reread(
+        self, written: Future[None] | Future[list[ContentError]], item_id: str, edited: Path | None = None
+    ) -> None:
         """Once `written` has committed, read the item back and show it; an `edited` file's errors
         (the edit was refused) are said instead."""
         if written.exception() is not None:

@@ -34,14 +34,18 @@ if TYPE_CHECKING:
     from drill.study import Study
     from drill.study.reviews import Outcome
 
-VIEWS: dict[str, type[CardView]] = {"card": FlashCardView, "pitch": PitchView, "estimate": EstimateView,
-                                    "coding": CodingView}
+VIEWS: dict[str, type[CardView]] = {
+    "card": FlashCardView,
+    "pitch": PitchView,
+    "estimate": EstimateView,
+    "coding": CodingView,
+}
 GLOBAL_KEYS = ("escape", "f1")  # keys of every screen, left out of the Footer when the four grades need the room
 VIEW_ACTIONS = ("reveal", "type_answer", "grade", "next", "start_drill", "later", "suspend")
 EDITABLE_KINDS = ("card", "pitch")  # deck items; problems and drills are edited in their own files
 
 
-def grade_label(button: int, outcome: "Outcome") -> str:
+def grade_label(button: int, outcome: Outcome) -> str:
     """A grade key's Footer label: the days until the review the scheduler gives it (once passed),
     ↻ if it comes back today first; the bare name when a cram session keeps the schedules."""
     if outcome.kept:
@@ -52,7 +56,7 @@ def grade_label(button: int, outcome: "Outcome") -> str:
     return f"{BUTTON_LABEL[button]} {describe_interval(outcome.days)}{again}"
 
 
-def verdict(grade: "Grade", outcome: "Outcome") -> str:
+def verdict(grade: Grade, outcome: Outcome) -> str:
     """Which grade an answer counted as, and when its card comes back."""
     if outcome.kept:
         return f"Counted as **{BUTTON_LABEL[grade.button]}** (cram: its schedule is kept)."
@@ -107,7 +111,7 @@ class CardEdited(Message):
     """The edit of `item_id` in `target` was re-read: synced, or refused for its `errors`.
     `revealed`: the answer was on screen when the editor opened."""
 
-    def __init__(self, item_id: str, target: "EditTarget", errors: list["ContentError"], revealed: bool) -> None:
+    def __init__(self, item_id: str, target: EditTarget, errors: list[ContentError], revealed: bool) -> None:
         super().__init__()
         self.item_id, self.target, self.errors, self.revealed = item_id, target, errors, revealed
 
@@ -132,7 +136,7 @@ class ReviewScreen(RoutedScreen[None]):
         Binding("escape", "back", "Home"),
     ]
 
-    def __init__(self, study: "Study", cards: list["Card"], custom: "CustomSession | None" = None) -> None:
+    def __init__(self, study: Study, cards: list[Card], custom: CustomSession | None = None) -> None:
         super().__init__()
         self.study = study
         self.custom = custom  # a custom session (drill.schedule.custom); None: today's queue
@@ -174,11 +178,12 @@ class ReviewScreen(RoutedScreen[None]):
             self.view.focus()  # the keyboard scrolls the card (the estimate view focuses its answer box)
         self.refresh_bindings()
 
-    def refresh_status(self, card: "Card | None") -> None:
+    def refresh_status(self, card: Card | None) -> None:
         """The session's progress and the card on screen (`card`), kept while its result shows."""
         if card is not None:
             self.query_one("#status", Static).update(
-                f"{len(self.session.given)} done · {self.session.remaining} to go · {card.block} · {card.topic} · {card.kind}"
+                f"{len(self.session.given)} done · {self.session.remaining} to go · "
+                f"{card.block} · {card.topic} · {card.kind}"
             )
 
     @on(Revealed)
@@ -217,8 +222,9 @@ class ReviewScreen(RoutedScreen[None]):
             saved = reviews.save_estimate(grade, message.attempt)
         else:
             assert message.button is not None  # a Graded without an estimate attempt carries its grade button
-            grade = reviews.grade(card, message.button, int(message.seconds * 1000), message.typed_answer,
-                                  message.ticked, self.custom)
+            grade = reviews.grade(
+                card, message.button, int(message.seconds * 1000), message.typed_answer, message.ticked, self.custom
+            )
             saved = reviews.save_grade(grade)
         self.session.answer(grade)
         self.keep(grade, saved)
@@ -231,7 +237,7 @@ class ReviewScreen(RoutedScreen[None]):
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 
-    def keep(self, grade: "Grade", saved: Future[int]) -> None:
+    def keep(self, grade: Grade, saved: Future[int]) -> None:
         """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
         self.pending.append(saved)
         saved.add_done_callback(lambda done: done.exception() is not None and self.post_message(GradeNotSaved(grade)))
@@ -334,8 +340,12 @@ class ReviewScreen(RoutedScreen[None]):
         if opened is None:
             return
         target, edited = opened
-        edited.add_done_callback(lambda done: done.exception() is None and self.post_message(
-            CardEdited(card.item_id, target, done.result(), revealed)))
+        edited.add_done_callback(
+            lambda done: (
+                done.exception() is None
+                and self.post_message(CardEdited(card.item_id, target, done.result(), revealed))
+            )
+        )
 
     @on(CardEdited)
     def _card_edited(self, message: CardEdited) -> None:

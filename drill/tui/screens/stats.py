@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from textual_plotext.plot import Plot
 
+    from drill.store.stats.activity import PassRate
     from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
     from drill.study import Study
@@ -77,17 +78,35 @@ def _bar(value: float | None, width: int = 6) -> Text:
     return Text(text.ljust(width), style=style)
 
 
-def readiness_view(report: "StatsReport") -> Group:
+def readiness_view(report: StatsReport) -> Group:
     """Per block: seen of items (coverage), mature, recall of the seen items, and expected: the
     share of all the block's items recalled on the target day, unseen ones counting 0."""
     ready = report.readiness
-    table = _table(("block", "left"), ("seen", "right"), ("mature", "right"), ("recall", "right"),
-                   ("expected", "right"), ("", "left"))
+    table = _table(
+        ("block", "left"),
+        ("seen", "right"),
+        ("mature", "right"),
+        ("recall", "right"),
+        ("expected", "right"),
+        ("", "left"),
+    )
     for block in ready.blocks:
-        table.add_row(block.block, f"{block.seen}/{block.items}", str(block.mature), percent(block.recall),
-                      percent(block.expected), _bar(block.expected))
-    table.add_row(Text("all", style="bold"), f"{ready.seen}/{ready.items}", str(ready.mature), percent(ready.recall),
-                  Text(percent(ready.expected), style="bold"), _bar(ready.expected))
+        table.add_row(
+            block.block,
+            f"{block.seen}/{block.items}",
+            str(block.mature),
+            percent(block.recall),
+            percent(block.expected),
+            _bar(block.expected),
+        )
+    table.add_row(
+        Text("all", style="bold"),
+        f"{ready.seen}/{ready.items}",
+        str(ready.mature),
+        percent(ready.recall),
+        Text(percent(ready.expected), style="bold"),
+        _bar(ready.expected),
+    )
     weakest = Text("weakest: ", style="bold")
     if ready.weakest:
         weakest.append(", ".join(topic_text(topic) for topic in ready.weakest[:3]))
@@ -96,14 +115,16 @@ def readiness_view(report: "StatsReport") -> Group:
     return Group(table, weakest, Text(steering_line(report.steering)))
 
 
-def calibration_view(report: "StatsReport") -> Group | Text:
+def calibration_view(report: StatsReport) -> Group | Text:
     """Predicted recall against what happened, per band of predictions, and the Brier score."""
     calibration = report.readiness.calibration
     if not calibration.reviews:
         return Text("No review of an item seen before in the last 30 days: nothing to check yet.", style="dim")
     head = Text()
-    head.append(f"{calibration.reviews} reviews: predicted {percent(calibration.predicted)}, "
-                f"passed {percent(calibration.actual)}")
+    head.append(
+        f"{calibration.reviews} reviews: predicted {percent(calibration.predicted)}, "
+        f"passed {percent(calibration.actual)}"
+    )
     head.append(f" · Brier {calibration.brier:.3f}", style="bold")
     legend = Text("Brier = mean (p − outcome)²: 0 best, 0.25 a coin flip", style="dim")
     table = _table(("predicted", "left"), *((band(b.low, b.high), "right") for b in calibration.bins))
@@ -120,7 +141,7 @@ def _passed(predicted: float | None, actual: float | None) -> Text:
     return Text(percent(actual), style="red" if actual <= predicted - 0.1 else "")
 
 
-def today_view(report: "StatsReport") -> Text:
+def today_view(report: StatsReport) -> Text:
     """Two lines: what is left today, and what is done (or the interview plan's pace)."""
     today = report.today
     text = Text()
@@ -135,27 +156,31 @@ def today_view(report: "StatsReport") -> Text:
     plan = report.plan
     if plan is not None and report.scope.block is None:
         text.append(f"\ninterview in {plan.days_left} days, {plan.new_per_day} new a day: ", style="bold")
-        for colour, name in zip(PLAN_COLOURS, ("due", "brought forward", "new")):
+        for colour, name in zip(PLAN_COLOURS, ("due", "brought forward", "new"), strict=True):
             text.append("■ ", style=colour)
             text.append(f"{name}  ")
     return text
 
 
-def activity_view(report: "StatsReport") -> Text:
+def activity_view(report: StatsReport) -> Text:
     activity, streak = report.activity, report.activity.streak
     text = Text()
     text.append(f"streak {counted(streak.current, 'day')}", style="bold")
     text.append(f" · longest {streak.longest} · {counted(streak.days_studied, 'study day')} in all\n")
-    text.append(f"{counted(int(activity.heatmap.total), 'review')} in the last year · "
-                f"{period_label(report.scope.period)}: {counted(int(activity.reviews.total), 'review')}, "
-                f"{duration(activity.seconds.total)} on {counted(activity.reviews.active_days, 'day')}")
+    text.append(
+        f"{counted(int(activity.heatmap.total), 'review')} in the last year · "
+        f"{period_label(report.scope.period)}: {counted(int(activity.reviews.total), 'review')}, "
+        f"{duration(activity.seconds.total)} on {counted(activity.reviews.active_days, 'day')}"
+    )
     return text
 
 
-def retention_view(report: "StatsReport") -> Table:
-    table = _table(("true retention", "left"), *((f"{window.days} days", "right") for window in report.activity.retention))
+def retention_view(report: StatsReport) -> Table:
+    table = _table(
+        ("true retention", "left"), *((f"{window.days} days", "right") for window in report.activity.retention)
+    )
 
-    def cell(rate) -> str:
+    def cell(rate: PassRate) -> str:
         return "—" if rate.rate is None else f"{percent(rate.rate)} of {rate.reviews}"
 
     table.add_row("young (1–20 d)", *(cell(window.young) for window in report.activity.retention))
@@ -163,7 +188,7 @@ def retention_view(report: "StatsReport") -> Table:
     return table
 
 
-def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text:
+def estimation_view(report: StatsReport, narrow: bool = False) -> Group | Text:
     """Per family: attempts, mean score, median |log10 error|, trend and the commonest slip. `narrow`
     (under WIDE columns): the slips go under the table, one line each, so no column is squeezed."""
     est = report.estimation
@@ -179,9 +204,17 @@ def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text
     for family in shown:
         trend = Text("")
         if family.trend is not None:
-            trend = Text(f"{'▲' if family.trend >= 0 else '▼'}{abs(family.trend):.2f}",
-                         style="green" if family.trend >= 0 else "red")
-        cells: list[str | Text] = [family.family, str(family.attempts), score(family.mean_score), score(family.median_log_error), trend]
+            trend = Text(
+                f"{'▲' if family.trend >= 0 else '▼'}{abs(family.trend):.2f}",
+                style="green" if family.trend >= 0 else "red",
+            )
+        cells: list[str | Text] = [
+            family.family,
+            str(family.attempts),
+            score(family.mean_score),
+            score(family.median_log_error),
+            trend,
+        ]
         if not narrow:
             cells.append(_slip(family))
         table.add_row(*cells)
@@ -194,63 +227,112 @@ def estimation_view(report: "StatsReport", narrow: bool = False) -> Group | Text
     return Group(*parts)
 
 
-def _slip(family: "FamilyStats") -> str:
+def _slip(family: FamilyStats) -> str:
     """A family's commonest slip and how often it was made ('' when none was)."""
     return f"{family.slips[0].slip} ×{family.slips[0].count}" if family.slips else ""
 
 
-def mock_view(report: "StatsReport") -> Group | Text:
+def mock_view(report: StatsReport) -> Group | Text:
     mock = report.mock
     if not mock.count:
         return Text("No mock rounds in this period.", style="dim")
     head = Text(f"{mock.count} rounds · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
     table = _table(("started", "left"), ("done", "right"), ("score", "right"), ("time", "right"), ("", "left"))
     for row in mock.rounds[:ROUNDS_SHOWN]:
-        table.add_row(local_time(row.started_at), f"{row.answered}/{row.problems}", percent(row.score),
-                      f"{clock(row.seconds)}/{clock(row.time_limit_s)}", "abandoned" if row.abandoned else "")
+        table.add_row(
+            local_time(row.started_at),
+            f"{row.answered}/{row.problems}",
+            percent(row.score),
+            f"{clock(row.seconds)}/{clock(row.time_limit_s)}",
+            "abandoned" if row.abandoned else "",
+        )
     return Group(head, table)
 
 
-def interview_view(report: "StatsReport") -> Group | Text:
+def interview_view(report: StatsReport) -> Group | Text:
     """Mock interviews (all time): how many, mean and best, per section, and the latest ones."""
     figures = report.interviews
     if not figures.count:
         return Text("No mock interviews yet: M on home starts one.", style="dim")
-    head = Text(f"{counted(figures.count, 'interview')} · mean {percent(figures.mean_score)} · best {percent(figures.best_score)}")
-    sections = Text(" · ".join(f"{SECTION_TITLES[name]} {percent(score)}"
-                               for name, score in (figures.by_section or {}).items() if score is not None))
+    head = Text(
+        f"{counted(figures.count, 'interview')} · mean {percent(figures.mean_score)} · "
+        f"best {percent(figures.best_score)}"
+    )
+    sections = Text(
+        " · ".join(
+            f"{SECTION_TITLES[name]} {percent(score)}"
+            for name, score in (figures.by_section or {}).items()
+            if score is not None
+        )
+    )
     table = _table(("started", "left"), ("score", "right"), ("time", "right"), ("", "left"))
     for card in figures.recent[:ROUNDS_SHOWN]:
         started = local_time(card.started_at) if card.started_at else ""
-        table.add_row(started, percent(card.score),
-                      f"{clock(card.seconds_used)}/{clock(card.settings.seconds)}", "abandoned" if card.abandoned else "")
+        table.add_row(
+            started,
+            percent(card.score),
+            f"{clock(card.seconds_used)}/{clock(card.settings.seconds)}",
+            "abandoned" if card.abandoned else "",
+        )
     return Group(head, sections, table)
 
 
-def coding_view(report: "StatsReport") -> Group | Text:
+def coding_view(report: StatsReport) -> Group | Text:
     coding = report.coding
     if not coding.drills:
         return Text(f"No coding drill attempted in this period ({coding.available} available).", style="dim")
-    head = Text(f"{len(coding.drills)} of {coding.available} drills tried · {coding.passed}/{coding.attempts} "
-                f"attempts passed · {coding.hints} hints")
-    table = _table(("drill", "left"), ("tries", "right"), ("pass", "right"), ("best", "right"), ("last", "right"),
-                   ("budget", "right"), ("hints", "right"))
+    head = Text(
+        f"{len(coding.drills)} of {coding.available} drills tried · {coding.passed}/{coding.attempts} "
+        f"attempts passed · {coding.hints} hints"
+    )
+    table = _table(
+        ("drill", "left"),
+        ("tries", "right"),
+        ("pass", "right"),
+        ("best", "right"),
+        ("last", "right"),
+        ("budget", "right"),
+        ("hints", "right"),
+    )
     for drill in coding.drills:
         last = Text(clock(drill.last_s), style="" if drill.last_passed else "red")
-        best = Text(clock(drill.best_s), style="red" if drill.best_s and drill.budget_s and drill.best_s > drill.budget_s else "")
-        table.add_row(drill.drill, str(drill.attempts), percent(drill.pass_rate), best, last,
-                      clock(drill.budget_s), str(drill.hints))
+        best = Text(
+            clock(drill.best_s),
+            style="red" if drill.best_s and drill.budget_s and drill.best_s > drill.budget_s else "",
+        )
+        table.add_row(
+            drill.drill,
+            str(drill.attempts),
+            percent(drill.pass_rate),
+            best,
+            last,
+            clock(drill.budget_s),
+            str(drill.hints),
+        )
     return Group(head, table)
 
 
-def pitch_view(report: "StatsReport") -> Table:
-    table = _table(("rung", "left"), ("items", "right"), ("pitches", "right"), ("median", "right"),
-                   ("in time", "right"), ("last", "right"))
+def pitch_view(report: StatsReport) -> Table:
+    table = _table(
+        ("rung", "left"),
+        ("items", "right"),
+        ("pitches", "right"),
+        ("median", "right"),
+        ("in time", "right"),
+        ("last", "right"),
+    )
     for rung in report.pitch:
         last = Text(clock(rung.last_s), style="red" if rung.last_s and rung.last_s > rung.target_s else "")
-        table.add_row(clock(rung.target_s), str(rung.items), str(rung.reviews), clock(rung.median_s),
-                      percent(rung.within_rate), last)
+        table.add_row(
+            clock(rung.target_s),
+            str(rung.items),
+            str(rung.reviews),
+            clock(rung.median_s),
+            percent(rung.within_rate),
+            last,
+        )
     return table
+
 
 def spaced_ticks(length: int, count: int = 5) -> list[int]:
     """About `count` evenly spaced positions from 0 to the last of `length`, the last always shown and
@@ -267,7 +349,7 @@ def spaced_ticks(length: int, count: int = 5) -> list[int]:
     return ticks
 
 
-def plot_estimation(plt: Plot, trend: "Sequence[TrendPoint]") -> bool:
+def plot_estimation(plt: Plot, trend: Sequence[TrendPoint]) -> bool:
     """The estimation scores over the period on `plt`: mean score and median |log10 error| per bucket.
     False (nothing drawn) when no bucket has an attempt."""
     plt.clear_figure()
@@ -286,7 +368,6 @@ def plot_estimation(plt: Plot, trend: "Sequence[TrendPoint]") -> bool:
     return True
 
 
-
 class StatsScreen(ShowsWorkerFailures, Screen[None]):
     """Every figure from the store, for a period and a block; `p` and `b` switch them."""
 
@@ -299,11 +380,11 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
     class Loaded(Message):
         """The worker's figures, for the handler to show."""
 
-        def __init__(self, report: "StatsReport") -> None:
+        def __init__(self, report: StatsReport) -> None:
             super().__init__()
             self.report = report
 
-    def __init__(self, study: "Study", period: int | None = DEFAULT_PERIOD, block: str | None = None) -> None:
+    def __init__(self, study: Study, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> None:
         super().__init__()
         self.study = study
         self.period = period
@@ -360,7 +441,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         if self.report is not None:
             self.show_estimation(self.report)
 
-    def show_estimation(self, report: "StatsReport") -> None:
+    def show_estimation(self, report: StatsReport) -> None:
         """The estimation table, its slips beside it from WIDE columns and under it below that."""
         self.query_one("#estimation", Static).update(estimation_view(report, narrow=self.size.width < WIDE))
 
@@ -401,7 +482,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
 
     # -- showing -------------------------------------------------------------------------------
 
-    def show(self, report: "StatsReport") -> None:
+    def show(self, report: StatsReport) -> None:
         self.query_one("#stats-head", Static).update(self._head())
         self.query_one("#readiness", Static).update(readiness_view(report))
         self.query_one("#calibration", Static).update(calibration_view(report))
@@ -422,7 +503,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         self._plot_estimation(report)
         self.add_class("loaded")
 
-    def _plot_forecast(self, report: "StatsReport") -> None:
+    def _plot_forecast(self, report: StatsReport) -> None:
         widget = self.query_one("#forecast-plot", PlotextPlot)
         plt = widget.plt
         plt.clear_figure()
@@ -437,28 +518,33 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
             for n, load in enumerate(plan.days[: len(due)]):
                 forward[n], new[n] = load.brought_forward, load.new
             # textual-plotext's stub (guessed, it says) types one colour; plotext's stacked_bar takes one per series
-            plt.stacked_bar(days, [due, forward, new], color=list(PLAN_COLOURS), marker="sd",  # type: ignore[arg-type]
-                            width=0.6)
-            peak = max((a + b + c for a, b, c in zip(due, forward, new)), default=0)
+            plt.stacked_bar(
+                days,
+                [due, forward, new],
+                color=list(PLAN_COLOURS),  # type: ignore[arg-type]
+                marker="sd",
+                width=0.6,
+            )
+            peak = max((a + b + c for a, b, c in zip(due, forward, new, strict=True)), default=0)
         plt.xticks([0, 7, 14, 21, 28], [day_label(report.forecast.day(n)) for n in (0, 7, 14, 21, 28)])
         plt.yticks(_whole_ticks(peak))
         widget.refresh()
 
-    def _plot_time(self, report: "StatsReport") -> None:
+    def _plot_time(self, report: StatsReport) -> None:
         widget = self.query_one("#time-plot", PlotextPlot)
         plt = widget.plt
         plt.clear_figure()
         series = report.activity.seconds
         minutes = [value / 60 for value in series.values]
         step = 1 if len(minutes) <= TIME_BARS else 7  # weeks beyond two months, so bars stay legible
-        bins = [sum(minutes[n: n + step]) for n in range(0, len(minutes), step)]
+        bins = [sum(minutes[n : n + step]) for n in range(0, len(minutes), step)]
         plt.bar(list(range(len(bins))), bins, marker="sd", width=0.6)
         ticks = spaced_ticks(len(bins))
         labels = [day_label(series.start + timedelta(days=n * step)) for n in ticks]
         plt.xticks(ticks, labels)  # type: ignore[arg-type]  # int positions, as in plot_estimation
         widget.refresh()
 
-    def _plot_estimation(self, report: "StatsReport") -> None:
+    def _plot_estimation(self, report: StatsReport) -> None:
         widget = self.query_one("#estimate-plot", PlotextPlot)
         widget.display = plot_estimation(widget.plt, report.estimation.trend)
         widget.refresh()

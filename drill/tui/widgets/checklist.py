@@ -17,16 +17,16 @@ class Checklist(OptionList):
     class Changed(Message):
         """The ticks changed."""
 
-        def __init__(self, checklist: "Checklist") -> None:
+        def __init__(self, checklist: Checklist) -> None:
             super().__init__()
             self.checklist = checklist
 
         @property
-        def control(self) -> "Checklist":
+        def control(self) -> Checklist:
             return self.checklist
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.points: list[str] = []
         self.ticked: set[int] = set()
 

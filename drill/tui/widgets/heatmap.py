@@ -90,6 +90,6 @@ class Heatmap(Widget):
             if first is None:
                 continue
             name, at = MONTHS[first.month - 1], week * cell
-            if at + len(name) <= len(line) and all(ch == " " for ch in line[max(0, at - 1): at + len(name)]):
-                line[at: at + len(name)] = list(name)
+            if at + len(name) <= len(line) and all(ch == " " for ch in line[max(0, at - 1) : at + len(name)]):
+                line[at : at + len(name)] = list(name)
         return Text("".join(line), style="dim")

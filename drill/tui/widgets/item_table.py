@@ -153,7 +153,8 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
         """The heading line (no row) or a row's line, each column at its width."""
         return " " + " ".join(
             fit(column.label if row is None else column.cell(row), width, column.right)
-            for column, width in zip(self.columns, self._widths) if width
+            for column, width in zip(self.columns, self._widths, strict=True)
+            if width
         )
 
     def render_line(self, y: int) -> Strip:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.geometry import Size
 from textual.widget import Widget
 
 INDENT = "  "
@@ -40,12 +41,12 @@ class PathLabel(Widget):
     }
     """
 
-    def __init__(self, label: str, path: Path, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, label: str, path: Path, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.label = label
         self.path = home_relative(path)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(path_lines(self.label, self.path, width))
 
     def render(self) -> Content:

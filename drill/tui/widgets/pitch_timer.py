@@ -15,8 +15,8 @@ def clock_text(seconds: float) -> str:
 class PitchTimer(Static):
     """Counts up from zero; turns red past the target."""
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__("", **kwargs)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
         self.target = 0
         self.started = 0.0
         self.stopped: float | None = None

@@ -33,7 +33,7 @@ HOW = {
     "pitch": "Give the pitch aloud against its target; [b]Space[/b] stops the clock and shows the checklist.",
     "estimate": "Type your answer with units (2.7 GB, 0.49 s, 300 GB/s); [b]Enter[/b] submits it.",
     "coding": "[b]Enter[/b] opens the drill (workspace, hidden tests, its own timer); [b]Escape[/b] there comes "
-              "back here. [b]s[/b] skips it.",
+    "back here. [b]s[/b] skips it.",
 }
 PITCH_TIME = "**Your time {taken}** against a target of {target}.\n\n"  # the scorecard judges it, not the reveal
 
@@ -55,25 +55,33 @@ class MockInterviewScreen(TimedSession):
         Binding("escape", "abandon", "Abandon"),
     ]
 
-    def __init__(self, study: "Study", plan: InterviewPlan, interview_id: int) -> None:
+    def __init__(self, study: Study, plan: InterviewPlan, interview_id: int) -> None:
         super().__init__(study, plan.settings.seconds)
         self.plan = plan
         self.interview_id = interview_id
         self.index = 0
         self.answers: list[InterviewAnswer] = []
-        self.recorded: list[Future] = []  # the interview-answer writes, in order
+        self.recorded: list[Future[None]] = []  # the interview-answer writes, in order
         self.drill_open_at: float | None = None
 
     def views(self) -> dict[str, CardView]:
         """Grill questions and the pitch are spoken against a clock, with notes and the checklist (the
         errata of the notes left out); an estimate is typed; the drill opens in its own screen."""
         return {
-            "grill": PitchView(self.study, how=HOW["grill"], target_seconds=GRILL_TARGET_S, time_said="",
-                               errata=False, suggests_at_reveal=True),
-            "pitch": PitchView(self.study, how=HOW["pitch"], time_said=PITCH_TIME, errata=False,
-                               suggests_at_reveal=True),
-            "estimate": EstimateView(self.study, how=HOW["estimate"],
-                                     placeholder="your answer with units, e.g. 2.7 GB — Enter submits"),
+            "grill": PitchView(
+                self.study,
+                how=HOW["grill"],
+                target_seconds=GRILL_TARGET_S,
+                time_said="",
+                errata=False,
+                suggests_at_reveal=True,
+            ),
+            "pitch": PitchView(
+                self.study, how=HOW["pitch"], time_said=PITCH_TIME, errata=False, suggests_at_reveal=True
+            ),
+            "estimate": EstimateView(
+                self.study, how=HOW["estimate"], placeholder="your answer with units, e.g. 2.7 GB — Enter submits"
+            ),
             "coding": CodingView(self.study, how=HOW["coding"], says_keys=False),
         }
 
@@ -130,19 +138,41 @@ class MockInterviewScreen(TimedSession):
             self.give(*self.estimate_answer(step, message.attempt))
         elif message.button is not None:
             button = message.button
-            grade = self.study.reviews.grade(step.card, button, int(message.seconds * 1000),
-                                             typed_answer=message.typed_answer, ticked=message.ticked)
-            self.give(InterviewAnswer(self.index, step.section, step.item_id, message.seconds, button_score(button),
-                                      button, self.target_for(step), message.typed_answer, BUTTON_LABEL[button]),
-                      self.study.reviews.save_grade(grade))
+            grade = self.study.reviews.grade(
+                step.card, button, int(message.seconds * 1000), typed_answer=message.typed_answer, ticked=message.ticked
+            )
+            self.give(
+                InterviewAnswer(
+                    self.index,
+                    step.section,
+                    step.item_id,
+                    message.seconds,
+                    button_score(button),
+                    button,
+                    self.target_for(step),
+                    message.typed_answer,
+                    BUTTON_LABEL[button],
+                ),
+                self.study.reviews.save_grade(grade),
+            )
 
-    def estimate_answer(self, step: Step, attempt: "Attempt") -> tuple[InterviewAnswer, Future]:
+    def estimate_answer(self, step: Step, attempt: Attempt) -> tuple[InterviewAnswer, Future[int]]:
         """An estimate the grader graded: its review is handed to the writer."""
         grade = self.study.reviews.grade_estimate(step.card, attempt)
         recorded = self.study.reviews.save_estimate(grade, attempt)
         detail = f"{attempt.problem.prompt}\n\n{attempt.report()}"
-        return InterviewAnswer(self.index, "estimate", step.item_id, attempt.seconds, attempt.score, grade.button, None,
-                               attempt.answer, attempt.result.feedback, detail), recorded
+        return InterviewAnswer(
+            self.index,
+            "estimate",
+            step.item_id,
+            attempt.seconds,
+            attempt.score,
+            grade.button,
+            None,
+            attempt.answer,
+            attempt.result.feedback,
+            detail,
+        ), recorded
 
     def action_open_drill(self) -> None:
         step = self.step
@@ -160,20 +190,31 @@ class MockInterviewScreen(TimedSession):
         if step is None or step.section != "coding" or self.over or opened is None:
             return
         result = ended or "unfinished"
-        self.give(InterviewAnswer(self.index, "coding", step.item_id, time.monotonic() - opened,
-                                  CODING_RESULTS.get(result, 0.0), None, step.card.target_seconds, None, result))
+        self.give(
+            InterviewAnswer(
+                self.index,
+                "coding",
+                step.item_id,
+                time.monotonic() - opened,
+                CODING_RESULTS.get(result, 0.0),
+                None,
+                step.card.target_seconds,
+                None,
+                result,
+            )
+        )
 
     def action_skip_drill(self) -> None:
         self.drill_open_at = None
         self.index += 1
         self.show_step()
 
-    def keep(self, answer: InterviewAnswer, recorded: Future | None = None) -> None:
+    def keep(self, answer: InterviewAnswer, recorded: Future[int] | None = None) -> None:
         """Keep an answer and commit it (after the review it also was)."""
         self.answers.append(answer)
         self.recorded.append(self.study.interviews.save_answer(self.interview_id, answer, recorded))
 
-    def give(self, answer: InterviewAnswer, recorded: Future | None = None) -> None:
+    def give(self, answer: InterviewAnswer, recorded: Future[int] | None = None) -> None:
         """Keep an answer and go on (or end, when the countdown ran out meanwhile)."""
         self.keep(answer, recorded)
         self.index += 1
@@ -194,10 +235,14 @@ class MockInterviewScreen(TimedSession):
                 self.keep(*self.estimate_answer(step, attempt))
         self.end("time")
 
-    def finish(self, ended: str) -> "Screen":
+    def finish(self, ended: str) -> Screen[None]:
         scorecard = Scorecard(
-            settings=self.plan.settings, planned=self.plan.planned, answers=tuple(self.answers),
-            seconds_used=self.used_s, ended=ended, interview_id=self.interview_id,
+            settings=self.plan.settings,
+            planned=self.plan.planned,
+            answers=tuple(self.answers),
+            seconds_used=self.used_s,
+            ended=ended,
+            interview_id=self.interview_id,
             items=tuple((step.section, step.item_id) for step in self.plan.steps),
         )
         self.study.interviews.save_end(self.interview_id, scorecard)

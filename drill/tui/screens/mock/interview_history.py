@@ -27,8 +27,16 @@ def history_row(card: Scorecard) -> tuple[str, ...]:
     cell = lambda value: "—" if value is None else f"{value:.0%}"  # noqa: E731
     started = local_time(card.started_at) if card.started_at else ""
     used = f"{clock_text(card.seconds_used)}/{clock_text(card.settings.seconds)}"
-    return (started, used, cell(card.score), cell(scores["grill"]), cell(scores["pitch"]), cell(scores["estimate"]),
-            cell(scores["coding"]), ENDED.get(card.ended, card.ended))
+    return (
+        started,
+        used,
+        cell(card.score),
+        cell(scores["grill"]),
+        cell(scores["pitch"]),
+        cell(scores["estimate"]),
+        cell(scores["coding"]),
+        ENDED.get(card.ended, card.ended),
+    )
 
 
 class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
@@ -41,7 +49,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         Binding("M", "app.mock_interview", "New interview"),
     ]
 
-    def __init__(self, study: "Study", interviews: list[Scorecard]) -> None:
+    def __init__(self, study: Study, interviews: list[Scorecard]) -> None:
         super().__init__()
         self.study = study
         self.interviews = interviews
@@ -68,7 +76,7 @@ class MockInterviewHistoryScreen(ShowsWorkerFailures, Screen[None]):
         cards = self.study.reviews.cards(sorted({item for _, item in card.items}))
         self.app.call_from_thread(self._show, card, cards)
 
-    def _show(self, card: Scorecard, cards: list["Card"]) -> None:
+    def _show(self, card: Scorecard, cards: list[Card]) -> None:
         from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen, item_titles
 
         self.app.push_screen(MockInterviewScorecardScreen(card, item_titles(cards)))

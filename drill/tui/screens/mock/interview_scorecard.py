@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 ENDED = {"done": "complete", "time": "time ran out", "abandoned": "abandoned"}
 
 
-def item_titles(cards: "list[Card]") -> dict[str, str]:
+def item_titles(cards: list[Card]) -> dict[str, str]:
     """What names each asked item: a question's text, an estimation family's title."""
     return {card.item_id: card.topic if card.kind == "estimate" else card.prompt for card in cards}
 
@@ -43,8 +43,10 @@ def headline(card: Scorecard) -> Text:
     text = Text()
     text.append(f"Mock interview {ENDED.get(card.ended, card.ended)}: {card.score:.0%} overall", style="bold")
     asked = sum(card.planned.values())
-    text.append(f"\n{len(card.answers)} of {asked} answered in {clock_text(card.seconds_used)} of "
-                f"{clock_text(card.settings.seconds)}")
+    text.append(
+        f"\n{len(card.answers)} of {asked} answered in {clock_text(card.seconds_used)} of "
+        f"{clock_text(card.settings.seconds)}"
+    )
     if card.started_at:
         text.append(f" · started {local_time(card.started_at)}")
     text.append(". Unanswered questions score zero; each section weighs the same.", style="dim")
@@ -62,8 +64,9 @@ def _table(*columns: tuple[str, JustifyMethod]) -> Table:
 def sections_table(card: Scorecard) -> Table:
     table = _table(("section", "left"), ("answered", "right"), ("score", "right"), ("time", "right"))
     for section in card.sections:
-        table.add_row(section.title, f"{section.answered}/{section.planned}", f"{section.score:.0%}",
-                      clock_text(section.seconds))
+        table.add_row(
+            section.title, f"{section.answered}/{section.planned}", f"{section.score:.0%}", clock_text(section.seconds)
+        )
     return table
 
 
@@ -86,8 +89,9 @@ def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Tabl
             target = a.target_seconds or 0
             timing = pitch_timing(a.seconds, target)
             said = Text(f" {timing}", style="green" if timing == "in time" else "red")
-            table.add_row(title(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + said,
-                          _grade(a))
+            table.add_row(
+                title(a.item_id, titles), Text(f"{clock_text(a.seconds)} / {clock_text(target)}") + said, _grade(a)
+            )
     elif section == "estimate":
         table = _table(("problem", "left"), ("your answer", "left"), ("score", "right"), ("time", "right"))
         for a in answers:
@@ -95,8 +99,11 @@ def answers_table(card: Scorecard, section: str, titles: dict[str, str]) -> Tabl
     else:
         table = _table(("drill", "left"), ("result", "left"), ("time / budget", "right"))
         for a in answers:
-            table.add_row(a.item_id.removeprefix("kernel:"), a.result or "—",
-                          f"{clock_text(a.seconds)} / {clock_text(a.target_seconds or 0)}")
+            table.add_row(
+                a.item_id.removeprefix("kernel:"),
+                a.result or "—",
+                f"{clock_text(a.seconds)} / {clock_text(a.target_seconds or 0)}",
+            )
     return table
 
 
@@ -153,5 +160,8 @@ class MockInterviewScorecardScreen(Screen[None]):
 
     def text(self) -> str:
         """The scorecard as plain text (what the screen shows, slips included)."""
-        return plain_text(scorecard_renderables(self.scorecard, self.titles)) + "\n" + slips_markdown(
-            self.scorecard, self.titles)
+        return (
+            plain_text(scorecard_renderables(self.scorecard, self.titles))
+            + "\n"
+            + slips_markdown(self.scorecard, self.titles)
+        )

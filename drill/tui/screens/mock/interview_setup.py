@@ -57,7 +57,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
         Binding("escape", "app.home", "Home"),
     ]
 
-    def __init__(self, study: "Study") -> None:
+    def __init__(self, study: Study) -> None:
         super().__init__()
         self.study = study
         self.initial = InterviewSettings.from_config(study.config)
@@ -70,24 +70,42 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             yield Static("[b]Mock interview[/b]: one countdown; every graded answer is also that item's review.")
             with Horizontal(classes="row"):
                 yield Static("Length", classes="label")
-                yield Select(options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
-                             value=chosen.minutes, allow_blank=False, id="minutes")
+                yield Select(
+                    options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
+                    value=chosen.minutes,
+                    allow_blank=False,
+                    id="minutes",
+                )
                 yield Static("Pitch", classes="label")
-                yield Select([("no pitch", 0), ("30 s rung", 30), ("2 min rung", 120), ("5 min rung", 300)],
-                             value=chosen.pitch_seconds, allow_blank=False, id="pitch")
+                yield Select(
+                    [("no pitch", 0), ("30 s rung", 30), ("2 min rung", 120), ("5 min rung", 300)],
+                    value=chosen.pitch_seconds,
+                    allow_blank=False,
+                    id="pitch",
+                )
             with Horizontal(classes="row"):
                 yield Static("Grill", classes="label")
-                yield Select(options_with(range(0, 7), chosen.grill, lambda n: f"{n} questions" if n else "none"),
-                             value=chosen.grill, allow_blank=False, id="grill")
+                yield Select(
+                    options_with(range(7), chosen.grill, lambda n: f"{n} questions" if n else "none"),
+                    value=chosen.grill,
+                    allow_blank=False,
+                    id="grill",
+                )
                 yield Static("Estimates", classes="label")
-                yield Select(options_with(range(0, 7), chosen.estimates, lambda n: f"{n} problems" if n else "none"),
-                             value=chosen.estimates, allow_blank=False, id="estimates")
+                yield Select(
+                    options_with(range(7), chosen.estimates, lambda n: f"{n} problems" if n else "none"),
+                    value=chosen.estimates,
+                    allow_blank=False,
+                    id="estimates",
+                )
             with Horizontal(classes="row"):
                 yield Static("Coding", classes="label")
                 yield Switch(value=chosen.coding, id="coding")
                 yield Static("a coding drill with hidden tests (its own timer)", classes="switch-label")
             yield Static(describe(chosen), id="interview-describe")
-            yield Static("[b]ctrl+s[/b] start   [b]H[/b] past interviews   [b]escape[/b] home", id="interview-setup-keys")
+            yield Static(
+                "[b]ctrl+s[/b] start   [b]H[/b] past interviews   [b]escape[/b] home", id="interview-setup-keys"
+            )
         yield Footer(compact=True, show_command_palette=False)
 
     def settings(self) -> InterviewSettings:
@@ -125,11 +143,12 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
         try:
             self.study.remember(settings.config_values())
         except (OSError, ValueError, ConfigError) as error:  # the setup is only not remembered; the interview goes on
-            self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
-                                      severity="warning")
+            self.app.call_from_thread(
+                self.notify, f"Could not remember the setup in config.toml: {error}", severity="warning"
+            )
         try:
             plan = self.study.interviews.plan(settings)
-        except Exception as error:  # a broken problem file, say: said, and the setup stays open
+        except Exception as error:  # noqa: BLE001 - a broken problem file, say: said, and the setup stays open
             self.app.call_from_thread(self.not_started, f"Could not draw the interview: {error}")
             return
         if not plan.steps:
@@ -137,7 +156,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             return
         try:
             interview_id = self.study.interviews.start(plan).result()
-        except Exception:  # the writer has already said why it was not saved
+        except Exception:  # noqa: BLE001 - the writer has already said why it was not saved
             self.app.call_from_thread(self.not_started, None)
             return
         self.app.call_from_thread(self.begin, plan, interview_id)
@@ -148,7 +167,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             self.notify(reason, severity="warning")
         self.query_one("#interview-describe", Static).update(describe(self.settings()))
 
-    def begin(self, plan: "InterviewPlan", interview_id: int) -> None:
+    def begin(self, plan: InterviewPlan, interview_id: int) -> None:
         from drill.tui.screens.mock.interview import MockInterviewScreen
 
         self.app.switch_screen(MockInterviewScreen(self.study, plan, interview_id))

@@ -34,7 +34,7 @@ class MockRoundScreen(TimedSession):
     ABANDON = "Abandon this round? Answers given so far are kept."
     BINDINGS = [Binding("escape", "abandon", "Abandon"), Binding("enter", "next", "Next", show=False)]
 
-    def __init__(self, study: "Study", round_id: int, problems: list["Problem"], settings: RoundSettings) -> None:
+    def __init__(self, study: Study, round_id: int, problems: list[Problem], settings: RoundSettings) -> None:
         super().__init__(study, settings.seconds)
         self.round_id = round_id
         self.problems = problems
@@ -55,7 +55,7 @@ class MockRoundScreen(TimedSession):
     def show_step(self) -> None:
         self.present("estimate", None, self.problems[len(self.attempts)])
 
-    def record(self, attempt: "Attempt") -> None:
+    def record(self, attempt: Attempt) -> None:
         """Count a graded answer and commit it."""
         self.attempts.append(attempt)
         self.study.estimation.save_round_answer(self.round_id, attempt)
@@ -87,7 +87,7 @@ class MockRoundScreen(TimedSession):
             self.record(self.study.estimation.answer(view.problem, view.typed(), time.monotonic() - self.shown_at))
         self.end("done" if len(self.attempts) == len(self.problems) else "time")
 
-    def finish(self, ended: str) -> "Screen":
+    def finish(self, ended: str) -> Screen[None]:
         summary = RoundSummary(len(self.problems), list(self.attempts), self.used_s, ended)
         self.study.estimation.save_round_end(self.round_id, summary.score, summary.abandoned)
         from drill.tui.screens.mock.round_summary import MockSummaryScreen

@@ -42,15 +42,23 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        head = "Enter opens a round: its problems, answers and scores." if self.rounds else "No mock rounds yet: m starts one."
+        head = (
+            "Enter opens a round: its problems, answers and scores."
+            if self.rounds
+            else "No mock rounds yet: m starts one."
+        )
         yield Static(head, id="history-head")
         table: DataTable[str] = DataTable(id="history", cursor_type="row")
         table.add_columns("started", "answered", "score", "time used", "limit", "")
         for row in self.rounds:
             score = "—" if row.score is None else f"{row.score:.0%}"
             table.add_row(
-                local_time(row.started_at), f"{row.answered}/{row.problems}", score,
-                clock_text(row.seconds), clock_text(row.time_limit_s), ENDED[round_ending(row)],
+                local_time(row.started_at),
+                f"{row.answered}/{row.problems}",
+                score,
+                clock_text(row.seconds),
+                clock_text(row.time_limit_s),
+                ENDED[round_ending(row)],
             )
         yield table
         yield Footer(compact=True, show_command_palette=False)
@@ -63,7 +71,7 @@ class MockHistoryScreen(ShowsWorkerFailures, Screen[None]):
         attempts = self.study.estimation.round_attempts(row.id)
         self.app.call_from_thread(self._show, row, attempts)
 
-    def _show(self, row: RoundRow, attempts: list["Attempt"]) -> None:
+    def _show(self, row: RoundRow, attempts: list[Attempt]) -> None:
         from drill.tui.screens.mock.round_summary import PastRoundScreen
 
         summary = RoundSummary(row.problems, attempts, row.seconds, round_ending(row))

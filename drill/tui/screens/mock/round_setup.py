@@ -42,10 +42,18 @@ class MockSetupScreen(ShowsWorkerFailures, RoutedScreen[None]):
         with Vertical(id="mock-setup"):
             yield Static("[b]Mock estimation round[/b] — fresh numbers, answers with units, a countdown.")
             with Horizontal(classes="row"):
-                yield Select(options_with(LENGTHS, chosen.problems, lambda n: f"{n} problems"),
-                             value=chosen.problems, allow_blank=False, id="problems")
-                yield Select(options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
-                             value=chosen.minutes, allow_blank=False, id="minutes")
+                yield Select(
+                    options_with(LENGTHS, chosen.problems, lambda n: f"{n} problems"),
+                    value=chosen.problems,
+                    allow_blank=False,
+                    id="problems",
+                )
+                yield Select(
+                    options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
+                    value=chosen.minutes,
+                    allow_blank=False,
+                    id="minutes",
+                )
             yield Static("Blocks:")
             with Horizontal(classes="row"):
                 for block in BLOCKS:
@@ -80,6 +88,7 @@ class MockSetupScreen(ShowsWorkerFailures, RoutedScreen[None]):
         try:
             self.study.remember(settings.config_values())
         except (OSError, ValueError, ConfigError) as error:  # only not remembered: the round goes on
-            self.app.call_from_thread(self.notify, f"Could not remember the setup in config.toml: {error}",
-                                      severity="warning")
+            self.app.call_from_thread(
+                self.notify, f"Could not remember the setup in config.toml: {error}", severity="warning"
+            )
         self.app.call_from_thread(self.app.start_mock_round, settings)

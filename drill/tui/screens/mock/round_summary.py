@@ -4,7 +4,7 @@ against the truth with its time, and the worst slips with their worked solutions
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,8 +17,12 @@ from drill.estimate.rounds import RoundSummary
 from drill.tui.plain_text import plain_text
 from drill.tui.widgets.pitch_timer import clock_text
 
-HEADS = {"done": "Round complete", "time": "Time ran out", "abandoned": "Round abandoned",
-         "unfinished": "Round left unfinished (drill closed during it)"}
+HEADS = {
+    "done": "Round complete",
+    "time": "Time ran out",
+    "abandoned": "Round abandoned",
+    "unfinished": "Round left unfinished (drill closed during it)",
+}
 
 
 def headline(summary: RoundSummary) -> Text:
@@ -44,15 +48,20 @@ def answers_table(summary: RoundSummary) -> Table:
     table.add_column("time", justify="right", no_wrap=True)
     for number, attempt in enumerate(summary.attempts, start=1):
         result = attempt.result
-        table.add_row(str(number), attempt.problem.topic or attempt.problem.family_id,
-                      result.parsed_pretty or attempt.answer or "—", result.truth_pretty,
-                      f"{attempt.score:.2f}", clock_text(attempt.seconds))
+        table.add_row(
+            str(number),
+            attempt.problem.topic or attempt.problem.family_id,
+            result.parsed_pretty or attempt.answer or "—",
+            result.truth_pretty,
+            f"{attempt.score:.2f}",
+            clock_text(attempt.seconds),
+        )
     return table
 
 
 def top(summary: RoundSummary) -> Group:
     """The headline and the answers (the table only when there are answers)."""
-    parts: list = [headline(summary)]
+    parts: list[RenderableType] = [headline(summary)]
     if summary.attempts:
         parts += [Text(""), answers_table(summary)]
     return Group(*parts)

@@ -33,7 +33,7 @@ class TimedSession(RoutedScreen[None]):
 
     ABANDON = ""  # the question Escape asks
 
-    def __init__(self, study: "Study", seconds: int) -> None:
+    def __init__(self, study: Study, seconds: int) -> None:
         super().__init__()
         self.study = study
         self.seconds = seconds
@@ -64,7 +64,7 @@ class TimedSession(RoutedScreen[None]):
         """The countdown ran out (nothing is on top of the session)."""
         self.end("time")
 
-    def finish(self, ended: str) -> Screen:
+    def finish(self, ended: str) -> Screen[None]:
         """Store the session's end and give the screen that sums it up."""
         raise NotImplementedError
 
@@ -91,7 +91,7 @@ class TimedSession(RoutedScreen[None]):
         switcher = self.query_one(ContentSwitcher)
         return switcher.get_child_by_id(switcher.current or "", CardView)
 
-    def present(self, kind: str, card: "Card | None", problem: "Problem | None" = None) -> None:
+    def present(self, kind: str, card: Card | None, problem: Problem | None = None) -> None:
         """Show a step, its clock from zero: `card` in the view for `kind` (an estimate: `problem`'s
         numbers, and a mock round's problem has no card)."""
         self.shown_at = time.monotonic()
