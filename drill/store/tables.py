@@ -9,10 +9,10 @@ Ids of rows drill adds are the database's (SQLite's rowid, PostgreSQL's identity
 ids their content gives them. Days and moments are typed in drill/store/column_types.py.
 
 Importing the schema stays cheap: pydantic builds a table class's validator only if one is ever
-made, and PostgreSQL's dialect is not loaded for the partial indexes (see `_partial_on_postgresql`).
+made, PostgreSQL's dialect is not loaded for the partial indexes (see `_partial_on_postgresql`), and
+the annotations are objects, not strings (no `from __future__ import annotations`) that pydantic and
+SQLAlchemy would each compile and evaluate, field by field.
 """
-
-from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
