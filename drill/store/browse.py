@@ -7,13 +7,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from pydantic import TypeAdapter
 from pydantic.dataclasses import dataclass as read_model
-from sqlalchemy import Connection, Engine, bindparam, false, func, select
+from sqlalchemy import Connection, Engine, Row, bindparam, false, func, select
 
 from drill.read_model import ReadModel
-from drill.store.dialect import as_date
+from drill.store.dialect import as_date, as_day
 from drill.store.leeches import standing, standings
 from drill.store.review_log import moment
 from drill.store.tables import coding_attempt, estimate_attempt, item, review
@@ -135,7 +136,7 @@ class ItemInfo:
     drills: tuple[DrillEntry, ...]
 
 
-def _row(row, lapses: int, leech: bool) -> ItemRow:
+def _row(row: Row[*tuple[Any, ...]], lapses: int, leech: bool) -> ItemRow:
     due, last = as_date(row.due_day), as_date(row.last_review_day)
     interval = (due - last).days if due is not None and last is not None else 0
     return ItemRow(
@@ -180,7 +181,7 @@ def item_info(engine: Engine, item_id: str, leech_threshold: int) -> ItemInfo | 
         reviews = tuple(
             ReviewEntry(
                 reviewed_at=moment(r.reviewed_at), button=r.button,
-                interval_after=None if r.due_after is None else (as_date(r.due_after) - as_date(r.study_day)).days,
+                interval_after=None if r.due_after is None else (as_day(r.due_after) - as_day(r.study_day)).days,
                 seconds=r.duration_ms / 1000, counted=r.counted, cram=r.cram, typed_answer=r.typed_answer,
                 ticked=None if r.ticked is None else json.loads(r.ticked),
             )

@@ -6,7 +6,9 @@ Nothing here writes: a damaged file is left exactly as it was found.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from drill.errors import UserFacingError
 from drill.store.backup_files import list_backups
@@ -14,6 +16,8 @@ from drill.store.busy import is_busy
 
 # What SQLite says of a file that is not (or no longer) a database it can read.
 DAMAGE_SIGNS = ("file is not a database", "malformed", "disk image")
+
+T = TypeVar("T")
 
 
 class DamagedDatabaseError(UserFacingError):
@@ -59,7 +63,7 @@ class DatabaseBusyError(UserFacingError):
                          "nothing was changed: try again in a moment")
 
 
-def checked_open(database: Path, backups_dir: Path, open_database):
+def checked_open(database: Path, backups_dir: Path, open_database: Callable[[], T]) -> T:
     """`open_database()`, with SQLite's word that the file is unreadable turned into
     DamagedDatabaseError, and a write lock held too long by another drill into DatabaseBusyError;
     other errors pass unchanged."""

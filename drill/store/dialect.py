@@ -8,7 +8,7 @@ Everything else the store writes is portable as it stands: booleans compared wit
 conditional counts as COUNT(*) FILTER (WHERE …), sums of counts cast to INTEGER, subqueries
 in FROM named. Values read back differ too: SQLite returns dates and moments as the ISO text
 the store wrote, PostgreSQL as date and datetime objects (in UTC); `as_date` and `as_text`
-read either.
+read either (`as_day` and `as_iso` where the value is never NULL).
 """
 
 from __future__ import annotations
@@ -87,15 +87,23 @@ def dialect(bind: Connection | Engine) -> Dialect:
 
 
 def as_date(value: object) -> date | None:
-    """A stored day (ISO text or a date) as a date."""
-    if value is None or isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value))
+    """A stored day (ISO text, a date or NULL) as a date."""
+    return None if value is None else as_day(value)
+
+
+def as_day(value: object) -> date:
+    """`as_date` of a day that is never NULL: a NOT NULL column, or one its query keeps from NULL."""
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
 def as_text(value: object) -> str | None:
-    """A stored moment or day as the ISO text the store writes (SQLite keeps exactly that text)."""
-    if value is None or isinstance(value, str):
+    """A stored moment or day (or NULL) as the ISO text the store writes (SQLite keeps exactly that text)."""
+    return None if value is None else as_iso(value)
+
+
+def as_iso(value: object) -> str:
+    """`as_text` of a moment or day that is never NULL: a NOT NULL column, or one its query keeps from NULL."""
+    if isinstance(value, str):
         return value
     if isinstance(value, datetime) and value.tzinfo is not None:
         return value.astimezone(UTC).isoformat()

@@ -7,12 +7,12 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, Row, bindparam, func, insert, select, update
 
 from drill.estimate.attempt import AttemptRow
 from drill.read_model import ReadModel
 from drill.schedule.records import Grade, Regrade
-from drill.store.dialect import as_text
+from drill.store.dialect import as_iso, as_text
 from drill.store.tables import estimate_attempt, mock_round
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
@@ -76,11 +76,11 @@ def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: fl
         )
 
 
-def time_used(row) -> float:
+def time_used(row: Row[*tuple[Any, ...]]) -> float:
     """The round's clock: start to finish, at most its limit (an unfinished round: its answers' time)."""
     if row.finished_at is None:
         return float(row.seconds)
-    started, finished = (datetime.fromisoformat(as_text(value)) for value in (row.started_at, row.finished_at))
+    started, finished = (datetime.fromisoformat(as_iso(value)) for value in (row.started_at, row.finished_at))
     return min(float(row.time_limit_s), max(0.0, (finished - started).total_seconds()))
 
 
@@ -102,7 +102,7 @@ def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     return [
-        RoundRow(id=row.id, started_at=as_text(row.started_at), problems=row.problems, answered=row.answered,
+        RoundRow(id=row.id, started_at=as_iso(row.started_at), problems=row.problems, answered=row.answered,
                  time_limit_s=row.time_limit_s, seconds=time_used(row), score=row.score, abandoned=row.abandoned)
         for row in rows
     ]

@@ -12,7 +12,7 @@ from datetime import date
 from sqlalchemy import Engine, bindparam, func, select
 
 from drill.schedule.replay import PastReview
-from drill.store.dialect import as_date
+from drill.store.dialect import as_day
 from drill.store.tables import review
 
 ITEM_REVIEWS = (
@@ -31,14 +31,14 @@ COUNTS = select(func.count(), func.count().filter(review.c.counted))
 def item_reviews(engine: Engine, item_id: str) -> list[tuple[date, int]]:
     """One item's counted reviews as (study day, button), oldest first (uses ix_review_item)."""
     with engine.connect() as connection:
-        return [(as_date(day), button) for day, button in connection.execute(ITEM_REVIEWS, {"item_id": item_id})]
+        return [(as_day(day), button) for day, button in connection.execute(ITEM_REVIEWS, {"item_id": item_id})]
 
 
 def review_history(engine: Engine) -> Iterator[PastReview]:
     """Every counted review, item by item and oldest first within an item, streamed."""
     with engine.connect() as connection:
         for item_id, day, button, quality in connection.execute(ALL_REVIEWS):
-            yield PastReview(item_id, as_date(day), button, quality)
+            yield PastReview(item_id, as_day(day), button, quality)
 
 
 def review_counts(engine: Engine) -> tuple[int, int]:

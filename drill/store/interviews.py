@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from concurrent.futures import Future
 from datetime import datetime
+from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
-from sqlalchemy import Engine, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import Engine, Row, and_, bindparam, func, insert, or_, select, update
 
 from drill.interview.plan import GRILL_PREFIX, InterviewPlan
 from drill.interview.scorecard import InterviewAnswer, Scorecard
-from drill.interview.settings import InterviewSettings
+from drill.interview.settings import SECTIONS, InterviewSettings
 from drill.schedule.records import Card
 from drill.store.dialect import as_text
 from drill.store.queries import ACTIVE, cards
@@ -73,7 +74,7 @@ def finish_interview(engine: Engine, interview_id: int, card: Scorecard, finishe
         )
 
 
-def _answer(row) -> InterviewAnswer:
+def _answer(row: Row[*tuple[Any, ...]]) -> InterviewAnswer:
     return InterviewAnswer(row.position, row.section, row.item_id, float(row.seconds), float(row.score), row.button,
                            row.target_seconds, row.answer, row.result, row.detail)
 
@@ -119,8 +120,21 @@ SUMMARY = select(
 )
 
 
-def interview_summary(engine: Engine) -> dict[str, float | int | None]:
+class InterviewSummary(TypedDict):
+    """interview_summary's figures: counts, the best and mean scores, and each section's mean score."""
+
+    count: int
+    finished: int
+    abandoned: int
+    mean_score: float | None
+    best_score: float | None
+    by_section: dict[str, float | None]
+
+
+def interview_summary(engine: Engine) -> InterviewSummary:
     """Counts and mean scores over every interview (SQL aggregates; the figures for `drill stats`)."""
     with engine.connect() as connection:
-        row = connection.execute(SUMMARY).one()
-    return dict(row._mapping)
+        row = connection.execute(SUMMARY).one()._mapping
+    return InterviewSummary(count=row["count"], finished=row["finished"], abandoned=row["abandoned"],
+                            mean_score=row["mean_score"], best_score=row["best_score"],
+                            by_section={section: row[section] for section in SECTIONS})

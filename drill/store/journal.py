@@ -170,6 +170,6 @@ def claimed(folder: Path) -> Iterator[list[Claimed]]:
             if journal.settled:
                 journal.path.unlink(missing_ok=True)
     finally:
-        for _, handle in handles:
+        for _, held in handles:
             with suppress(OSError):
-                handle.close()
+                held.close()

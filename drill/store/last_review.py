@@ -17,6 +17,7 @@ import sqlite3
 from contextlib import closing, suppress
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 SUFFIX = ".last-review"
 
@@ -43,7 +44,7 @@ def forget(database: Path) -> None:
     record_path(database).unlink(missing_ok=True)
 
 
-def _recorded(database: Path) -> dict | None:
+def _recorded(database: Path) -> dict[str, Any] | None:
     try:
         recorded = json.loads(record_path(database).read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -24,7 +24,7 @@ from drill.words import counted
 
 REFUSED = "refused.log"  # journalled writes that could not be made, kept for the user to read
 
-ARGUMENTS: dict[str, TypeAdapter] = {
+ARGUMENTS: dict[str, TypeAdapter[tuple[Any, ...]]] = {
     "grade": TypeAdapter(tuple[Grade]),
     "estimate": TypeAdapter(tuple[Grade, AttemptRow]),
     "coding": TypeAdapter(tuple[CodingAttempt, Grade | None]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 from sqlalchemy import Engine, Integer, and_, bindparam, case, cast, distinct, false, func, select
@@ -13,8 +14,11 @@ from drill.schedule.grading import ItemState
 from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
-from drill.store.dialect import Dialect, as_date, dialect
+from drill.store.dialect import Dialect, as_date, as_day, dialect
 from drill.store.tables import estimate_attempt, item, review
+
+if TYPE_CHECKING:
+    from sqlalchemy import ColumnElement, Row, Select
 
 ACTIVE = and_(item.c.retired == false(), item.c.suspended == false())
 REVIEWED = and_(ACTIVE, item.c.kind != "coding")  # coding drills are practised from their own screen
@@ -88,7 +92,7 @@ def due_load(engine: Engine, item_id: str, first: date, last: date) -> dict[date
     left out): the load a passed item's due day is spread over (drill.schedule.load_balance)."""
     with engine.connect() as connection:
         rows = connection.execute(DUE_LOAD, {"first": first, "last": last, "id": item_id}).all()
-    return {as_date(day): number for day, number in rows}
+    return {as_day(day): number for day, number in rows}
 
 
 REVIEWED_TODAY = (
@@ -133,7 +137,7 @@ CARD_COLUMNS = (
 )
 
 
-def item_state(row) -> ItemState:
+def item_state(row: Row[*tuple[Any, ...]]) -> ItemState:
     """An item's schedule from a row holding STATE_COLUMNS."""
     return ItemState(
         row.repetitions, row.interval, row.easiness, as_date(row.due_day), as_date(row.last_review_day),
@@ -141,7 +145,7 @@ def item_state(row) -> ItemState:
     )
 
 
-def _card(row) -> Card:
+def _card(row: Row[*tuple[Any, ...]]) -> Card:
     return Card(
         row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
         json.loads(row.points), row.target_seconds, item_state(row), row.errata,
@@ -223,7 +227,7 @@ def reviews_total(engine: Engine) -> int:
         return connection.execute(REVIEWS_TOTAL).scalar_one()
 
 
-def _pending(sql: Dialect, interview: date, window_start: date):
+def _pending(sql: Dialect, interview: date, window_start: date) -> ColumnElement[bool]:
     """Items the interview plan brings forward. Keeping SQLite off an index on the last review
     day keeps it on ix_item_due (the range of due days past the interview) rather than scanning
     every seen item by last review."""
@@ -249,7 +253,7 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
     )
     with engine.connect() as connection:
         pending_count = connection.execute(pending).scalar_one()
-        scheduled = {as_date(day): number for day, number in connection.execute(scheduled_days)}
+        scheduled = {as_day(day): number for day, number in connection.execute(scheduled_days)}
         unseen_count = connection.execute(unseen).scalar_one()
         first_seen, seen_again = connection.execute(seen_today).one()
     if seen_again:
@@ -257,7 +261,7 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
     return PlanCounts(pending=pending_count, scheduled=scheduled, unseen=unseen_count + first_seen)
 
 
-def _forward(engine: Engine, interview: date, window_start: date, limit: int):
+def _forward(engine: Engine, interview: date, window_start: date, limit: int) -> Select[str, str, str, str | None]:
     """The first `limit` items to bring forward: earliest due first, then content order."""
     return (
         select(item.c.id, item.c.block, item.c.kind, item.c.siblings)

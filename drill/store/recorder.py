@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, wait
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from drill.store.busy import waits_for_lock
 from drill.store.journal import Journal
@@ -54,7 +54,7 @@ class _Job:
     what: str
     write: Callable[..., object]
     args: tuple[object, ...]
-    future: Future
+    future: Future[Any]
     key: str | None  # its journal entry
 
 
@@ -68,7 +68,7 @@ class Recorder:
         self.on_failure = on_failure
         self.on_waiting: Callable[[str], object] = lambda _what: None
         self._queue: queue.Queue[_Job | None] = queue.Queue()
-        self._pending: list[tuple[str, Future]] = []
+        self._pending: list[tuple[str, Future[Any]]] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._kept = 0
@@ -166,8 +166,8 @@ class Recorder:
         wait([future for _, future in pending], timeout=timeout)
         with self._lock:
             self._pending = [(what, future) for what, future in self._pending if not future.done()]
-        return [FailedWrite(what, future.exception()) for what, future in pending
-                if future.done() and future.exception() is not None]
+        return [FailedWrite(what, error) for what, future in pending
+                if future.done() and (error := future.exception()) is not None]
 
     def drain(self) -> None:
         """Like settle, but raise WriteFailures naming every write that failed."""

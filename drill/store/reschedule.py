@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, bindparam, or_, select, update
 from drill.schedule.grading import ItemState, due_day
 from drill.schedule.rebuild import replay_grades
 from drill.store import facts
-from drill.store.dialect import as_date
+from drill.store.dialect import as_day
 from drill.store.facts import read_fact, write_fact
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.queries import STATE_COLUMNS, item_state
@@ -59,7 +59,7 @@ def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int,
     that kept the schedule is left out, as it moved nothing when it was given."""
     grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
     for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
-        grades[item_id].append((review_id, as_date(day), quality))
+        grades[item_id].append((review_id, as_day(day), quality))
     return grades
 
 

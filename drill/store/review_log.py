@@ -30,6 +30,7 @@ from sqlalchemy import (
     Insert,
     Integer,
     MetaData,
+    Row,
     Table,
     Text,
     Update,
@@ -46,7 +47,7 @@ from drill.days import study_day
 from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.schedule.sm2 import BUTTON_QUALITY
-from drill.store.dialect import as_date
+from drill.store.dialect import as_day
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.reschedule import REWRITE_REVIEW
 from drill.store.tables import item, review
@@ -92,6 +93,8 @@ STORED = (
     .where(review.c.item_id.in_(IDS))
     .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
 )
+StagedRow = Row[str, int, int, int, bool]  # a row of STAGED
+StoredRow = Row[str, int, datetime | str, date | str, int, bool]  # a row of STORED (moments and days: dialect.py)
 # An imported cram grade is never replayed: its state columns are placeholders, as nothing moved.
 KEPT = {"counted": False, **transition_params(ItemState(), ItemState())}
 
@@ -210,10 +213,10 @@ class Staging:
         (from the first new review on) and its schedule."""
         connection = self.connection.execution_options(write=True)  # from now on (in place): BEGIN IMMEDIATE
         with connection.begin():
-            stored: dict[str, list] = defaultdict(list)
+            stored: dict[str, list[StoredRow]] = defaultdict(list)
             for row in connection.execute(STORED, {"ids": ids}):
                 stored[row[0]].append(row)
-            staged: dict[str, list] = defaultdict(list)
+            staged: dict[str, list[StagedRow]] = defaultdict(list)
             for row in connection.execute(STAGED, {"ids": ids}):
                 staged[row[0]].append(row)
             writes = _Writes(connection, rollover_hour, scheduler)
@@ -247,7 +250,7 @@ class _Writes:
         self.added = 0
         self.items = 0
 
-    def merge(self, item_id: str, stored: list, staged: list) -> None:
+    def merge(self, item_id: str, stored: list[StoredRow], staged: list[StagedRow]) -> None:
         """Add one item's new reviews (staged ones in no stored millisecond; the first of a repeated
         one) and replay its history, rewriting the rows from the first new review on."""
         taken: set[int] = set()
@@ -256,7 +259,7 @@ class _Writes:
             at = moment(reviewed_at)
             taken.add(to_ms(at))
             if replayed:
-                history.append(_Entry(at, as_date(day), quality, review_id))
+                history.append(_Entry(at, as_day(day), quality, review_id))
         new: list[_Entry] = []
         added = self.added
         for _, ms, button, duration_ms, cram in staged:
@@ -264,13 +267,14 @@ class _Writes:
                 continue
             taken.add(ms)
             at = from_ms(ms)
-            row = {"item_id": item_id, "reviewed_at": at, "study_day": study_day(at, self.rollover_hour),
-                   "button": button, "quality": BUTTON_QUALITY[button], "duration_ms": duration_ms,
-                   "cram": bool(cram), "typed_answer": None, "ticked": None}
+            day, quality = study_day(at, self.rollover_hour), BUTTON_QUALITY[button]
+            row: dict[str, object] = {"item_id": item_id, "reviewed_at": at, "study_day": day, "button": button,
+                                      "quality": quality, "duration_ms": duration_ms, "cram": bool(cram),
+                                      "typed_answer": None, "ticked": None}
             if cram:
                 self.inserts.append(row | KEPT)
             else:
-                new.append(_Entry(at, row["study_day"], row["quality"], row=row))
+                new.append(_Entry(at, day, quality, row=row))
             self.added += 1
         self.items += self.added > added
         if new:
@@ -284,7 +288,7 @@ class _Writes:
             entry = timeline[step.review_id]
             if entry.at < first:
                 continue
-            row = {"review_id": entry.review_id} if entry.row is None else entry.row
+            row: dict[str, object] = {"review_id": entry.review_id} if entry.row is None else entry.row
             row["counted"] = step.counted
             row.update(transition_params(step.before, step.after))
             (self.rewrites if entry.row is None else self.inserts).append(row)

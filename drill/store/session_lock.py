@@ -20,7 +20,7 @@ from drill.errors import UserFacingError
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module's stand-in where it is missing; _take checks it
 
 POLL_SECONDS = 0.05
 

@@ -40,7 +40,7 @@ def grade_at_once(envs: list[dict[str, str]]) -> dict[int, str]:
         process.stdin.flush()
     outputs = [process.communicate(timeout=300) for process in processes]
     recorded = {}
-    for parity, (process, (out, err)) in enumerate(zip(processes, outputs)):
+    for parity, (process, (out, err)) in enumerate(zip(processes, outputs, strict=True)):
         assert (process.returncode, err) == (0, "")  # no "database is locked", duplicate key, nor anything else
         mine = dict(line.split() for line in out.splitlines())
         assert sorted(mine.values()) == sorted(f"x-{i}" for i in range(parity, ITEMS, 2))
@@ -69,7 +69,7 @@ def grade_one_card_twice(envs: list[dict[str, str]], buttons: tuple[int, int] = 
     processes = [
         subprocess.Popen([sys.executable, "-c", SAME_CARD, str(button)], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        for button, env in zip(buttons, envs)
+        for button, env in zip(buttons, envs, strict=True)
     ]
     for process in processes:
         assert process.stdout.readline() == "ready\n", process.stderr.read()

@@ -11,6 +11,7 @@ Streaks are the user's, whatever the block filter: consecutive study days with a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -19,7 +20,7 @@ from pydantic import Field, computed_field, field_serializer
 from sqlalchemy import Connection, column
 
 from drill.read_model import ReadModel
-from drill.store.dialect import as_date, dialect
+from drill.store.dialect import as_date, as_day, dialect
 from drill.store.stats.rounding import Rounded, Tenths, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.stats.sql import counts, in_block, ratio, rows
@@ -141,7 +142,7 @@ def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRo
         (review.c.study_day, *counts("reviews", "ms", "mature", "mature_passed", "young", "young_passed")),
         from_day=first.isoformat(),
     )
-    return {as_date(row[0]): DayRow(as_date(row[0]), *row[1:]) for row in found}
+    return {as_day(row[0]): DayRow(as_day(row[0]), *row[1:]) for row in found}
 
 
 def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, DayRow]:
@@ -154,7 +155,7 @@ def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, Da
         (review.c.study_day, *counts("reviews", "ms")),
         before=before.isoformat(),
     )
-    return {as_date(row[0]): DayRow(as_date(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
+    return {as_day(row[0]): DayRow(as_day(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
 
 
 def streak(connection: Connection, scope: Scope) -> Streak:
@@ -189,7 +190,7 @@ def streak(connection: Connection, scope: Scope) -> Streak:
     )
 
 
-def _series(days: dict[date, DayRow], start: date, end: date, value) -> Series:
+def _series(days: dict[date, DayRow], start: date, end: date, value: Callable[[DayRow], float]) -> Series:
     count = (end - start).days + 1
     return Series(start, tuple(value(days[day]) if day in days else 0 for day in
                                (start + timedelta(days=n) for n in range(max(count, 0)))))

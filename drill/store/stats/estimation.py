@@ -19,7 +19,7 @@ from sqlalchemy import Connection, func, select
 from drill.days import study_day
 from drill.estimate.items import family_id
 from drill.read_model import ReadModel
-from drill.store.dialect import as_text, dialect
+from drill.store.dialect import as_iso, dialect
 from drill.store.estimates import time_used
 from drill.store.stats.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope, day_start, moment_text
@@ -174,7 +174,7 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
         ).scalar()
         if earliest is None:
             return 1, []
-        first = min(study_day(datetime.fromisoformat(as_text(earliest)), scope.rollover_hour), scope.today)
+        first = min(study_day(datetime.fromisoformat(as_iso(earliest)), scope.rollover_hour), scope.today)
     span = (scope.today - first).days + 1
     size = 1 if span <= 31 else max(7, math.ceil(span / TREND_POINTS))
     count = math.ceil(span / size)
@@ -280,7 +280,7 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
         limit=ROUNDS,
     )
     rounds = tuple(
-        MockRound(id=row.id, started_at=as_text(row.started_at), problems=row.problems, answered=row.answered,
+        MockRound(id=row.id, started_at=as_iso(row.started_at), problems=row.problems, answered=row.answered,
                   score=row.score, seconds=time_used(row), time_limit_s=row.time_limit_s,
                   abandoned=bool(row.abandoned))
         for row in found

@@ -43,6 +43,6 @@ def interview_figures(engine: Engine) -> InterviewFigures:
     return InterviewFigures(
         count=summary["count"], finished=summary["finished"], abandoned=summary["abandoned"],
         mean_score=summary["mean_score"], best_score=summary["best_score"],
-        by_section={section: summary[section] for section in SECTIONS},
+        by_section=summary["by_section"],
         recent=tuple(interview_history(engine, RECENT)),
     )

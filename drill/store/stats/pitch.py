@@ -38,11 +38,11 @@ class Rung(ReadModel):
 
 
 def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
-    items = dict(connection.execute(
+    items: dict[int, int] = dict(connection.execute(
         select(item.c.target_seconds, func.count())
         .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
         .group_by(item.c.target_seconds)
-    ).all())
+    ).tuples().all())
     found = {
         row.target: row
         for row in rows(

@@ -16,7 +16,7 @@ against the last 30 days' outcomes in calibration.py.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, SupportsFloat
 
 from pydantic import Field, computed_field, field_serializer
 from sqlalchemy import Connection
@@ -145,10 +145,11 @@ class Readiness(ReadModel):
 def _weakness(topic: TopicRecall) -> tuple[float, int, str, str]:
     """Lowest expected share first (rounded, so SQLite's and PostgreSQL's last bits tie alike); on a
     tie the larger topic, then block and topic in code-point order (the same on every server)."""
+    assert topic.expected is not None  # readiness() gives every topic its share, 0.0 when none is seen
     return round(topic.expected, 9), -topic.items, topic.block, topic.topic
 
 
-def _float(value: object) -> float | None:
+def _float(value: SupportsFloat | None) -> float | None:
     return None if value is None else float(value)  # PostgreSQL may return a Decimal
 
 

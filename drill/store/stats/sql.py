@@ -68,6 +68,7 @@ def ensure_math(connection: Connection) -> None:
     except OperationalError:  # no such function
         connection.rollback()
         raw = connection.connection.driver_connection
+        assert raw is not None  # a connection in use holds its driver's connection
         raw.create_function("pow", 2, math.pow, deterministic=True)
 
 
