@@ -3,7 +3,7 @@
 Pure: no SQL, no I/O. The `fsrs` package (py-fsrs 6) is imported on first use only, so
 importing drill.schedule or drill.study never loads it. Its scheduler checks the parameters and
 gives the forgetting curve; a review is its `review_card` arithmetic done on plain floats
-(`_Formulas`, bit-identical, as tests/test_replay_equivalence.py checks), since a replay does
+(`_Formulas`, bit-identical, as tests/unit/schedule/test_replay_equivalence.py checks), since a replay does
 millions of them.
 
 How drill's reviews map onto FSRS (one choice, made here only):

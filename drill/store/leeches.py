@@ -30,7 +30,7 @@ ITEMS = select(item.c.id, item.c.kind, item.c.topic)
 
 def _counted(connection: Connection, query: Select[str, int], ids: Collection[str] | None) -> dict[str, int]:
     """The (id, count) rows of `query` as a dict; none when `ids` is given and empty."""
-    return dict(connection.execute(query).tuples().all()) if ids is None or ids else {}
+    return dict(connection.execute(query).all()) if ids is None or ids else {}
 
 
 def lapse_counts(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:

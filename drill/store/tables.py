@@ -1,7 +1,7 @@
 """The store's schema, one SQLModel table class per table: the one place it is declared.
 
 Alembic's revisions (drill/store/revisions/versions) build it step by step and target this
-metadata; tests/store/test_schema_drift.py finds no difference between the two on SQLite and on
+metadata; tests/unit/store/test_schema_drift.py finds no difference between the two on SQLite and on
 PostgreSQL. Queries are SQLAlchemy Core built on the tables (`review = Review.__table__`), never an
 ORM session: the classes are never instantiated row by row.
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from drill.coding.drills import Drill
 
 # The requirement each needed module installs from, with the pins of pyproject.toml's
-# dependencies (tests/coding/test_coding_environment.py keeps the two in step).
+# dependencies (tests/unit/coding/test_coding_environment.py keeps the two in step).
 REQUIREMENTS = {
     "torch": "torch==2.13.0",
     "pytest": "pytest>=8",

@@ -1,6 +1,6 @@
 """Alembic's environment: migrate the connection drill hands over, inside drill's own write
 transaction (Alembic neither opens nor commits one). The revisions target the table classes'
-metadata (drill/store/tables.py); tests/store/test_schema_drift.py finds them in step."""
+metadata (drill/store/tables.py); tests/unit/store/test_schema_drift.py finds them in step."""
 
 from alembic import context
 

@@ -42,7 +42,7 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
         select(item.c.target_seconds, func.count())
         .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
         .group_by(item.c.target_seconds)
-    ).tuples().all())
+    ).all())
     found = {
         row.target: row
         for row in rows(
