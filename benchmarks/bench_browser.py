@@ -21,18 +21,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import large_home  # noqa: E402
+import large_home
 
-from drill.paths import Paths  # noqa: E402
-from drill.store.browse import ItemRow  # noqa: E402
-from drill.store.browse_filter import ItemFilter, ItemIndex  # noqa: E402
-from drill.study import Study  # noqa: E402
+from drill.paths import Paths
+from drill.store.browse import ItemRow
+from drill.store.browse_filter import ItemFilter, ItemIndex
+from drill.study import Study
 
 ITEMS = 10_000
 TODAY = date(2026, 11, 22)
 KINDS = ("card", "pitch", "estimate", "coding")
-WORDS = ("KV cache", "all-reduce", "tensor parallel", "roofline", "HBM bandwidth", "FlashAttention", "ZeRO-3",
-         "pipeline bubble", "speculative decoding", "NCCL ring", "activation memory", "FP8 scaling")
+WORDS = (
+    "KV cache",
+    "all-reduce",
+    "tensor parallel",
+    "roofline",
+    "HBM bandwidth",
+    "FlashAttention",
+    "ZeRO-3",
+    "pipeline bubble",
+    "speculative decoding",
+    "NCCL ring",
+    "activation memory",
+    "FP8 scaling",
+)
 
 
 def synthetic_rows(count: int = ITEMS) -> list[ItemRow]:
@@ -43,13 +55,25 @@ def synthetic_rows(count: int = ITEMS) -> list[ItemRow]:
         topic = rng.choice(WORDS)
         answer = " ".join(f"{rng.choice(WORDS)} of {rng.randint(1, 999)} layers, then the next step;" for _ in range(8))
         seen = rng.random() < 0.8
-        rows.append(ItemRow(
-            f"bench-{i:05d}", KINDS[i % 4], large_home.BLOCKS[i % 5], topic,
-            f"Benchmark prompt {i}: how does {topic} limit model {i}?", answer, "benchmark",
-            TODAY + timedelta(days=rng.randint(-30, 30)) if seen else None, rng.randint(1, 60) if seen else 0,
-            2.5, float(rng.randint(1, 90)) if seen else None, rng.randint(0, 30), rng.randint(0, 9),
-            rng.random() < 0.03, rng.random() < 0.02,
-        ))
+        rows.append(
+            ItemRow(
+                f"bench-{i:05d}",
+                KINDS[i % 4],
+                large_home.BLOCKS[i % 5],
+                topic,
+                f"Benchmark prompt {i}: how does {topic} limit model {i}?",
+                answer,
+                "benchmark",
+                TODAY + timedelta(days=rng.randint(-30, 30)) if seen else None,
+                rng.randint(1, 60) if seen else 0,
+                2.5,
+                float(rng.randint(1, 90)) if seen else None,
+                rng.randint(0, 30),
+                rng.randint(0, 9),
+                rng.random() < 0.03,
+                rng.random() < 0.02,
+            )
+        )
     return rows
 
 
@@ -66,19 +90,29 @@ def filter_timings(rows: list[ItemRow]) -> dict[str, object]:
     """The browser's select against a list comprehension testing one field, per kind of choice."""
     index = ItemIndex(rows)
     cases = {
-        "search": (ItemFilter(search="speculative dec"),
-                   lambda: [row for row in rows if "speculative dec" in row.answer]),
-        "block_and_due": (ItemFilter(block="compute", due=True),
-                          lambda: [row for row in rows if row.block == "compute"]),
-        "search_kind_leech": (ItemFilter(search="roofline", kind="card", leech=True),
-                              lambda: [row for row in rows if "roofline" in row.answer]),
+        "search": (
+            ItemFilter(search="speculative dec"),
+            lambda: [row for row in rows if "speculative dec" in row.answer],
+        ),
+        "block_and_due": (
+            ItemFilter(block="compute", due=True),
+            lambda: [row for row in rows if row.block == "compute"],
+        ),
+        "search_kind_leech": (
+            ItemFilter(search="roofline", kind="card", leech=True),
+            lambda: [row for row in rows if "roofline" in row.answer],
+        ),
         "nothing_chosen": (ItemFilter(), lambda: [row for row in rows if row.block]),
     }
     figures: dict[str, object] = {}
     for name, (choice, baseline) in cases.items():
         ours, plain = median_ms(lambda: index.select(choice, TODAY)), median_ms(baseline)
-        figures[name] = {"rows_kept": len(index.select(choice, TODAY)), "select_ms_median": round(ours, 3),
-                         "baseline_list_comprehension_ms_median": round(plain, 3), "ratio": round(ours / plain, 2)}
+        figures[name] = {
+            "rows_kept": len(index.select(choice, TODAY)),
+            "select_ms_median": round(ours, 3),
+            "baseline_list_comprehension_ms_median": round(plain, 3),
+            "ratio": round(ours / plain, 2),
+        }
     start = time.perf_counter()
     ItemIndex(rows)
     figures["index_build_ms"] = round((time.perf_counter() - start) * 1000, 2)
@@ -125,11 +159,13 @@ async def repaint_timings(rows: list[ItemRow], runs: int = 20, baseline_runs: in
             await pilot.pause()
             theirs.append((time.perf_counter() - start) * 1000)
     mine, floor = statistics.median(ours), statistics.median(theirs)
-    return {"item_table_show_ms_median": round(mine, 2),
-            "item_table_show_ms_max": round(max(ours), 2),
-            "idle_app_pause_ms_median": round(statistics.median(idle), 2),
-            "baseline_datatable_refill_ms_median": round(floor, 2),
-            "ratio": round(mine / floor, 4)}
+    return {
+        "item_table_show_ms_median": round(mine, 2),
+        "item_table_show_ms_max": round(max(ours), 2),
+        "idle_app_pause_ms_median": round(statistics.median(idle), 2),
+        "baseline_datatable_refill_ms_median": round(floor, 2),
+        "ratio": round(mine / floor, 4),
+    }
 
 
 def store_timings(home: Path, runs: int = 5) -> dict[str, float]:
@@ -148,8 +184,11 @@ def store_timings(home: Path, runs: int = 5) -> dict[str, float]:
 
     floor = median_ms(plain, runs)
     study.close()
-    return {"browse_ms_median": round(ours, 1), "baseline_plain_select_ms_median": round(floor, 1),
-            "ratio": round(ours / floor, 2)}
+    return {
+        "browse_ms_median": round(ours, 1),
+        "baseline_plain_select_ms_median": round(floor, 1),
+        "ratio": round(ours / floor, 2),
+    }
 
 
 def main() -> None:

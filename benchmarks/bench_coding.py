@@ -43,8 +43,13 @@ def _median(fn, runs: int) -> float:
 
 def _plain_pytest(drill) -> None:
     env = {**os.environ, "PYTEST_ADDOPTS": ""}
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(drill.folder)],
-                   cwd=ROOT, env=env, capture_output=True, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(drill.folder)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
 
 
 def _checked(drill, **options) -> None:
@@ -77,8 +82,18 @@ def main() -> None:
     finally:
         worker.close()
     worst = max(row["warm_s"] for row in results.values())
-    print(json.dumps({"runs": args.runs, "cpu_count": os.cpu_count(), "drills": results,
-                      "warm_max_s": worst, "warm_under_1s": worst <= 1.0}, indent=2))
+    print(
+        json.dumps(
+            {
+                "runs": args.runs,
+                "cpu_count": os.cpu_count(),
+                "drills": results,
+                "warm_max_s": worst,
+                "warm_under_1s": worst <= 1.0,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

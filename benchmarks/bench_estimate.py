@@ -38,7 +38,11 @@ def _subprocess_ms(code: str, runs: int = 5) -> float:
     times = []
     for _ in range(runs):
         out = subprocess.run(
-            [sys.executable, "-c", "import time; t = time.perf_counter()\n" + code + "\nprint((time.perf_counter() - t) * 1000)"],
+            [
+                sys.executable,
+                "-c",
+                "import time; t = time.perf_counter()\n" + code + "\nprint((time.perf_counter() - t) * 1000)",
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -27,7 +27,25 @@ from drill.estimate import formula
 from drill.estimate.schema import FUNCTION_NAMES, Family, load_dir
 
 ARITY = {"Min": 4, "Max": 4, "min": 4, "max": 4, "log": 2, "shard": 3}
-LEAVES = ("0", "1", "2", "-1", "0.5", "99", "100", "3.7", "1e15", "1e30", "1e-30", "1e-300", "pi", "exp(230)", "x", "y", "d")
+LEAVES = (
+    "0",
+    "1",
+    "2",
+    "-1",
+    "0.5",
+    "99",
+    "100",
+    "3.7",
+    "1e15",
+    "1e30",
+    "1e-30",
+    "1e-300",
+    "pi",
+    "exp(230)",
+    "x",
+    "y",
+    "d",
+)
 SAMPLE = {"x": 2.0, "y": 5.0}
 
 
@@ -48,13 +66,19 @@ def formula_text(rng: random.Random, depth: int, names: tuple[str, ...] = LEAVES
 
 def family(rng: random.Random) -> Family:
     no_d = tuple(n for n in LEAVES if n != "d")
-    return Family.model_validate({
-        "id": "fuzz", "block": "memory", "topic": "fuzz", "prompt": "{x}", "unit": "byte",
-        "params": {"x": {"choice": [2]}, "y": {"choice": [5]}},
-        "derived": {"d": formula_text(rng, 3, no_d)},
-        "answer": formula_text(rng, rng.randint(1, 9)),
-        "require": [f"x < {formula_text(rng, 3)}"],
-    })
+    return Family.model_validate(
+        {
+            "id": "fuzz",
+            "block": "memory",
+            "topic": "fuzz",
+            "prompt": "{x}",
+            "unit": "byte",
+            "params": {"x": {"choice": [2]}, "y": {"choice": [5]}},
+            "derived": {"d": formula_text(rng, 3, no_d)},
+            "answer": formula_text(rng, rng.randint(1, 9)),
+            "require": [f"x < {formula_text(rng, 3)}"],
+        }
+    )
 
 
 def _timed(fam: Family, params: dict) -> float:
@@ -73,7 +97,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     shipped = []
     for fam in load_dir(ROOT / "problems")[0]:
-        shipped.append(_timed(fam, {name: 1.0 for name in fam.params}))
+        shipped.append(_timed(fam, dict.fromkeys(fam.params, 1.0)))
     times, refused, crashed = [], 0, []
     for _ in range(args.count):
         fam = family(rng)
@@ -86,17 +110,22 @@ def main() -> None:
             crashed.append(f"{type(exc).__name__}: {fam.answer} | {fam.derived} | {fam.require}"[:300])
         times.append((time.perf_counter() - start) * 1000)
     shipped_median = statistics.median(shipped)
-    print(json.dumps({
-        "count": args.count,
-        "compiled": args.count - refused - len(crashed),
-        "refused": refused,
-        "crashed": len(crashed),
-        "first_crashes": crashed[:3],
-        "median_ms": round(statistics.median(times), 2),
-        "slowest_ms": round(max(times), 2),
-        "shipped_median_ms": round(shipped_median, 2),
-        "slowest_vs_shipped": round(max(times) / shipped_median, 1),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "count": args.count,
+                "compiled": args.count - refused - len(crashed),
+                "refused": refused,
+                "crashed": len(crashed),
+                "first_crashes": crashed[:3],
+                "median_ms": round(statistics.median(times), 2),
+                "slowest_ms": round(max(times), 2),
+                "shipped_median_ms": round(shipped_median, 2),
+                "slowest_vs_shipped": round(max(times) / shipped_median, 1),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -83,8 +83,10 @@ def collect(ids: list[str] | None = None) -> tuple[list[tuple[Drill, ModuleType]
 
 def measure(tests: ModuleType, reference: ModuleType, device: str, peak: float | None, **timing) -> dict:
     """One drill's row; `timing` goes to median_seconds (warmup, repeats, budget_s)."""
-    row = {"reference_s": median_seconds(tests.benchmark_case(reference, device), device, **timing),
-           "builtin_s": median_seconds(tests.builtin_case(device), device, **timing)}
+    row = {
+        "reference_s": median_seconds(tests.benchmark_case(reference, device), device, **timing),
+        "builtin_s": median_seconds(tests.builtin_case(device), device, **timing),
+    }
     row["speed_vs_builtin"] = row["builtin_s"] / row["reference_s"]
     fraction = None
     if hasattr(tests, "bytes_moved"):
@@ -120,9 +122,12 @@ def report(device: str, ids: list[str] | None = None, **timing) -> dict:
 
 def markdown(result: dict) -> str:
     """The README table of a report."""
-    lines = [f"{result.get('gpu', result['device'])}:", "",
-             "| drill | reference | torch built-in | speed vs built-in | achieved GB/s | of peak HBM | weak |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"{result.get('gpu', result['device'])}:",
+        "",
+        "| drill | reference | torch built-in | speed vs built-in | achieved GB/s | of peak HBM | weak |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for drill_id, row in result["drills"].items():
         if "error" in row:
             lines.append(f"| {drill_id} | {row['error']} | | | | | |")
@@ -130,8 +135,10 @@ def markdown(result: dict) -> str:
         gbps = f"{row['achieved_GBps']:.0f}" if "achieved_GBps" in row else "–"
         fraction = f"{row['fraction_of_peak']:.0%}" if row.get("fraction_of_peak") is not None else "–"
         weak = {True: "**weak**", False: "no", None: "–"}[row["weak"]]
-        lines.append(f"| {drill_id} | {row['reference_s'] * 1e3:.3f} ms | {row['builtin_s'] * 1e3:.3f} ms "
-                     f"| {row['speed_vs_builtin']:.2f}× | {gbps} | {fraction} | {weak} |")
+        lines.append(
+            f"| {drill_id} | {row['reference_s'] * 1e3:.3f} ms | {row['builtin_s'] * 1e3:.3f} ms "
+            f"| {row['speed_vs_builtin']:.2f}× | {gbps} | {fraction} | {weak} |"
+        )
     return "\n".join(lines)
 
 
@@ -145,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     result: dict = {}
     device = "cuda"
     if not torch.cuda.is_available():
-        result = {"cuda": False, "reason": "torch sees no CUDA device (torch "
-                  f"{torch.__version__}, CUDA build {torch.version.cuda})"}
+        result = {
+            "cuda": False,
+            "reason": f"torch sees no CUDA device (torch {torch.__version__}, CUDA build {torch.version.cuda})",
+        }
         device = "cpu"
     if device == "cuda" or args.cpu:
         os.environ["DRILL_DEVICE"] = device  # what the runner sets: the Triton tests read it on import

@@ -44,8 +44,15 @@ def write_log(target: Path, item_ids: list[str], rows: int) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow((*COLUMNS, CRAM))
         for n in range(rows):
-            writer.writerow((rng.choice(cards), start + int(n * step), rng.choices((1, 2, 3, 4), (1, 2, 6, 1))[0],
-                             rng.randint(800, 30_000), 0))
+            writer.writerow(
+                (
+                    rng.choice(cards),
+                    start + int(n * step),
+                    rng.choices((1, 2, 3, 4), (1, 2, 6, 1))[0],
+                    rng.randint(800, 30_000),
+                    0,
+                )
+            )
 
 
 def baseline_seconds(database: Path, log: Path, item_ids: list[str]) -> float:
@@ -62,8 +69,17 @@ def baseline_seconds(database: Path, log: Path, item_ids: list[str]) -> float:
         rows = []
         for card, ms, button, duration, cram in reader:
             moment = epoch + timedelta(milliseconds=int(ms))
-            rows.append((items[int(card)], moment.isoformat(), moment.date().isoformat(), int(button),
-                         int(button) + 1, int(duration), int(cram)))
+            rows.append(
+                (
+                    items[int(card)],
+                    moment.isoformat(),
+                    moment.date().isoformat(),
+                    int(button),
+                    int(button) + 1,
+                    int(duration),
+                    int(cram),
+                )
+            )
     connection.executemany(BASELINE_INSERT, rows)
     connection.commit()
     connection.close()
@@ -95,8 +111,12 @@ def timed_import(home: Path, log: Path, latencies: list[float] | None) -> tuple[
     `latencies`, grades are given meanwhile and their commit times kept there."""
     env = {**os.environ, "DRILL_HOME": str(home)}
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "drill", "import", "--history", str(log), "--json"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "drill", "import", "--history", str(log), "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     grader = None
     if latencies is not None:
         grader = threading.Thread(target=grade_meanwhile, args=(home, child, latencies))
@@ -115,8 +135,11 @@ def timed_import(home: Path, log: Path, latencies: list[float] | None) -> tuple[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="reviews in the log (default 1,000,000)")
-    parser.add_argument("--grade-meanwhile", action="store_true",
-                        help="grade a card every 0.25 s through the study layer while the import runs")
+    parser.add_argument(
+        "--grade-meanwhile",
+        action="store_true",
+        help="grade a card every 0.25 s through the study layer while the import runs",
+    )
     arguments = parser.parse_args()
     rows = arguments.rows
     latencies: list[float] | None = [] if arguments.grade_meanwhile else None
@@ -138,25 +161,36 @@ def main() -> None:
 
         seconds, peak_mib, report = timed_import(home, log, latencies)
         floor = baseline_seconds(fresh, log, item_ids)
-        print(json.dumps({
-            "rows": rows,
-            "items": len(item_ids),
-            "log_mib": round(log.stat().st_size / 2**20, 1),
-            "added": report["added"],
-            "items_rebuilt": report["items_rebuilt"],
-            "import_s": round(seconds, 2),
-            "import_rows_per_s": round(rows / seconds),
-            "baseline_csv_executemany_s": round(floor, 2),
-            "baseline_rows_per_s": round(rows / floor),
-            "import_to_baseline_ratio": round(seconds / floor, 2),
-            "import_peak_rss_mib": round(peak_mib, 1),
-            "targets": {"import_rows_per_s": 50_000},
-            **({} if latencies is None else {"grades_meanwhile": {
-                "given": len(latencies),
-                "median_commit_s": round(statistics.median(latencies), 3) if latencies else None,
-                "slowest_commit_s": round(max(latencies), 3) if latencies else None,
-            }}),
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "rows": rows,
+                    "items": len(item_ids),
+                    "log_mib": round(log.stat().st_size / 2**20, 1),
+                    "added": report["added"],
+                    "items_rebuilt": report["items_rebuilt"],
+                    "import_s": round(seconds, 2),
+                    "import_rows_per_s": round(rows / seconds),
+                    "baseline_csv_executemany_s": round(floor, 2),
+                    "baseline_rows_per_s": round(rows / floor),
+                    "import_to_baseline_ratio": round(seconds / floor, 2),
+                    "import_peak_rss_mib": round(peak_mib, 1),
+                    "targets": {"import_rows_per_s": 50_000},
+                    **(
+                        {}
+                        if latencies is None
+                        else {
+                            "grades_meanwhile": {
+                                "given": len(latencies),
+                                "median_commit_s": round(statistics.median(latencies), 3) if latencies else None,
+                                "slowest_commit_s": round(max(latencies), 3) if latencies else None,
+                            }
+                        }
+                    ),
+                },
+                indent=2,
+            )
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

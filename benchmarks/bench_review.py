@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import large_home  # noqa: E402
+import large_home
 
-from drill.paths import Paths  # noqa: E402
-from drill.study import Study  # noqa: E402
+from drill.paths import Paths
+from drill.study import Study
 
 PLAIN_SELECT = "SELECT id, block, due_day FROM item WHERE due_day <= :today ORDER BY due_day LIMIT 200"
 
@@ -126,14 +126,16 @@ def main() -> None:
     latencies = asyncio.run(grade_latencies(home))
     bare = asyncio.run(bare_swap_latencies(home))
     grade, floor = statistics.median(latencies), statistics.median(bare)
-    figures.update({
-        "grades_timed": len(latencies),
-        "grade_to_next_card_painted_ms_median": round(grade, 2),
-        "grade_to_next_card_painted_ms_p90": round(statistics.quantiles(latencies, n=10)[-1], 2),
-        "baseline_bare_textual_swap_ms_median": round(floor, 2),
-        "grade_to_next_card_ratio": round(grade / floor, 2),
-        "targets": {"grade_to_next_card_painted_ms_median": 16, "build_queue_ms_median": 20},
-    })
+    figures.update(
+        {
+            "grades_timed": len(latencies),
+            "grade_to_next_card_painted_ms_median": round(grade, 2),
+            "grade_to_next_card_painted_ms_p90": round(statistics.quantiles(latencies, n=10)[-1], 2),
+            "baseline_bare_textual_swap_ms_median": round(floor, 2),
+            "grade_to_next_card_ratio": round(grade / floor, 2),
+            "targets": {"grade_to_next_card_painted_ms_median": 16, "build_queue_ms_median": 20},
+        }
+    )
     print(json.dumps(figures, indent=2))
 
 

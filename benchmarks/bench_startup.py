@@ -53,7 +53,9 @@ Timed(Paths.resolve()).run(headless=True)
 
 def timed(script: str, home: str) -> list[float]:
     env = {**os.environ, "DRILL_HOME": home, "T0": repr(time.time())}
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True, timeout=60).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
     return [float(line) for line in out.split()]
 
 
@@ -67,14 +69,19 @@ def main(runs: int = 15) -> None:
         first_paint.append(paint)
         counts.append(ready)
     median = statistics.median
-    print(json.dumps({
-        "runs": runs,
-        "hello_first_paint_s": round(median(hello), 4),
-        "drill_home_first_paint_s": round(median(first_paint), 4),
-        "drill_home_counts_shown_s": round(median(counts), 4),
-        "ratio_first_paint_vs_hello": round(median(first_paint) / median(hello), 3),
-        "target_ratio": 1.3,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "runs": runs,
+                "hello_first_paint_s": round(median(hello), 4),
+                "drill_home_first_paint_s": round(median(first_paint), 4),
+                "drill_home_counts_shown_s": round(median(counts), 4),
+                "ratio_first_paint_vs_hello": round(median(first_paint) / median(hello), 3),
+                "target_ratio": 1.3,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -20,12 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import large_home  # noqa: E402
+import large_home
 
 SPREAD_DAYS = 1000
 REVIEWS = 1_000_000
@@ -37,7 +37,7 @@ def build(home: Path, today: date | None = None) -> Path:
 
     today = today or date.today()
     large_home.build(home, reviews=REVIEWS * 17 // 16, today=today)  # a 17th of the days is then emptied
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     step = SPREAD_DAYS * 86_400 / REVIEWS
     connection = sqlite3.connect(home / "drill.db")
     last_id = connection.execute("SELECT MAX(id) FROM review").fetchone()[0]
@@ -70,42 +70,99 @@ def _history(connection, now: datetime, estimates: list[str], drills: list[str],
     rounds = []
     for n in range(300):
         started = now - timedelta(days=SPREAD_DAYS * (1 - n / 300))
-        rounds.append((started.isoformat(), (started + timedelta(minutes=12)).isoformat(), 10, 900,
-                       json.dumps(["memory", "compute"]), rng.random(), 0))
+        rounds.append(
+            (
+                started.isoformat(),
+                (started + timedelta(minutes=12)).isoformat(),
+                10,
+                900,
+                json.dumps(["memory", "compute"]),
+                rng.random(),
+                0,
+            )
+        )
     connection.executemany(
         """INSERT INTO mock_round (started_at, finished_at, problems, time_limit_s, blocks, score, abandoned)
-        VALUES (?,?,?,?,?,?,?)""", rounds)
+        VALUES (?,?,?,?,?,?,?)""",
+        rounds,
+    )
     attempts = []
     for n in range(12_000):
         when = now - timedelta(seconds=rng.random() * SPREAD_DAYS * 86_400)
         log_error = abs(rng.gauss(0, 0.4))
-        attempts.append((rng.choice(estimates), rng.randint(1, 300) if n % 3 == 0 else None, when.isoformat(),
-                         "{}", "1 GB", 1e9, 1e9, "B", max(0.0, 1 - log_error), log_error, rng.choice(slips),
-                         None, rng.uniform(20, 200)))
+        attempts.append(
+            (
+                rng.choice(estimates),
+                rng.randint(1, 300) if n % 3 == 0 else None,
+                when.isoformat(),
+                "{}",
+                "1 GB",
+                1e9,
+                1e9,
+                "B",
+                max(0.0, 1 - log_error),
+                log_error,
+                rng.choice(slips),
+                None,
+                rng.uniform(20, 200),
+            )
+        )
     connection.executemany(
         """INSERT INTO estimate_attempt (item_id, mock_round_id, attempted_at, params, answer, parsed, truth,
-        unit, score, log_error, slip, error, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""", attempts)
+        unit, score, log_error, slip, error, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+        attempts,
+    )
     coding = []
     for n in range(3_000):
         when = now - timedelta(seconds=rng.random() * SPREAD_DAYS * 86_400)
         status = rng.choice(["pass", "fail", "fail", "error"])
-        coding.append((rng.choice(drills), when.isoformat(), when.isoformat(), status, 3, 1, "cpu",
-                       rng.randint(0, 3), rng.uniform(60, 1800), f"/tmp/w/{n // 3}"))
+        coding.append(
+            (
+                rng.choice(drills),
+                when.isoformat(),
+                when.isoformat(),
+                status,
+                3,
+                1,
+                "cpu",
+                rng.randint(0, 3),
+                rng.uniform(60, 1800),
+                f"/tmp/w/{n // 3}",
+            )
+        )
     connection.executemany(
         """INSERT INTO coding_attempt (item_id, started_at, finished_at, status, passed, failed, device,
-        hints_used, seconds, workspace) VALUES (?,?,?,?,?,?,?,?,?,?)""", coding)
+        hints_used, seconds, workspace) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+        coding,
+    )
     pitch_reviews = []
     for n in range(5_000):
         when = now - timedelta(seconds=rng.random() * SPREAD_DAYS * 86_400)
         day = (when.astimezone() - timedelta(hours=4)).date().isoformat()
-        pitch_reviews.append((rng.choice(pitches), when.isoformat(), day, rng.randint(1, 4), 4,
-                              rng.randint(10_000, 400_000), 1, 2, 10, 2.5, 3, 25, 2.5))
+        pitch_reviews.append(
+            (
+                rng.choice(pitches),
+                when.isoformat(),
+                day,
+                rng.randint(1, 4),
+                4,
+                rng.randint(10_000, 400_000),
+                1,
+                2,
+                10,
+                2.5,
+                3,
+                25,
+                2.5,
+            )
+        )
     connection.executemany(
         """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, reps_after, interval_after, ease_after)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""", pitch_reviews)
-    connection.execute(
-        """UPDATE coding_attempt SET review_id = (SELECT MIN(id) FROM review) WHERE id % 2 = 0""")
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+        pitch_reviews,
+    )
+    connection.execute("""UPDATE coding_attempt SET review_id = (SELECT MIN(id) FROM review) WHERE id % 2 = 0""")
 
 
 def _as_drill_writes_them(connection) -> None:
@@ -142,7 +199,9 @@ def load_timings(home: Path, runs: int = 15) -> dict[str, float]:
                     start = time.perf_counter()
                     load_report(study, period, block)
                     times.append((time.perf_counter() - start) * 1000)
-                figures[f"screen_load_ms_median_{period_key(period)}_{block or 'all_blocks'}"] = round(statistics.median(times), 1)
+                figures[f"screen_load_ms_median_{period_key(period)}_{block or 'all_blocks'}"] = round(
+                    statistics.median(times), 1
+                )
         figures.update(calibration_timing(study, runs))
         # Predicted recall and its calibration from FSRS (scheduler = "fsrs") instead of the SM-2
         # proxy: the whole load, and the calibration alone.

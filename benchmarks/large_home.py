@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 BLOCKS = ("memory", "compute", "inference", "training", "communication")
@@ -34,12 +34,30 @@ def build(home: Path, items: int = 10_000, reviews: int = 100_000, today: date |
     ids = [f"bench-{i:05d}" for i in range(items)]
     seen = ids[: int(items * 0.8)]
     rows = []
-    start = datetime.now(timezone.utc) - timedelta(days=365)
+    start = datetime.now(UTC) - timedelta(days=365)
     for n in range(reviews):
         item = rng.choice(seen)
         when = start + timedelta(minutes=n * 5)
-        rows.append((item, when.isoformat(), when.date().isoformat(), rng.randint(1, 4), 4, 8000, 1,
-                     1, 6, 2.5, None, None, 2, 15, 2.5, (when.date() + timedelta(days=15)).isoformat()))
+        rows.append(
+            (
+                item,
+                when.isoformat(),
+                when.date().isoformat(),
+                rng.randint(1, 4),
+                4,
+                8000,
+                1,
+                1,
+                6,
+                2.5,
+                None,
+                None,
+                2,
+                15,
+                2.5,
+                (when.date() + timedelta(days=15)).isoformat(),
+            )
+        )
     connection.executemany(
         """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before, reps_after, interval_after,

@@ -115,14 +115,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from drill.store.busy import is_busy
 
         if is_busy(error):
-            print("drill: another drill (or `drill import`) held the database's write lock for too long; "
-                  "nothing more was written: run it again in a moment", file=sys.stderr)
+            print(
+                "drill: another drill (or `drill import`) held the database's write lock for too long; "
+                "nothing more was written: run it again in a moment",
+                file=sys.stderr,
+            )
             return 1
         unwritable = _disk_full(error)
         if unwritable is None:
             raise
-        print(f"drill: the disk is full: cannot write {unwritable}; free some space and run it again",
-              file=sys.stderr)
+        print(f"drill: the disk is full: cannot write {unwritable}; free some space and run it again", file=sys.stderr)
         return 1
 
 

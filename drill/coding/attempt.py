@@ -27,10 +27,29 @@ class CodingAttempt:
     workspace: str  # the workspace folder
 
     @classmethod
-    def of(cls, run: TestRun, item_id: str, started_at: datetime, finished_at: datetime, hints_used: int,
-           seconds: float, workspace: str) -> CodingAttempt:
-        return cls(item_id, started_at, finished_at, run.status, run.passed, run.failed, run.device, hints_used,
-                   seconds, run.speed_ratio, workspace)
+    def of(
+        cls,
+        run: TestRun,
+        item_id: str,
+        started_at: datetime,
+        finished_at: datetime,
+        hints_used: int,
+        seconds: float,
+        workspace: str,
+    ) -> CodingAttempt:
+        return cls(
+            item_id,
+            started_at,
+            finished_at,
+            run.status,
+            run.passed,
+            run.failed,
+            run.device,
+            hints_used,
+            seconds,
+            run.speed_ratio,
+            workspace,
+        )
 
     def row(self) -> dict[str, Any]:
         """The coding_attempt columns (without the review id)."""

@@ -115,8 +115,13 @@ class Drill(DrillMeta):
 
     def listing(self) -> DrillRow:
         """The `drill kernel list --json` row."""
-        return {"id": self.id, "title": self.title, "difficulty": self.difficulty,
-                "budget_s": self.budget_s, "block": self.block}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "difficulty": self.difficulty,
+            "budget_s": self.budget_s,
+            "block": self.block,
+        }
 
 
 def item_id(drill_id: str) -> str:
@@ -274,8 +279,14 @@ def check(kernels_dirs: KernelDirs) -> list[ContentError]:
                 continue
             if folder.name in seen_ids:
                 line = _key_lines((folder / TOML).read_text(encoding="utf-8")).get("id", 1)
-                errors.append(ContentError(folder / TOML, line, f"drill id `{folder.name}` is already used by "
-                                           f"{seen_ids[folder.name]}: give yours another id (and folder name)"))
+                errors.append(
+                    ContentError(
+                        folder / TOML,
+                        line,
+                        f"drill id `{folder.name}` is already used by "
+                        f"{seen_ids[folder.name]}: give yours another id (and folder name)",
+                    )
+                )
                 continue
             seen_ids[folder.name] = folder
             errors.extend(_check_folder(folder, seen_tests))

@@ -73,8 +73,9 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return self.skipped or (self.reference_ok and self.starter_ok and not self.surviving_mutants
-                                and not self.failing_alternates)
+        return self.skipped or (
+            self.reference_ok and self.starter_ok and not self.surviving_mutants and not self.failing_alternates
+        )
 
     def line(self) -> str:
         ref, start = self.reference, self.starter
@@ -85,17 +86,28 @@ class Verdict:
             ref_text += f" ({ref.reason})"
         parts = [ref_text, "starter " + start.status + ("" if self.starter_ok else f" (must fail: {start.reason})")]
         survivors, rejected = self.surviving_mutants, self.failing_alternates
-        parts.append(f"{len(self.mutants) - len(survivors)}/{len(self.mutants)} mutants caught"
-                     + "".join(f"; mutant {name} not caught ({self.mutants[name].status}: {self.mutants[name].reason})"
-                               for name in survivors))
+        parts.append(
+            f"{len(self.mutants) - len(survivors)}/{len(self.mutants)} mutants caught"
+            + "".join(
+                f"; mutant {name} not caught ({self.mutants[name].status}: {self.mutants[name].reason})"
+                for name in survivors
+            )
+        )
         if self.alternates:
-            parts.append(f"{len(self.alternates) - len(rejected)}/{len(self.alternates)} alternates pass"
-                         + "".join(f"; alternate {name} rejected: {self.alternates[name].reason}" for name in rejected))
+            parts.append(
+                f"{len(self.alternates) - len(rejected)}/{len(self.alternates)} alternates pass"
+                + "".join(f"; alternate {name} rejected: {self.alternates[name].reason}" for name in rejected)
+            )
         return f"{'ok  ' if self.ok else 'FAIL'} {self.drill.id:<24} {self.device:<4}  " + "; ".join(parts)
 
 
-def verify(kernels_dirs: KernelDirs, devices: list[str] | None = None, jobs: int = 2,
-           on_verdict: Callable[[Verdict], None] | None = None, ids: Collection[str] = ()) -> list[Verdict]:
+def verify(
+    kernels_dirs: KernelDirs,
+    devices: list[str] | None = None,
+    jobs: int = 2,
+    on_verdict: Callable[[Verdict], None] | None = None,
+    ids: Collection[str] = (),
+) -> list[Verdict]:
     """Check every drill (or only those in `ids`) on every device, `jobs` at a time; verdicts come
     back in drill order."""
     from drill.coding.runner.api import run_tests

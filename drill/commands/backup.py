@@ -11,7 +11,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     backup.add_argument("--list", action="store_true", help="list the backups: name, size, time")
     backup.set_defaults(handler=cmd_backup)
     restore = commands.add_parser(
-        "restore", help="replace the database with a backup (the current one is backed up and checked first)")
+        "restore", help="replace the database with a backup (the current one is backed up and checked first)"
+    )
     which = restore.add_mutually_exclusive_group(required=True)
     which.add_argument("file", nargs="?", metavar="FILE", help="a backup file, or a name from `drill backup --list`")
     which.add_argument("--latest", action="store_true", help="the newest backup")

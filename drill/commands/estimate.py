@@ -30,13 +30,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     problems = commands.add_parser("problems", help="list the estimation problem families")
     problems.add_argument("--json", action="store_true", help="print a JSON array")
     problems.set_defaults(handler=cmd_problems)
-    solve = commands.add_parser("solve", help="the true answer of a problem for given parameters",
-                                epilog=PARAMS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve = commands.add_parser(
+        "solve",
+        help="the true answer of a problem for given parameters",
+        epilog=PARAMS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     solve.add_argument("family", metavar="ID")
     solve.add_argument("params", nargs="*", metavar="KEY=VALUE")
     solve.set_defaults(handler=cmd_solve)
-    grade = commands.add_parser("grade", help="grade an answer to a problem for given parameters",
-                                epilog=PARAMS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    grade = commands.add_parser(
+        "grade",
+        help="grade an answer to a problem for given parameters",
+        epilog=PARAMS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     grade.add_argument("family", metavar="ID")
     grade.add_argument("params", nargs="*", metavar="KEY=VALUE")
     grade.add_argument("--answer", required=True, help="the answer, with units: '2.7 GB', '0.49 s', '18%%'")

@@ -14,8 +14,12 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export = commands.add_parser("export", help="write the cards as an Anki package, or the review history as CSV")
     export.add_argument("--anki", type=Path, metavar="PATH.apkg", help="every card and pitch as Anki notes")
-    export.add_argument("--history", type=Path, metavar="PATH.csv",
-                        help="every review as card_id,review_time,review_rating,review_duration")
+    export.add_argument(
+        "--history",
+        type=Path,
+        metavar="PATH.csv",
+        help="every review as card_id,review_time,review_rating,review_duration",
+    )
     export.set_defaults(handler=cmd_export)
 
 

@@ -26,10 +26,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "import", help="import cards from a Markdown deck or an Anki text export, or past reviews (--history)"
     )
-    parser.add_argument("file", type=Path, metavar="FILE", help="a Markdown deck (.md: Q:/A: blocks) or an "
-                        "Anki 'Notes in Plain Text' export (.txt/.csv/.tsv)")
-    parser.add_argument("--history", action="store_true",
-                        help="FILE is a review log (card_id,review_time,review_rating,review_duration)")
+    parser.add_argument(
+        "file",
+        type=Path,
+        metavar="FILE",
+        help="a Markdown deck (.md: Q:/A: blocks) or an Anki 'Notes in Plain Text' export (.txt/.csv/.tsv)",
+    )
+    parser.add_argument(
+        "--history",
+        action="store_true",
+        help="FILE is a review log (card_id,review_time,review_rating,review_duration)",
+    )
     parser.add_argument("--block", choices=BLOCKS, help="block of the cards that name none (an Anki tag can name one)")
     parser.add_argument("--topic", help="topic of the cards that name none (default: the file name)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -48,8 +55,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except InteropError as error:
         for line in error.lines():
             print(line, file=sys.stderr)
-        print(f"drill: {args.file} was not imported ({error.count} problem(s)); nothing was changed",
-              file=sys.stderr)
+        print(f"drill: {args.file} was not imported ({error.count} problem(s)); nothing was changed", file=sys.stderr)
         return 1
     if args.json:
         print_json(report.model_dump(mode="json"))

@@ -13,9 +13,12 @@ from drill.content.vocabulary import BLOCKS
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     listing = commands.add_parser("list", help="list every item with its state (due, interval, reviews, lapses…)")
-    listing.add_argument("--json", action="store_true",
-                         help='print a JSON array of {"id", "kind", "block", "topic", "prompt", "answer", "source", '
-                              '"state": {"due", "interval", "reviews", "lapses", "suspended", "leech"}}')
+    listing.add_argument(
+        "--json",
+        action="store_true",
+        help='print a JSON array of {"id", "kind", "block", "topic", "prompt", "answer", "source", '
+        '"state": {"due", "interval", "reviews", "lapses", "suspended", "leech"}}',
+    )
     listing.add_argument("--suspended", action="store_true", help="only suspended items")
     listing.add_argument("--leech", action="store_true", help="only leeches")
     listing.add_argument("--due", action="store_true", help="only items due today or overdue (not suspended)")
@@ -45,11 +48,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     finally:
         study.close()
     if args.json:
-        print_json([
-            {"id": row.item_id, "kind": row.kind, "block": row.block, "topic": row.topic, "prompt": row.prompt,
-             "answer": row.answer, "source": row.source, "state": row.state_json()}
-            for row in rows
-        ])
+        print_json(
+            [
+                {
+                    "id": row.item_id,
+                    "kind": row.kind,
+                    "block": row.block,
+                    "topic": row.topic,
+                    "prompt": row.prompt,
+                    "answer": row.answer,
+                    "source": row.source,
+                    "state": row.state_json(),
+                }
+                for row in rows
+            ]
+        )
     else:
         for row in rows:
             due = "new" if row.due is None else row.due.isoformat()
@@ -73,8 +86,10 @@ def cmd_change(args: argparse.Namespace) -> int:
     try:
         unknown = unknown_ids(study.engine, ids)
         if unknown:
-            print(f"drill: no item with the id {', '.join(unknown)} (`drill list` prints the ids); nothing changed",
-                  file=sys.stderr)
+            print(
+                f"drill: no item with the id {', '.join(unknown)} (`drill list` prints the ids); nothing changed",
+                file=sys.stderr,
+            )
             return 1
         for item_id in ids:
             if args.change == "forget":

@@ -20,8 +20,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     listing = actions.add_parser("list", help="list the coding drills")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     listing.set_defaults(handler=cmd_list)
-    test = actions.add_parser("test", help="run a drill's hidden tests against your file (exit 0 whatever the result; "
-                                           "2 when this Python cannot run them)")
+    test = actions.add_parser(
+        "test",
+        help="run a drill's hidden tests against your file (exit 0 whatever the result; "
+        "2 when this Python cannot run them)",
+    )
     test.add_argument("id", help="the drill id, e.g. quantize-per-channel")
     test.add_argument("--solution", required=True, help="the Python file to test")
     test.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
@@ -29,11 +32,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     test.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds (default 60)")
     test.add_argument("--benchmark", action="store_true", help="after a pass, time it against the reference")
     test.set_defaults(handler=cmd_test)
-    verify = actions.add_parser("verify", help="check every drill folder (path:line errors), then that every "
-                                               "reference and alternate passes and every starter and mutant fails")
+    verify = actions.add_parser(
+        "verify",
+        help="check every drill folder (path:line errors), then that every "
+        "reference and alternate passes and every starter and mutant fails",
+    )
     verify.add_argument("ids", nargs="*", metavar="ID", help="only these drills (default: all, yours included)")
-    verify.add_argument("--device", choices=["cpu", "cuda"], action="append",
-                        help="only this device (repeatable; default cpu, and cuda when present)")
+    verify.add_argument(
+        "--device",
+        choices=["cpu", "cuda"],
+        action="append",
+        help="only this device (repeatable; default cpu, and cuda when present)",
+    )
     verify.add_argument("--jobs", type=int, default=2, help="drills checked in parallel (default 2)")
     verify.set_defaults(handler=cmd_verify)
 
@@ -48,8 +58,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         print_json(rows)
     else:
         for row in rows:
-            print(f"{row['id']:<24} {row['difficulty']:<6} {row['budget_s'] // 60:>3} min  {row['block']:<13} "
-                  f"{row['title']}")
+            print(
+                f"{row['id']:<24} {row['difficulty']:<6} {row['budget_s'] // 60:>3} min  {row['block']:<13} "
+                f"{row['title']}"
+            )
     return 0
 
 
@@ -76,8 +88,9 @@ def cmd_test(args: argparse.Namespace) -> int:
     if missing := missing_requirements(drill):  # find_spec only: nothing is imported or run
         return environment_error(describe(missing), args.json)
     # one run per command: the cold runner is as fast as starting a worker, and leaves nothing behind
-    run = run_tests(drill, solution, args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False,
-                    benchmark=args.benchmark or None)
+    run = run_tests(
+        drill, solution, args.device, args.timeout or DEFAULT_TIMEOUT_S, warm=False, benchmark=args.benchmark or None
+    )
     if run.environment:  # this Python's failure, not a verdict on the file
         if args.json:
             print_json(run.as_json())
@@ -89,8 +102,10 @@ def cmd_test(args: argparse.Namespace) -> int:
     print_failures(run.tests)
     print(f"{run.status.upper()}: {run.headline} ({run.seconds:.1f} s)")  # the counts are in the reason
     if run.speed_ratio is not None and run.candidate_s is not None and run.reference_s is not None:
-        print(f"speed vs reference: {run.speed_ratio:.2f}x "
-              f"({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)")
+        print(
+            f"speed vs reference: {run.speed_ratio:.2f}x "
+            f"({run.candidate_s * 1e3:.3f} ms vs {run.reference_s * 1e3:.3f} ms)"
+        )
     return 0
 
 
@@ -138,12 +153,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from drill.coding.sandbox.contain import available
 
     print(f"runs contained by {available().describe()}", file=sys.stderr, flush=True)
-    verdicts = verify(kernel_dirs, devices=args.device, jobs=args.jobs, ids=args.ids,
-                      on_verdict=lambda verdict: print(verdict.line(), flush=True))
+    verdicts = verify(
+        kernel_dirs,
+        devices=args.device,
+        jobs=args.jobs,
+        ids=args.ids,
+        on_verdict=lambda verdict: print(verdict.line(), flush=True),
+    )
     bad = [verdict for verdict in verdicts if not verdict.ok]
     if not verdicts and not errors:
         print("no drills found", file=sys.stderr)
         return 1
-    print(f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok"
-          + (f", {len(errors)} error(s) in drill folders" if errors else ""), file=sys.stderr)
+    print(
+        f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok"
+        + (f", {len(errors)} error(s) in drill folders" if errors else ""),
+        file=sys.stderr,
+    )
     return 1 if bad or errors else 0

@@ -59,9 +59,12 @@ def history_lines(interviews: list[Scorecard]) -> list[str]:
 
     lines = []
     for card in interviews:
-        sections = " · ".join(f"{SECTION_TITLES[s.section].lower()} {s.score:.0%} ({s.answered}/{s.planned})"
-                              for s in card.sections)
+        sections = " · ".join(
+            f"{SECTION_TITLES[s.section].lower()} {s.score:.0%} ({s.answered}/{s.planned})" for s in card.sections
+        )
         started = local_time(card.started_at) if card.started_at else ""
-        lines.append(f"{started}  {card.score:>4.0%}  {clock(card.seconds_used)}/{clock(card.settings.seconds)}  "
-                     f"{card.ended:<9}  {sections}")
+        lines.append(
+            f"{started}  {card.score:>4.0%}  {clock(card.seconds_used)}/{clock(card.settings.seconds)}  "
+            f"{card.ended:<9}  {sections}"
+        )
     return lines

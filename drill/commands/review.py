@@ -27,10 +27,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     from drill.content.vocabulary import BLOCKS
     from drill.schedule.custom import SESSION_KINDS
 
-    review = commands.add_parser("review", help="open today's review, or a custom session", epilog=EPILOG,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    review.add_argument("--block", action="append", choices=BLOCKS, default=[], metavar="BLOCK",
-                        help=f"only this block ({', '.join(BLOCKS)})")
+    review = commands.add_parser(
+        "review",
+        help="open today's review, or a custom session",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    review.add_argument(
+        "--block",
+        action="append",
+        choices=BLOCKS,
+        default=[],
+        metavar="BLOCK",
+        help=f"only this block ({', '.join(BLOCKS)})",
+    )
     review.add_argument("--topic", action="append", default=[], metavar="TEXT", help="only topics containing TEXT")
     review.add_argument("--kind", action="append", choices=SESSION_KINDS, default=[], help="only this kind")
     review.add_argument("--weakest", type=positive, metavar="N", help="only the N weakest items")
@@ -44,8 +54,9 @@ def session(args: argparse.Namespace) -> CustomSession | None:
     """The custom session the options ask for; None when they ask for none (today's queue)."""
     from drill.schedule.custom import CustomSession
 
-    spec = CustomSession(tuple(args.block), tuple(args.topic), tuple(args.kind), args.weakest, args.ahead,
-                         args.cram, args.reschedule)
+    spec = CustomSession(
+        tuple(args.block), tuple(args.topic), tuple(args.kind), args.weakest, args.ahead, args.cram, args.reschedule
+    )
     return None if spec == CustomSession() else spec
 
 

@@ -14,14 +14,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     scheduler = commands.add_parser("scheduler", help=f"compare the memory models ({labels}) on your history")
     actions = scheduler.add_subparsers(dest="scheduler_command", metavar="ACTION", required=True)
     compare = actions.add_parser(
-        "compare", help=f"replay your reviews through each memory model ({labels}, and FSRS with your fitted "
-        "parameters once `drill scheduler optimize` stored some); report log loss and RMSE of their recall predictions"
+        "compare",
+        help=f"replay your reviews through each memory model ({labels}, and FSRS with your fitted "
+        "parameters once `drill scheduler optimize` stored some); report log loss and RMSE of their recall predictions",
     )
     compare.add_argument("--json", action="store_true", help="print JSON")
     compare.set_defaults(handler=cmd_compare)
     optimize = actions.add_parser(
-        "optimize", help="fit FSRS's parameters to your own reviews (py-fsrs's optimizer, with torch) and "
-        "store them when they predict your recall better than the defaults; FSRS then schedules with them"
+        "optimize",
+        help="fit FSRS's parameters to your own reviews (py-fsrs's optimizer, with torch) and "
+        "store them when they predict your recall better than the defaults; FSRS then schedules with them",
     )
     optimize.add_argument("--json", action="store_true", help="print JSON")
     optimize.set_defaults(handler=cmd_optimize)
@@ -62,8 +64,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         width = max(6, *(len(label(model)) for model in result.fits))
         print(f"  {'model':<{width}} {'log loss':>9} {'RMSE':>8} {'mean R':>8}")
         for model, fit in result.fits.items():
-            print(f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} "
-                  f"{_fmt(fit.mean_prediction):>8}")
+            print(
+                f"  {label(model):<{width}} {_fmt(fit.log_loss):>9} {_fmt(fit.rmse):>8} {_fmt(fit.mean_prediction):>8}"
+            )
         print(f"  actual pass rate {result.passed / result.compared:.4f}; scheduler in use: {current}")
     print(result.verdict)
     return 0
@@ -96,12 +99,16 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         print_json({**report.model_dump(mode="json"), "stored": stored})
         return 0
     if report.parameters is None:
-        print(f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the same item "
-              f"on another day; you have {report.scored}. Nothing changed.")
+        print(
+            f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the same item "
+            f"on another day; you have {report.scored}. Nothing changed."
+        )
         return 0
-    print(f"Fitted FSRS to {report.reviews} reviews ({report.scored} scored): log loss "
-          f"{report.log_loss_default:.4f} with the default parameters, "
-          f"{report.log_loss_fitted:.4f} with the fitted ones.")
+    print(
+        f"Fitted FSRS to {report.reviews} reviews ({report.scored} scored): log loss "
+        f"{report.log_loss_default:.4f} with the default parameters, "
+        f"{report.log_loss_fitted:.4f} with the fitted ones."
+    )
     if stored:
         print("Stored: FSRS now schedules with them (`drill scheduler compare` shows both).")
     else:

@@ -104,11 +104,11 @@ def stored_attempt(row: Mapping[str, Any], family: Family | None) -> Attempt:
     """A past round's answer read back from its stored row: the problem rebuilt from the stored
     numbers and graded again for the worked solution, the stored score standing. Without its
     family (removed, or its parameters since changed) only what the row keeps."""
+    from pydantic import TypeAdapter
+
     from drill.estimate.draw import Problem, instance
     from drill.estimate.items import family_id
     from drill.estimate.pretty import pretty
-    from pydantic import TypeAdapter
-
     from drill.estimate.result import GradeResult
     from drill.estimate.score import grade
 
@@ -121,7 +121,13 @@ def stored_attempt(row: Mapping[str, Any], family: Family | None) -> Attempt:
         except Exception:  # noqa: BLE001 - the family changed since: what was stored is shown
             family = None
     if family is None:
-        problem = Problem(family_id(row["item_id"]), "", dict(row["params"]),
-                          "(this problem's family is no longer in problems/)", stored.truth, stored.unit)
+        problem = Problem(
+            family_id(row["item_id"]),
+            "",
+            dict(row["params"]),
+            "(this problem's family is no longer in problems/)",
+            stored.truth,
+            stored.unit,
+        )
         result = replace(stored, truth_pretty=pretty(stored.truth, stored.unit))
     return Attempt(problem, answer, result, seconds, datetime.fromisoformat(row["attempted_at"]))

@@ -26,8 +26,12 @@ class InterviewSettings(MockInterview):
 
     def wanted(self) -> dict[str, int]:
         """How many items each section asks for."""
-        return {"grill": self.grill, "pitch": 1 if self.pitch_seconds else 0, "estimate": self.estimates,
-                "coding": 1 if self.coding else 0}
+        return {
+            "grill": self.grill,
+            "pitch": 1 if self.pitch_seconds else 0,
+            "estimate": self.estimates,
+            "coding": 1 if self.coding else 0,
+        }
 
     def problem(self) -> str | None:
         """Why these settings cannot start an interview, or None."""

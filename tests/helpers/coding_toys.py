@@ -11,7 +11,7 @@ import pytest
 from drill.coding.drills import Drill, find_drill
 from drill.coding.runner.warm import WarmWorker
 
-CONFTEST = '''
+CONFTEST = """
 import importlib.util, os
 from pathlib import Path
 import pytest
@@ -28,9 +28,9 @@ def candidate(request):
 @pytest.fixture(params=["cpu", "cuda"])
 def device(request):
     return request.param
-'''
+"""
 
-TOML = '''
+TOML = """
 id = "toy-add"
 title = "Add two numbers"
 difficulty = "easy"
@@ -39,9 +39,9 @@ block = "compute"
 topic = "arithmetic"
 source = "tests"
 hints = ["Use +.", "return a + b"]
-'''
+"""
 
-TESTS = '''
+TESTS = """
 import pytest
 
 @pytest.mark.parametrize("a, b", [(1, 2), (3, 4), (-1, 1)])
@@ -54,7 +54,7 @@ def test_add_floats(candidate, device):
 
 def benchmark_case(module, device):
     return lambda: module.add(1, 2)
-'''
+"""
 
 SOLUTION = "def add(a, b):\n    return a + b\n"
 STARTER = 'def add(a, b):\n    """Return a + b."""\n    raise NotImplementedError\n'

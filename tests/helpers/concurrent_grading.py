@@ -29,7 +29,11 @@ def grade_at_once(envs: list[dict[str, str]]) -> dict[int, str]:
     processes = [
         subprocess.Popen(
             [sys.executable, "-c", GRADER, str(parity), str(ITEMS)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         for parity, env in enumerate(envs)
     ]
@@ -67,8 +71,14 @@ study.close()
 def grade_one_card_twice(envs: list[dict[str, str]], buttons: tuple[int, int] = (3, 1)) -> None:
     """Two processes show the card x-0 (never graded), then each grade it at once."""
     processes = [
-        subprocess.Popen([sys.executable, "-c", SAME_CARD, str(button)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", SAME_CARD, str(button)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         for button, env in zip(buttons, envs, strict=True)
     ]
     for process in processes:

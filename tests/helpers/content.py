@@ -23,7 +23,7 @@ answer = "Answer of {id}."
 source = "seed 000 §10"
 """
 
-PITCH = '''
+PITCH = """
 [[item]]
 id = "p-1"
 kind = "pitch"
@@ -34,7 +34,7 @@ answer = "ZeRO shards optimizer state."
 source = "seed 000 §9"
 points = ["shards optimizer state", "FSDP is ZeRO-3"]
 target_seconds = 30
-'''
+"""
 
 
 def write_deck(folder: Path, name: str, ids_blocks: list[tuple[str, str]]) -> Path:

@@ -19,5 +19,6 @@ def footer_labels(screen) -> dict[str, str]:
 def cut_keys(screen) -> list[str]:
     """The Footer's keys not drawn whole inside the screen's width (an empty list: everything fits)."""
     width = screen.app.size.width
-    return [key for key, widget in footer_keys(screen).items()
-            if widget.region.width == 0 or widget.region.right > width]
+    return [
+        key for key, widget in footer_keys(screen).items() if widget.region.width == 0 or widget.region.right > width
+    ]

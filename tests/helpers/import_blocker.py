@@ -8,7 +8,7 @@ from pathlib import Path
 # On PYTHONPATH, this makes every module named in DRILL_TEST_BLOCK fail to import with the real
 # message ("No module named 'torch'"); with DRILL_TEST_BLOCK_RUNNER_ONLY set, only in a test
 # process (the runner's `-m drill.coding.sandbox.child` or warm worker), so the app's own check sees nothing.
-SITECUSTOMIZE = '''
+SITECUSTOMIZE = """
 import os, sys
 
 _BLOCKED = set(filter(None, os.environ.get("DRILL_TEST_BLOCK", "").split(",")))
@@ -26,7 +26,7 @@ class _Block:
 
 if _BLOCKED:
     sys.meta_path.insert(0, _Block())
-'''
+"""
 
 
 def blocker(tmp_path: Path) -> Path:

@@ -39,8 +39,9 @@ class Server:
         import psycopg
 
         name = f"t_{uuid.uuid4().hex[:16]}"
-        with psycopg.connect(host=str(self.socket_dir), port=self.port, user=SUPERUSER, dbname="postgres",
-                             autocommit=True) as connection:
+        with psycopg.connect(
+            host=str(self.socket_dir), port=self.port, user=SUPERUSER, dbname="postgres", autocommit=True
+        ) as connection:
             connection.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
@@ -91,18 +92,52 @@ def pg_server() -> Iterator[Server]:
     try:
         prefix = _as_server_user(root)
         data = root / "data"
-        _run([*prefix, str(binaries / "initdb"), "-D", str(data), "-U", SUPERUSER, "-A", "trust",
-              "-E", "UTF8", "--locale=C", "--no-sync"], "initdb")
+        _run(
+            [
+                *prefix,
+                str(binaries / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SUPERUSER,
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            "initdb",
+        )
         port = _free_port()
-        options = (f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
-                   " -c full_page_writes=off")
-        _run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"), "-o", options,
-              "-w", "-t", "60", "start"], "server start")
+        options = (
+            f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        _run(
+            [
+                *prefix,
+                str(binaries / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(root / "server.log"),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+            "server start",
+        )
         try:
             yield Server(root, port)
         finally:
-            subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                           capture_output=True, timeout=60)
+            subprocess.run(
+                [*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -31,8 +31,9 @@ FAMILIES = ("weights-memory", "decode-step", "pipeline-bubble")
 RunBefore = Callable[[Pilot], Awaitable[None]]
 
 
-def use_content(paths, decks: tuple[str, ...] = ("cards",), problems: tuple[str, ...] = (),
-                drills: tuple[str, ...] = ()):
+def use_content(
+    paths, decks: tuple[str, ...] = ("cards",), problems: tuple[str, ...] = (), drills: tuple[str, ...] = ()
+):
     """`paths` (conftest's small_paths) with only these decks, estimation families and drills."""
     for path in paths.decks.glob("*.toml"):
         path.unlink()
@@ -106,6 +107,7 @@ async def press_until(pilot: Pilot, key: str, screen: type, timeout: float = 10.
 
 # -- a history written through the study layer -------------------------------------------------
 
+
 def study_days(paths, clock, days_ago: tuple[int, ...], study_day: Callable) -> None:
     """Open the study on each of these past days (clock moved back) and run `study_day(study, n)`."""
     from drill.study import Study
@@ -173,8 +175,13 @@ def mock_round(study, n: int) -> None:
         attempts.append(study.estimation.answer(problem, text, 60.0 + 10 * index))
         record_round_attempt(study.engine, round_id, attempts[-1].row())
     study.clock.now += timedelta(seconds=290)
-    finish_round(study.engine, round_id, study.clock(), RoundSummary(settings.problems, attempts, 290.0).score,
-                 abandoned=n % 2 == 1)
+    finish_round(
+        study.engine,
+        round_id,
+        study.clock(),
+        RoundSummary(settings.problems, attempts, 290.0).score,
+        abandoned=n % 2 == 1,
+    )
 
 
 def mock_interview(study, n: int) -> None:

@@ -12,8 +12,29 @@ from drill.study import Study
 from drill.study.writes import write_grade
 
 # py-fsrs's defaults with the initial stabilities a quarter as long and a steeper forgetting curve.
-_DEFAULTS = (0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835,
-             0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542)
+_DEFAULTS = (
+    0.212,
+    1.2931,
+    2.3065,
+    8.2956,
+    6.4133,
+    0.8334,
+    3.0194,
+    0.001,
+    1.8722,
+    0.1666,
+    0.796,
+    1.4835,
+    0.0614,
+    0.2629,
+    1.6483,
+    0.6014,
+    1.8729,
+    0.5425,
+    0.0912,
+    0.0658,
+    0.1542,
+)
 TRUE_MEMORY = FSRSSettings(parameters=(*(w / 4 for w in _DEFAULTS[:4]), *_DEFAULTS[4:20], 0.3))
 
 

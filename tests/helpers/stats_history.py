@@ -31,9 +31,12 @@ source = "seed 000 §10"
 PITCH = ITEM + 'points = ["one point"]\ntarget_seconds = {target}\n'
 
 CARDS = [  # id, block, topic
-    ("m-1", "memory", "KV cache"), ("m-2", "memory", "KV cache"),
-    ("c-1", "compute", "Roofline"), ("c-2", "compute", "Intensity"),
-    ("i-1", "inference", "Decoding"), ("i-2", "inference", "Batching"),
+    ("m-1", "memory", "KV cache"),
+    ("m-2", "memory", "KV cache"),
+    ("c-1", "compute", "Roofline"),
+    ("c-2", "compute", "Intensity"),
+    ("i-1", "inference", "Decoding"),
+    ("i-2", "inference", "Batching"),
 ]
 PITCHES = [("p-30", 30), ("p-120", 120), ("p-300", 300)]  # memory, "Flash Attention"
 FAMILIES = ("kv-cache", "matmul-intensity")  # inference, compute
@@ -50,8 +53,9 @@ def stats_paths(home: Path, root: Path) -> StatsPaths:
     decks = root / "decks"
     decks.mkdir(parents=True, exist_ok=True)
     text = "".join(ITEM.format(id=i, kind="card", block=b, topic=t) for i, b, t in CARDS)
-    text += "".join(PITCH.format(id=i, kind="pitch", block="memory", topic="Flash Attention", target=s)
-                    for i, s in PITCHES)
+    text += "".join(
+        PITCH.format(id=i, kind="pitch", block="memory", topic="Flash Attention", target=s) for i, s in PITCHES
+    )
     (decks / "stats.toml").write_text(text)
     paths = StatsPaths(home, decks)
     for name in (*FAMILIES, "models", "gpus"):
@@ -72,26 +76,31 @@ def at(offset: int, clock: str = "12:00:00") -> str:
 
 # (item, study-day offset, button, counted, interval_before, duration_ms)
 REVIEWS = [
-    ("c-2", -400, 3, 1, 50, 7_000),   # R8: mature pass, before the last 365 days
-    ("m-2", -40, 3, 1, 21, 6_000),    # R7: mature pass (in 365, not in 30)
-    ("m-1", -10, 4, 1, 40, 8_000),    # R5: mature pass
-    ("i-1", -10, 2, 1, 0, 4_000),     # R6: first sight (interval 0): neither young nor mature
-    ("c-1", -3, 3, 1, 5, 5_000),      # R3: young pass
-    ("c-1", -3, 1, 0, 6, 3_000),      # R4: a same-day repeat, not counted
-    ("p-30", -2, 3, 1, 0, 25_000),    # pitch in 25 s (target 30)
+    ("c-2", -400, 3, 1, 50, 7_000),  # R8: mature pass, before the last 365 days
+    ("m-2", -40, 3, 1, 21, 6_000),  # R7: mature pass (in 365, not in 30)
+    ("m-1", -10, 4, 1, 40, 8_000),  # R5: mature pass
+    ("i-1", -10, 2, 1, 0, 4_000),  # R6: first sight (interval 0): neither young nor mature
+    ("c-1", -3, 3, 1, 5, 5_000),  # R3: young pass
+    ("c-1", -3, 1, 0, 6, 3_000),  # R4: a same-day repeat, not counted
+    ("p-30", -2, 3, 1, 0, 25_000),  # pitch in 25 s (target 30)
     ("p-120", -2, 3, 1, 0, 100_000),  # pitch in 100 s (target 120)
-    ("m-1", -1, 3, 1, 30, 10_000),    # R1: mature pass
-    ("m-2", -1, 1, 1, 25, 20_000),    # R2: mature fail (Again)
-    ("p-30", -1, 3, 1, 0, 40_000),    # pitch in 40 s: over its 30 s
-    ("c-2", 0, 3, 1, 10, 12_000),     # R9: young pass, today
+    ("m-1", -1, 3, 1, 30, 10_000),  # R1: mature pass
+    ("m-2", -1, 1, 1, 25, 20_000),  # R2: mature fail (Again)
+    ("p-30", -1, 3, 1, 0, 40_000),  # pitch in 40 s: over its 30 s
+    ("c-2", 0, 3, 1, 10, 12_000),  # R9: young pass, today
 ]
 
 # (item, repetitions, interval, due offset, last review offset); the rest are unseen. Each seen
 # item's FSRS memory is set beside it: stability = its interval (days), difficulty 5, FSRS due day
 # = the SM-2 one, so FSRS's recall is (1 + F·t/S)^-d with S the interval.
 STATES = [
-    ("m-1", 4, 30, 29, -1), ("m-2", 1, 1, 0, -1), ("c-1", 2, 6, 3, -3), ("c-2", 5, 25, 25, 0),
-    ("i-1", 1, 1, -9, -10), ("p-30", 1, 1, 0, -1), ("p-120", 2, 6, 4, -2),
+    ("m-1", 4, 30, 29, -1),
+    ("m-2", 1, 1, 0, -1),
+    ("c-1", 2, 6, 3, -3),
+    ("c-2", 5, 25, 25, 0),
+    ("i-1", 1, 1, -9, -10),
+    ("p-30", 1, 1, 0, -1),
+    ("p-120", 2, 6, 4, -2),
 ]
 
 # (family, moment, score, log_error, slip, mock round, seconds)
@@ -133,9 +142,22 @@ def build_history(database: Path) -> None:
                 """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
                 reps_before, interval_before, ease_before, due_before, last_day_before, reps_after,
                 interval_after, ease_after, due_after) VALUES (?,?,?,?,?,?,?,?,?,2.5,?,?,?,?,2.5,?)""",
-                (item, at(offset), day(offset), button, button + 1, ms, counted, 1 if interval else 0, interval,
-                 day(offset) if interval else None, day(offset - interval) if interval else None, 2,
-                 max(1, interval), day(offset + max(1, interval))),
+                (
+                    item,
+                    at(offset),
+                    day(offset),
+                    button,
+                    button + 1,
+                    ms,
+                    counted,
+                    1 if interval else 0,
+                    interval,
+                    day(offset) if interval else None,
+                    day(offset - interval) if interval else None,
+                    2,
+                    max(1, interval),
+                    day(offset + max(1, interval)),
+                ),
             )
         for item, reps, interval, due, last in STATES:
             connection.execute(
@@ -153,16 +175,35 @@ def build_history(database: Path) -> None:
             connection.execute(
                 """INSERT INTO estimate_attempt (item_id, mock_round_id, attempted_at, params, answer, parsed, truth,
                 unit, score, log_error, slip, error, seconds) VALUES (?,?,?,'{}','1 GB',?,1e9,'byte',?,?,?,?,?)""",
-                (f"estimate:{family}", round_id, moment, None if log_error is None else 1e9, score, log_error, slip,
-                 "could not parse" if log_error is None else None, seconds),
+                (
+                    f"estimate:{family}",
+                    round_id,
+                    moment,
+                    None if log_error is None else 1e9,
+                    score,
+                    log_error,
+                    slip,
+                    "could not parse" if log_error is None else None,
+                    seconds,
+                ),
             )
         review_id = connection.execute("SELECT MIN(id) FROM review").fetchone()[0]
         for drill, workspace, finished, status, hints, seconds, ends in CODING:
             connection.execute(
                 """INSERT INTO coding_attempt (item_id, review_id, started_at, finished_at, status, passed, failed,
                 device, hints_used, seconds, workspace) VALUES (?,?,?,?,?,?,?,'cpu',?,?,?)""",
-                (f"kernel:{drill}", review_id if ends else None, finished, finished, status,
-                 3 if status == "pass" else 1, 0 if status == "pass" else 2, hints, seconds, workspace),
+                (
+                    f"kernel:{drill}",
+                    review_id if ends else None,
+                    finished,
+                    finished,
+                    status,
+                    3 if status == "pass" else 1,
+                    0 if status == "pass" else 2,
+                    hints,
+                    seconds,
+                    workspace,
+                ),
             )
         connection.commit()
     finally:

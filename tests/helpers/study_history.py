@@ -110,8 +110,11 @@ def figures(study: Study) -> dict[str, Any]:
     return {
         "home": study.browsing.home().model_dump(mode="json"),
         "queue": study.reviews.queue(),
-        "reports": {f"{period}/{block}": load_report(study, period, block).model_dump(mode="json")
-                    for period in PERIODS for block in BLOCKS},
+        "reports": {
+            f"{period}/{block}": load_report(study, period, block).model_dump(mode="json")
+            for period in PERIODS
+            for block in BLOCKS
+        },
         "rounds": [row.model_dump() for row in round_history(study.engine)],
         "drills": {key: asdict(record) for key, record in drill_records(study.engine).items()},
     }

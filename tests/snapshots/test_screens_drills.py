@@ -28,9 +28,9 @@ from helpers.screen_steps import (
 
 from drill.coding.drills import item_id
 from drill.coding.runner import environment
+from drill.tui.dialogs.choose import Choose
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
-from drill.tui.dialogs.choose import Choose
 
 
 def without_torch(monkeypatch) -> None:
@@ -143,9 +143,18 @@ def stages(clock):
         pilot.app.screen.start("dpo-loss")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, Choose))
 
-    return {"opened": opened, "two-hints": two_hints, "failing-run": failing, "hint-after-failing": hint_after_failing,
-            "give-up-asked": give_up_asked, "gave-up-with-hints-and-reference": gave_up, "passing-run": passing,
-            "passed-reference-shown": reference, "leaving": leaving, "resuming": resuming}
+    return {
+        "opened": opened,
+        "two-hints": two_hints,
+        "failing-run": failing,
+        "hint-after-failing": hint_after_failing,
+        "give-up-asked": give_up_asked,
+        "gave-up-with-hints-and-reference": gave_up,
+        "passing-run": passing,
+        "passed-reference-shown": reference,
+        "leaving": leaving,
+        "resuming": resuming,
+    }
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

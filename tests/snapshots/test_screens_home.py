@@ -35,8 +35,9 @@ async def failed(pilot) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-@pytest.mark.parametrize("prepare", [fresh, with_history, towards_an_interview],
-                         ids=["fresh", "with-history", "interview-date"])
+@pytest.mark.parametrize(
+    "prepare", [fresh, with_history, towards_an_interview], ids=["fresh", "with-history", "interview-date"]
+)
 def test_home(snap_compare, small_paths, clock, size, prepare) -> None:
     prepare(small_paths, clock)
     assert snapshot(snap_compare, small_paths, clock, size, home)
@@ -62,12 +63,16 @@ def test_help_over_home(snap_compare, small_paths, clock, size) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-@pytest.mark.parametrize(("config", "typed"), [
-    ("", ""),
-    ("interview_date = 2026-12-06\n", ""),
-    ("", "2026-13-40"),
-    ("", "2026-11-01"),
-], ids=["empty", "current-date", "not-a-date", "date-passed"])
+@pytest.mark.parametrize(
+    ("config", "typed"),
+    [
+        ("", ""),
+        ("interview_date = 2026-12-06\n", ""),
+        ("", "2026-13-40"),
+        ("", "2026-11-01"),
+    ],
+    ids=["empty", "current-date", "not-a-date", "date-passed"],
+)
 def test_interview_date_dialog(snap_compare, small_paths, clock, size, config, typed) -> None:
     from drill.tui.dialogs.ask_date import AskDate
 

@@ -18,11 +18,11 @@ from helpers.screen_steps import (
 )
 from textual.widgets import Select, Switch
 
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.screens.mock.interview import MockInterviewScreen
 from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
-from drill.tui.dialogs.confirm import Confirm
 
 
 async def setup(pilot) -> MockInterviewSetupScreen:
@@ -30,8 +30,9 @@ async def setup(pilot) -> MockInterviewSetupScreen:
     return await press_until(pilot, "M", MockInterviewSetupScreen)
 
 
-async def begin(pilot, minutes: int = 30, grill: int = 2, pitch: int = 120, estimates: int = 2,
-                coding: bool = False) -> MockInterviewScreen:
+async def begin(
+    pilot, minutes: int = 30, grill: int = 2, pitch: int = 120, estimates: int = 2, coding: bool = False
+) -> MockInterviewScreen:
     screen = await setup(pilot)
     for selector, value in (("#minutes", minutes), ("#grill", grill), ("#pitch", pitch), ("#estimates", estimates)):
         screen.query_one(selector, Select).value = value
@@ -127,11 +128,23 @@ def stages(clock):
         await history(pilot)
         await press_until(pilot, "enter", MockInterviewScorecardScreen)
 
-    return {"setup": setup, "grill-asked": grill_asked, "grill-revealed": grill_revealed,
-            "grill-notes-typed": grill_notes, "pitch-speaking": pitch_speaking, "pitch-revealed": pitch_revealed,
-            "estimate-asked": estimate_asked, "estimate-refused": estimate_refused, "coding-step": coding_step,
-            "abandon-dialog": abandon_dialog, "scorecard": complete, "scorecard-time-up": time_up,
-            "history": history, "history-empty": empty_history, "past-scorecard": past_scorecard}
+    return {
+        "setup": setup,
+        "grill-asked": grill_asked,
+        "grill-revealed": grill_revealed,
+        "grill-notes-typed": grill_notes,
+        "pitch-speaking": pitch_speaking,
+        "pitch-revealed": pitch_revealed,
+        "estimate-asked": estimate_asked,
+        "estimate-refused": estimate_refused,
+        "coding-step": coding_step,
+        "abandon-dialog": abandon_dialog,
+        "scorecard": complete,
+        "scorecard-time-up": time_up,
+        "history": history,
+        "history-empty": empty_history,
+        "past-scorecard": past_scorecard,
+    }
 
 
 STAGES = list(stages(None))

@@ -17,11 +17,11 @@ from helpers.screen_steps import (
 )
 from textual.widgets import Checkbox, Select, Switch
 
-from drill.tui.screens.mock.round_history import MockHistoryScreen
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_history import MockHistoryScreen
 from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
-from drill.tui.dialogs.confirm import Confirm
 
 
 async def setup(pilot) -> MockSetupScreen:
@@ -100,10 +100,21 @@ def stages(clock):
         screen = await setup(pilot)
         screen.query_one("#block-compute", Checkbox).value = False
 
-    return {"setup": setup, "setup-one-block-off": setup_one_block_off, "asked": asked, "answer-refused": refused, "third-problem": third_problem,
-            "feedback-after-an-answer": feedback, "abandon-dialog": abandon_dialog, "summary": complete,
-            "summary-abandoned": abandoned, "summary-time-up": time_up, "history": history,
-            "history-round-opened": past_round, "history-empty": empty_history}
+    return {
+        "setup": setup,
+        "setup-one-block-off": setup_one_block_off,
+        "asked": asked,
+        "answer-refused": refused,
+        "third-problem": third_problem,
+        "feedback-after-an-answer": feedback,
+        "abandon-dialog": abandon_dialog,
+        "summary": complete,
+        "summary-abandoned": abandoned,
+        "summary-time-up": time_up,
+        "history": history,
+        "history-round-opened": past_round,
+        "history-empty": empty_history,
+    }
 
 
 STAGES = list(stages(None))

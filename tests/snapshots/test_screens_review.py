@@ -12,12 +12,16 @@ from drill.tui.screens.summary import SummaryScreen
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-@pytest.mark.parametrize("keys", [
-    (),
-    ("space",),
-    ("space", "tab", "space", "down", "down", "space"),
-    ("space", "f1"),
-], ids=["prompt", "revealed", "two-points-ticked", "help"])
+@pytest.mark.parametrize(
+    "keys",
+    [
+        (),
+        ("space",),
+        ("space", "tab", "space", "down", "down", "space"),
+        ("space", "f1"),
+    ],
+    ids=["prompt", "revealed", "two-points-ticked", "help"],
+)
 def test_a_grill_card(snap_compare, small_paths, clock, size, keys) -> None:
     async def steps(pilot) -> None:
         screen = await open_review(pilot)
@@ -60,8 +64,9 @@ def test_a_pitch(snap_compare, small_paths, clock, stopped_clock, size, stage) -
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-@pytest.mark.parametrize("answer", ["", "1+", "14", "right", "wrong"],
-                         ids=["asked", "typo", "no-unit", "graded-right", "graded-wrong"])
+@pytest.mark.parametrize(
+    "answer", ["", "1+", "14", "right", "wrong"], ids=["asked", "typo", "no-unit", "graded-right", "graded-wrong"]
+)
 def test_an_estimate(snap_compare, small_paths, clock, size, answer) -> None:
     async def steps(pilot) -> None:
         screen = await open_review(pilot)
@@ -94,4 +99,3 @@ def test_the_session_summary(snap_compare, small_paths, clock, stopped_clock, si
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SummaryScreen))
 
     assert snapshot(snap_compare, use_content(small_paths, decks=("cards",)), clock, size, steps)
-

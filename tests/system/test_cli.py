@@ -6,10 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers.content import write_deck
+
 from drill.cli import main
 from drill.library import load_library
 from drill.paths import Paths
-from helpers.content import write_deck
 
 
 def run_json(capsys, *argv: str):

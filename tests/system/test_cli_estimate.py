@@ -19,8 +19,16 @@ def run_json(capsys, *argv: str):
 def test_problems_json_lists_every_family(capsys) -> None:
     code, rows = run_json(capsys, "problems", "--json")
     assert code == 0 and len(rows) >= 20
-    assert {"kv-cache", "train-memory", "activation-memory", "allreduce-time", "pipeline-bubble",
-            "spec-decode-speedup", "matmul-intensity", "train-time"} <= {row["id"] for row in rows}
+    assert {
+        "kv-cache",
+        "train-memory",
+        "activation-memory",
+        "allreduce-time",
+        "pipeline-bubble",
+        "spec-decode-speedup",
+        "matmul-intensity",
+        "train-time",
+    } <= {row["id"] for row in rows}
     assert {row["block"] for row in rows} == {"memory", "compute", "inference", "training", "communication"}
     kv = next(row for row in rows if row["id"] == "kv-cache")
     assert kv["parameters"] == ["layers", "kv_heads", "head_dim", "seq_len", "batch", "bytes_per_elem"]
@@ -52,8 +60,12 @@ def test_grade_contract(capsys, answer, correct, parsed) -> None:
 
 @pytest.mark.parametrize("answer", ["__import__('os').system('echo pwned')", "9**9**9**9", "lambda: 1", "(" * 10_000])
 def test_hostile_answer_is_an_error_with_exit_zero(answer) -> None:
-    result = subprocess.run([sys.executable, "-m", "drill", "grade", *LLAMA3_70B_8K, "--answer", answer],
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "drill", "grade", *LLAMA3_70B_8K, "--answer", answer],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr and "pwned" not in result.stdout
     out = json.loads(result.stdout)
     assert out["error"] and out["parsed"] is None and out["score"] == 0.0

@@ -36,9 +36,12 @@ def item_state(item_id: str) -> tuple:
     study = Study.open()
     try:
         with study.engine.connect() as connection:
-            return tuple(connection.execute(
-                text("SELECT suspended, due_day, last_review_day, repetitions FROM item WHERE id = :id"),
-                {"id": item_id}).one())
+            return tuple(
+                connection.execute(
+                    text("SELECT suspended, due_day, last_review_day, repetitions FROM item WHERE id = :id"),
+                    {"id": item_id},
+                ).one()
+            )
     finally:
         study.close()
 
@@ -51,8 +54,14 @@ def test_list_json_gives_every_kind_with_its_state(capsys) -> None:
     rows = listed(capsys)
     assert {row["kind"] for row in rows} == {"card", "pitch", "estimate", "coding"}
     assert all(set(row["state"]) == STATE for row in rows)
-    assert rows[0]["state"] == {"due": None, "interval": 0, "reviews": 0, "lapses": 0, "suspended": False,
-                                "leech": False}
+    assert rows[0]["state"] == {
+        "due": None,
+        "interval": 0,
+        "reviews": 0,
+        "lapses": 0,
+        "suspended": False,
+        "leech": False,
+    }
 
 
 def test_list_filters_by_block_due_leech_and_suspended(capsys) -> None:

@@ -16,7 +16,9 @@ def test_without_a_file_every_default_is_printed(capsys, drill_home) -> None:
     assert "# interview_date is not set" in lines and "# theme is not set" in lines
     assert tomllib.loads(out) == Config().model_dump(mode="json", exclude_none=True)  # what it prints is TOML
     assert set(Config().by_key()) == {line.split(" = ")[0] for line in lines if " = " in line} | {
-        "interview_date", "theme"}
+        "interview_date",
+        "theme",
+    }
     assert not (drill_home / "config.toml").exists()
 
 
@@ -24,22 +26,35 @@ def test_the_file_s_settings_and_the_defaults_together(capsys, drill_home) -> No
     drill_home.mkdir(parents=True)
     (drill_home / "config.toml").write_text(
         '# mine\nnew_mix = { card = 5, estimate = 3 }\ninterview_date = 2026-12-15\ntheme = "nord"\n'
-        "mock_round_minutes = 5\n[mock_interview]\ncoding = true\n")
+        "mock_round_minutes = 5\n[mock_interview]\ncoding = true\n"
+    )
     assert main(["config"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"# {drill_home / 'config.toml'}"
-    for line in ("new_per_day = 8", "new_mix = {card = 5, estimate = 3}", "max_reviews_per_day = 200",
-                 "interview_date = 2026-12-15", 'theme = "nord"', "mock_round.minutes = 5", "mock_round.problems = 10",
-                 'mock_round.blocks = ["memory", "compute", "inference", "training", "communication"]',
-                 "mock_interview.coding = true", "mock_interview.pitch_seconds = 120"):
+    for line in (
+        "new_per_day = 8",
+        "new_mix = {card = 5, estimate = 3}",
+        "max_reviews_per_day = 200",
+        "interview_date = 2026-12-15",
+        'theme = "nord"',
+        "mock_round.minutes = 5",
+        "mock_round.problems = 10",
+        'mock_round.blocks = ["memory", "compute", "inference", "training", "communication"]',
+        "mock_interview.coding = true",
+        "mock_interview.pitch_seconds = 120",
+    ):
         assert line in lines
     assert main(["config", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["path"] == str(drill_home / "config.toml") and shown["exists"] is True
     settings = shown["settings"]
     assert settings["new_per_day"] == 8 and settings["interview_date"] == "2026-12-15" and settings["theme"] == "nord"
-    assert settings["mock_round"] == {"problems": 10, "minutes": 5, "blocks": [
-        "memory", "compute", "inference", "training", "communication"], "grade_at_end": True}
+    assert settings["mock_round"] == {
+        "problems": 10,
+        "minutes": 5,
+        "blocks": ["memory", "compute", "inference", "training", "communication"],
+        "grade_at_end": True,
+    }
     assert settings["mock_interview"]["coding"] is True and settings["desired_retention"] == 0.9
     assert set(settings) == set(Config.model_fields)
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
 from helpers.pilot import wait_until
+from textual.widgets import Static
 
 from drill.paths import Paths
 from drill.store.backup import make_backup
@@ -77,8 +77,12 @@ def test_cli_says_one_line_and_changes_nothing(home_with_history, kind) -> None:
     before = digest_after = damage(paths, kind)
     [backup] = sorted(paths.backups.iterdir())
     for command in (["stats"], ["stats", "--json"], ["queue", "--json"]):
-        run = subprocess.run([sys.executable, "-m", "drill", *command], capture_output=True, text=True,
-                             env={**os.environ, "DRILL_HOME": str(paths.home)})
+        run = subprocess.run(
+            [sys.executable, "-m", "drill", *command],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "DRILL_HOME": str(paths.home)},
+        )
         assert run.returncode == 2 and run.stdout == ""
         [line] = run.stderr.splitlines()
         assert line.startswith(f"drill: {paths.database} is damaged (") and DAMAGE[kind][1] in line
@@ -96,7 +100,9 @@ def test_restore_latest_brings_the_history_back_and_keeps_the_damaged_file(home_
     connection.close()
     damaged_digest = damage(paths, kind)
     env = {**os.environ, "DRILL_HOME": str(paths.home)}
-    restore = subprocess.run([sys.executable, "-m", "drill", "restore", "--latest"], capture_output=True, text=True, env=env)
+    restore = subprocess.run(
+        [sys.executable, "-m", "drill", "restore", "--latest"], capture_output=True, text=True, env=env
+    )
     assert restore.returncode == 0, restore.stderr
     [kept] = paths.backups.glob("damaged-*-drill.db")
     assert f"the damaged database was moved, unchanged, to {kept}" in restore.stdout

@@ -28,7 +28,11 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     """`lint-imports` over the drill package in `root`, against the contracts in its pyproject.toml."""
     return subprocess.run(
         [sys.executable, "-c", LINT_IMPORTS, "--no-cache", "--no-logo"],
-        cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True, timeout=120,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

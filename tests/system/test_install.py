@@ -45,14 +45,22 @@ def test_the_first_quickstart_line_alone_runs_coding_drills(tmp_path: Path) -> N
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)  # no system site packages
     bin_dir = venv / "bin"
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
-    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(venv),
-               DRILL_HOME=str(tmp_path / "home"), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")
+    }
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        VIRTUAL_ENV=str(venv),
+        DRILL_HOME=str(tmp_path / "home"),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
     # `pip install -e .` in the checkout, run with the venv's pip, as a user with it activated would
     pip, *args = install_command()
-    installed = subprocess.run([bin_dir / "python", "-m", pip, *args], cwd=ROOT, env=env,
-                               capture_output=True, text=True, timeout=1800)
+    installed = subprocess.run(
+        [bin_dir / "python", "-m", pip, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800
+    )
     assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
     drill = bin_dir / "drill"
     for drill_id in ("quantize-per-channel", "triton-vector-add"):
@@ -60,7 +68,11 @@ def test_the_first_quickstart_line_alone_runs_coding_drills(tmp_path: Path) -> N
             continue  # Triton has no wheels here: that drill skips itself
         ran = subprocess.run(
             [drill, "kernel", "test", drill_id, "--solution", f"kernels/{drill_id}/solution.py", "--json"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert ran.returncode == 0, ran.stderr
         result = json.loads(ran.stdout)
@@ -68,6 +80,7 @@ def test_the_first_quickstart_line_alone_runs_coding_drills(tmp_path: Path) -> N
         assert result["passed"] > 0 and result["failed"] == 0
     # the app process itself never imports torch
     code = "import sys, drill.cli, drill.coding.runner.environment as e; print(e.missing_requirements(), 'torch' in sys.modules)"
-    out = subprocess.run([bin_dir / "python", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [bin_dir / "python", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out.split() == ["[]", "False"]

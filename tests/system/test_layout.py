@@ -29,8 +29,11 @@ def imported_names(path: Path) -> Iterator[tuple[int, str]]:
             for alias in node.names:
                 yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom):
-            base = ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])]) \
-                if node.level else node.module or ""
+            base = (
+                ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])])
+                if node.level
+                else node.module or ""
+            )
             yield node.lineno, base
             for alias in node.names:
                 yield node.lineno, f"{base}.{alias.name}"
@@ -61,17 +64,28 @@ def test_test_modules_share_code_only_through_helpers() -> None:
 
 
 def test_every_snapshot_lives_under_tests_snapshots() -> None:
-    stray = [str(folder.relative_to(TESTS)) for folder in TESTS.rglob("__snapshots__")
-             if folder != SNAPSHOTS / "__snapshots__"]
-    comparing = [str(path.relative_to(TESTS)) for path in python_files()
-                 if path.stem.startswith("test_") and path != Path(__file__).resolve()
-                 and "snap_compare" in path.read_text(encoding="utf-8") and SNAPSHOTS not in path.parents]
+    stray = [
+        str(folder.relative_to(TESTS))
+        for folder in TESTS.rglob("__snapshots__")
+        if folder != SNAPSHOTS / "__snapshots__"
+    ]
+    comparing = [
+        str(path.relative_to(TESTS))
+        for path in python_files()
+        if path.stem.startswith("test_")
+        and path != Path(__file__).resolve()
+        and "snap_compare" in path.read_text(encoding="utf-8")
+        and SNAPSHOTS not in path.parents
+    ]
     assert (stray, comparing) == ([], [])
 
 
 def test_every_test_module_sits_in_unit_tui_system_or_snapshots() -> None:
-    stray = [str(path.relative_to(TESTS)) for path in TESTS.rglob("test_*.py")
-             if path.relative_to(TESTS).parts[0] not in FOLDERS]
+    stray = [
+        str(path.relative_to(TESTS))
+        for path in TESTS.rglob("test_*.py")
+        if path.relative_to(TESTS).parts[0] not in FOLDERS
+    ]
     assert stray == []
 
 

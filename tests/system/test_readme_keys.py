@@ -9,34 +9,34 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.content import estimates_only, pitch_only
+from helpers.footer import footer_keys
+from helpers.pilot import wait_ready, wait_until
+from helpers.screens import open_review
 from textual.binding import Binding
 from textual.widgets import DataTable, TextArea
 
 from drill.tui.app import DrillApp
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
 from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
 from drill.tui.screens.home import HomeScreen
-from drill.tui.screens.mock.round_history import MockHistoryScreen
 from drill.tui.screens.mock.interview import MockInterviewScreen
 from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_history import MockHistoryScreen
 from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.stats import StatsScreen
 from drill.tui.screens.summary import SummaryScreen
 from drill.tui.widgets.checklist import Checklist
-from drill.tui.dialogs.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
-from helpers.footer import footer_keys
-from helpers.content import estimates_only, pitch_only
-from helpers.pilot import wait_ready, wait_until
-from helpers.screens import open_review
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 ANYWHERE = "anywhere"
@@ -69,7 +69,7 @@ README_NAMES = {"F1": "f1", "/": "slash"}  # how the table writes a key → how 
 def table_rows() -> list[tuple[set[str], str]]:
     """(keys, where) for each row of README's keys table."""
     text = README.read_text()
-    table = text[text.index("| key | where | does |"):].split("\n\n", 1)[0].splitlines()[2:]
+    table = text[text.index("| key | where | does |") :].split("\n\n", 1)[0].splitlines()[2:]
     rows = []
     for line in table:
         key_cell, where = (cell.strip() for cell in line.strip("|").split("|")[:2])
@@ -96,8 +96,9 @@ def binding_keys(bindings) -> set[str]:
 
 def shown_keys(screen: type) -> set[str]:
     """The keys a screen's own bindings put in its Footer."""
-    return binding_keys(binding for binding in screen._merged_bindings.key_to_bindings.values()
-                        for binding in binding if binding.show)
+    return binding_keys(
+        binding for binding in screen._merged_bindings.key_to_bindings.values() for binding in binding if binding.show
+    )
 
 
 def test_the_table_names_only_known_places() -> None:
@@ -116,8 +117,12 @@ def test_every_key_in_the_footer_has_a_row(where: str) -> None:
 @pytest.mark.parametrize("where", list(SCREENS))
 def test_every_key_in_the_table_is_bound_there(where: str) -> None:
     screen, widgets = SCREENS[where]
-    bound = binding_keys(binding for owner in (screen, *widgets, DrillApp)
-                         for bindings in owner._merged_bindings.key_to_bindings.values() for binding in bindings)
+    bound = binding_keys(
+        binding
+        for owner in (screen, *widgets, DrillApp)
+        for bindings in owner._merged_bindings.key_to_bindings.values()
+        for binding in bindings
+    )
     stale = readme_keys(where) - bound
     assert not stale, f"README's keys table gives {where} {sorted(stale)}, which it does not bind"
 
@@ -128,6 +133,7 @@ def test_the_keys_that_work_anywhere_are_the_apps() -> None:
 
 
 # -- the Footers as drawn, in each state, at 80×24 ---------------------------------------------------
+
 
 def footer_shows_only_documented_keys(screen, where: str) -> None:
     shown = set(footer_keys(screen))

@@ -92,8 +92,12 @@ def test_closing_the_terminal_while_the_database_is_locked_keeps_every_grade(dri
     assert lock.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
     lock.rollback()
     lock.close()
-    started = subprocess.run([sys.executable, "-m", "drill", "queue"], capture_output=True, text=True,
-                             env={**os.environ, "DRILL_HOME": str(drill_home)})
+    started = subprocess.run(
+        [sys.executable, "-m", "drill", "queue"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DRILL_HOME": str(drill_home)},
+    )
     assert started.returncode == 0, started.stderr
     assert "saved 2 writes kept from a drill" in started.stderr
     rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()

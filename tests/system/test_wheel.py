@@ -20,8 +20,12 @@ def venv_over_these_packages(venv: Path) -> Path:
     virtualenv it reaches the base interpreter's packages, not this environment's."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
-    own = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                         check=True, capture_output=True, text=True).stdout.strip()
+    own = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (Path(own) / "drill_test_dependencies.pth").write_text("".join(f"{path}\n" for path in site.getsitepackages()))
     return python
 
@@ -30,7 +34,8 @@ def venv_over_these_packages(venv: Path) -> Path:
 def test_wheel_install_finds_its_content(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(ROOT)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     [wheel] = (tmp_path / "dist").glob("drill-*.whl")
     venv = tmp_path / "venv"
@@ -39,7 +44,11 @@ def test_wheel_install_finds_its_content(tmp_path: Path) -> None:
     env = {"DRILL_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
     where = subprocess.run(
         [python, "-c", "import drill.paths as p; print(p.content_root())"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     site_packages = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
     assert where == str(site_packages / "drill" / "_content")

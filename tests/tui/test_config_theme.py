@@ -1,7 +1,7 @@
 """The theme picked in the command palette is remembered in config.toml and applied at the next start."""
 
-from textual import constants
 from helpers.pilot import wait_ready, wait_until
+from textual import constants
 
 from drill.config import Config
 from drill.tui.app import DrillApp
@@ -36,5 +36,6 @@ async def test_a_theme_drill_does_not_know_is_said_and_the_default_kept(small_pa
         await wait_ready(pilot)
         assert app.theme == constants.DEFAULT_THEME
         assert [str(notice.message) for notice in app._notifications] == [
-            "config.toml names a theme drill does not know, 'no-such-theme': the default is used."]
+            "config.toml names a theme drill does not know, 'no-such-theme': the default is used."
+        ]
     assert small_paths.config.read_text() == 'theme = "no-such-theme"\n'

@@ -5,18 +5,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown
 from helpers.due_drill import drill_due  # noqa: F401  (a fixture)
 from helpers.pilot import db_rows, wait_ready, wait_until
+from textual.widgets import Markdown
 
 from drill.cli import main
 from drill.config import Config, ConfigError
 from drill.paths import Paths
 from drill.schedule.queue import DEFAULT_NEW_MIX, Candidate, Limits, build, kind_quotas, spread_kinds
 from drill.tui.app import DrillApp
+from drill.tui.dialogs.choose import Choose
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.review import ReviewScreen
-from drill.tui.dialogs.choose import Choose
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
@@ -51,7 +51,11 @@ def kinds(ids: list[str]) -> dict[str, int]:
 
 def test_quotas_are_the_mix_when_it_fits() -> None:
     assert kind_quotas({"card": 10, "pitch": 2, "estimate": 2, "coding": 1}, 15) == {
-        "card": 10, "pitch": 2, "estimate": 2, "coding": 1}
+        "card": 10,
+        "pitch": 2,
+        "estimate": 2,
+        "coding": 1,
+    }
     assert kind_quotas({"card": 3, "estimate": 0}, 40) == {"card": 3}
 
 
@@ -80,12 +84,25 @@ def test_room_a_kind_leaves_is_filled_by_the_others_but_never_by_coding() -> Non
 
 
 def test_kinds_are_spread_through_the_session_in_their_own_order() -> None:
-    items = [new(f"card-{n}", "card") for n in range(6)] + [new("coding-0", "coding")] + [
-        new(f"estimate-{n}", "estimate") for n in range(2)]
+    items = (
+        [new(f"card-{n}", "card") for n in range(6)]
+        + [new("coding-0", "coding")]
+        + [new(f"estimate-{n}", "estimate") for n in range(2)]
+    )
     spread = [item.item_id for item in spread_kinds(items)]
     # each item sits at (rank + ½) / its kind's count: cards at 1/12, 3/12 … 11/12, estimates at
     # 3/12 and 9/12 (after the card that ties), the drill at 6/12
-    assert spread == ["card-0", "card-1", "estimate-0", "card-2", "coding-0", "card-3", "card-4", "estimate-1", "card-5"]
+    assert spread == [
+        "card-0",
+        "card-1",
+        "estimate-0",
+        "card-2",
+        "coding-0",
+        "card-3",
+        "card-4",
+        "estimate-1",
+        "card-5",
+    ]
 
 
 def test_config_mix_alone_sets_the_daily_total(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers.editor import fake_editor
+from helpers.pilot import db_rows, wait_ready, wait_until
 from textual.widgets import Markdown
 
 from drill.content.decks import load_decks
 from drill.content.overrides import item_line
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
-from helpers.editor import fake_editor
-from helpers.pilot import db_rows, wait_ready, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -45,12 +45,15 @@ async def review_with_history(pilot) -> tuple[ReviewScreen, str]:
 
 
 def item_row(app, item_id: str) -> tuple:
-    [row] = db_rows(app, f"SELECT answer, deck, interval, due_day, repetitions, easiness FROM item WHERE id = '{item_id}'")
+    [row] = db_rows(
+        app, f"SELECT answer, deck, interval, due_day, repetitions, easiness FROM item WHERE id = '{item_id}'"
+    )
     return row
 
 
 async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_answer(
-        small_paths, clock, tmp_path, monkeypatch) -> None:
+    small_paths, clock, tmp_path, monkeypatch
+) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, item_id = await review_with_history(pilot)
@@ -65,7 +68,8 @@ async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_an
         after = item_row(app, item_id)
         assert after[0] == f"Edited answer of {item_id}." and after[1:] == before[1:]  # same schedule, same deck
         assert db_rows(app, f"SELECT answer FROM item_revision WHERE item_id = '{item_id}'") == [
-            (f"Answer of {item_id}.",)]
+            (f"Answer of {item_id}.",)
+        ]
         assert db_rows(app, f"SELECT button FROM review WHERE item_id = '{item_id}'") == [(1,)]
         assert not small_paths.overrides.exists()  # a checkout's deck is edited in place
         await pilot.press("3")  # the edited card is graded like any other
@@ -73,7 +77,8 @@ async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_an
 
 
 async def test_a_shipped_card_of_an_installed_drill_is_edited_in_the_override_deck(
-        small_paths, clock, tmp_path, monkeypatch) -> None:
+    small_paths, clock, tmp_path, monkeypatch
+) -> None:
     monkeypatch.setattr("drill.content.overrides.content_is_installed", lambda: True)
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -4,10 +4,10 @@ or padded to their column."""
 
 from __future__ import annotations
 
+from helpers.pilot import wait_until
 from textual.app import App, ComposeResult
 
 from drill.tui.widgets.item_table import Column, ItemTable, fit
-from helpers.pilot import wait_until
 
 ROWS = [f"row-{n:05d}" for n in range(10_000)]
 

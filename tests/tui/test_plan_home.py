@@ -10,8 +10,9 @@ TODAY = date(2026, 11, 22)
 
 
 def summary(interview: date | None, plan=None) -> HomeSummary:
-    return HomeSummary(today=TODAY, by_block={}, reviews_total=0, due_today=3, new_available=8, interview_date=interview,
-                       plan=plan)
+    return HomeSummary(
+        today=TODAY, by_block={}, reviews_total=0, due_today=3, new_available=8, interview_date=interview, plan=plan
+    )
 
 
 def test_headline_shows_the_pace_needed() -> None:
@@ -40,7 +41,16 @@ def test_headline_without_a_plan() -> None:
 def test_headline_sentences_say_which_counts_are_today_and_which_all_time() -> None:
     fresh = headline(summary(None)).plain
     assert fresh == "Today: 3 due, 8 new. No reviews yet."
-    studied = HomeSummary(today=TODAY, by_block={}, reviews_total=26, due_today=3, new_available=8, interview_date=None,
-                          reviews_today=1, drills_due=["dpo-loss", "lora"])
-    assert headline(studied).plain == ("Today: 3 due, 8 new. 1 review done today, 26 in all.\n"
-                                       "Coding drills due today (in the review): dpo-loss, lora.")
+    studied = HomeSummary(
+        today=TODAY,
+        by_block={},
+        reviews_total=26,
+        due_today=3,
+        new_available=8,
+        interview_date=None,
+        reviews_today=1,
+        drills_due=["dpo-loss", "lora"],
+    )
+    assert headline(studied).plain == (
+        "Today: 3 due, 8 new. 1 review done today, 26 in all.\nCoding drills due today (in the review): dpo-loss, lora."
+    )

@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
-
-from drill.tui.app import DrillApp
 from helpers.pilot import wait_ready, wait_until
 from helpers.screens import open_stats
 from helpers.stats_history import history  # noqa: F401  (a fixture)
+from rich.console import Console
+
+from drill.tui.app import DrillApp
 
 
 def text_of(screen, selector: str) -> str:
@@ -35,8 +35,11 @@ async def test_period_and_block_keys(history, clock) -> None:
         assert len(screen.report.readiness.blocks) == 5
 
         def shown(period, block):
-            return lambda: (screen.has_class("loaded") and screen.report.scope.period == period
-                            and screen.report.scope.block == block)
+            return lambda: (
+                screen.has_class("loaded")
+                and screen.report.scope.period == period
+                and screen.report.scope.block == block
+            )
 
         await pilot.press("p")
         await wait_until(pilot, shown(365, None))
@@ -121,10 +124,11 @@ async def test_calibration_says_so_when_there_is_nothing_to_check(small_paths, c
 async def test_mock_interviews_are_shown_with_their_scores(drill_home, clock) -> None:
     import random
 
+    from helpers.interview import run_interview
+
     from drill.interview.settings import InterviewSettings
     from drill.paths import Paths
     from drill.study import Study
-    from helpers.interview import run_interview
 
     study = Study.open(Paths(drill_home), clock, random.Random(3))
     card = run_interview(study, InterviewSettings(minutes=15, grill=2, pitch_seconds=0, estimates=1, coding=False))

@@ -9,18 +9,18 @@ import io
 from datetime import timedelta
 
 import pytest
-from rich.console import Console
-from textual.widgets import Checkbox, Markdown, Select, Static
 from helpers.editor import fake_editor
 from helpers.pilot import db_rows, wait_ready, wait_until
+from rich.console import Console
+from textual.widgets import Checkbox, Markdown, Select, Static
 
 from drill.days import describe_interval
 from drill.study import Study
 from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
-from drill.tui.dialogs.confirm import Confirm
 from drill.tui.widgets.item_table import ItemTable
 
 
@@ -42,7 +42,9 @@ def past_reviews(paths, clock) -> None:
 async def open_browser(pilot) -> BrowserScreen:
     await wait_ready(pilot)
     await pilot.press("b")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, BrowserScreen) and pilot.app.screen.has_class("loaded"))
+    await wait_until(
+        pilot, lambda: isinstance(pilot.app.screen, BrowserScreen) and pilot.app.screen.has_class("loaded")
+    )
     return pilot.app.screen
 
 
@@ -109,7 +111,9 @@ async def test_block_kind_and_flag_filters_narrow_the_table(small_paths, clock) 
         await wait_until(pilot, lambda: shown(screen) == ["m-1"])  # lapsed once, with leech_threshold = 1
         await pilot.click("#only-leech")
         await pilot.click("#only-due")
-        await wait_until(pilot, lambda: shown(screen) == ["m-1", "c-1"])  # failed yesterday, or new and passed yesterday
+        await wait_until(
+            pilot, lambda: shown(screen) == ["m-1", "c-1"]
+        )  # failed yesterday, or new and passed yesterday
         await pilot.click("#only-due")
         await move_to(pilot, screen, "c-2")
         await pilot.press("s")
@@ -183,8 +187,9 @@ def headless_suspend(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
 
 
-async def test_e_edits_the_card_and_keeps_its_history(small_paths, clock, tmp_path, monkeypatch,
-                                                      headless_suspend) -> None:
+async def test_e_edits_the_card_and_keeps_its_history(
+    small_paths, clock, tmp_path, monkeypatch, headless_suspend
+) -> None:
     past_reviews(small_paths, clock)
     fake_editor(tmp_path, monkeypatch, "s/Answer of c-1\\./Edited answer of c-1./")
     app = DrillApp(small_paths, clock=clock)
@@ -194,7 +199,9 @@ async def test_e_edits_the_card_and_keeps_its_history(small_paths, clock, tmp_pa
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CardInfoScreen))
         await pilot.press("e")
-        await wait_until(pilot, lambda: app.screen.query_one("#info-answer", Markdown).source == "Edited answer of c-1.")
+        await wait_until(
+            pilot, lambda: app.screen.query_one("#info-answer", Markdown).source == "Edited answer of c-1."
+        )
         assert db_rows(app, "SELECT answer FROM item WHERE id = 'c-1'") == [("Edited answer of c-1.",)]
         assert db_rows(app, "SELECT button FROM review WHERE item_id = 'c-1'") == [(4,)]
         await pilot.press("escape")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, Static
 from helpers.import_blocker import blocker
 from helpers.pilot import db_rows, wait_ready, wait_until
+from textual.widgets import Markdown, Static
 
 from drill.coding.runner import environment
 from drill.coding.runner.warm import WarmWorker

@@ -26,8 +26,17 @@ def test_a_syntax_error_stopping_every_test_is_said_once() -> None:
 
 
 def test_each_failure_says_what_is_new() -> None:
-    tests = [TestResult("test_a", "passed"), TestResult("test_b", "failed", summary="AssertionError: b"),
-             TestResult("test_c", "failed", summary="AssertionError: c"), TestResult("test_d", "skipped"),
-             TestResult("test_e", "failed", summary="AssertionError: c")]
+    tests = [
+        TestResult("test_a", "passed"),
+        TestResult("test_b", "failed", summary="AssertionError: b"),
+        TestResult("test_c", "failed", summary="AssertionError: c"),
+        TestResult("test_d", "skipped"),
+        TestResult("test_e", "failed", summary="AssertionError: c"),
+    ]
     assert result_lines(tests, "1 of 4 tests failed; first: test_b: AssertionError: b") == [
-        "- ✓ `test_a`", "- ✗ `test_b`", "- ✗ `test_c` — AssertionError: c", "- · `test_d`", "- ✗ `test_e`"]
+        "- ✓ `test_a`",
+        "- ✗ `test_b`",
+        "- ✗ `test_c` — AssertionError: c",
+        "- · `test_d`",
+        "- ✗ `test_e`",
+    ]

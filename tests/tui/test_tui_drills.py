@@ -8,17 +8,17 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, Static
 from helpers.pilot import db_rows, wait_ready, wait_until
 from helpers.screens import open_drill, start_from_list
+from textual.widgets import Markdown, Static
 
 from drill.coding.progress import Progress, read_progress
 from drill.paths import Paths
 from drill.tui.app import DrillApp
-from drill.tui.screens.drill_attempt import DrillScreen
-from drill.tui.screens.drills import DrillListScreen
 from drill.tui.dialogs.choose import Choose
 from drill.tui.dialogs.confirm import Confirm
+from drill.tui.screens.drill_attempt import DrillScreen
+from drill.tui.screens.drills import DrillListScreen
 from drill.tui.widgets.path_label import path_lines
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
@@ -57,8 +57,11 @@ def stopwatch(monkeypatch) -> Stopwatch:
 def reference(screen: DrillScreen) -> str:
     """The reference panel's text, as drawn ('' while hidden)."""
     panel = screen.query_one("#drill-reference", Static)
-    return "".join(segment.text for line in panel.render_lines(panel.region.reset_offset) for segment in line) \
-        if panel.display else ""
+    return (
+        "".join(segment.text for line in panel.render_lines(panel.region.reset_offset) for segment in line)
+        if panel.display
+        else ""
+    )
 
 
 def text(widget) -> str:
@@ -136,7 +139,7 @@ async def test_an_editor_that_is_not_there_is_said_and_the_app_keeps_running(app
 @pytest.mark.slow
 async def test_editor_runs_inside_suspend_then_the_tests_rerun(app, tmp_path, monkeypatch) -> None:
     editor = tmp_path / "fake-editor"
-    editor.write_text(f"#!/bin/sh\ncp {KERNELS / 'lora-linear' / 'solution.py'} \"$1\"\n")
+    editor.write_text(f'#!/bin/sh\ncp {KERNELS / "lora-linear" / "solution.py"} "$1"\n')
     editor.chmod(0o755)
     monkeypatch.setenv("EDITOR", str(editor))
     monkeypatch.setattr(DrillApp, "suspend", lambda self: contextlib.nullcontext())  # headless has no tty
@@ -176,8 +179,10 @@ async def test_escape_asks_and_the_drill_offers_the_kept_attempt_again(app, cloc
         await wait_until(pilot, lambda: app.screen is app.home_screen)
         clock.now += timedelta(hours=2)
         question = await start_from_list(pilot, "dpo-loss", Choose)
-        assert "Resume your attempt at DPO loss with implicit rewards, numerically stable from Sun 22 Nov 15:00?" \
+        assert (
+            "Resume your attempt at DPO loss with implicit rewards, numerically stable from Sun 22 Nov 15:00?"
             in text(question.query_one("Static"))
+        )
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, DrillScreen))
         resumed = app.screen
@@ -259,8 +264,10 @@ async def test_the_workspace_path_wraps_at_its_separators(app, drill_home, monke
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_drill(pilot, "quantize-per-channel")
         lines = text(screen.query_one("#drill-file")).splitlines()
-    assert "".join(line.strip() for line in lines) == \
-        "Your file: ~/home/workspaces/quantize-per-channel/20261122T150000Z/solution.py"
+    assert (
+        "".join(line.strip() for line in lines)
+        == "Your file: ~/home/workspaces/quantize-per-channel/20261122T150000Z/solution.py"
+    )
     assert len(lines) > 1 and all(line.endswith("/") for line in lines[:-1])
 
 

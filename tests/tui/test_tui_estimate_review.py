@@ -32,11 +32,15 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
         assert screen.view.problem is not None and screen.view.problem.family_id == answers[1][0]
         await pilot.press(*screen.view.problem.pretty, "enter", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen))
-    rows = db_rows(app, "SELECT r.quality, r.counted, a.score, a.answer FROM review r JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id")
+    rows = db_rows(
+        app,
+        "SELECT r.quality, r.counted, a.score, a.answer FROM review r JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id",
+    )
     assert [(quality, counted, score) for quality, counted, score, _ in rows] == [(5, 1, 1.0), (0, 1, 0.0), (5, 0, 1.0)]
     assert [answer for *_, answer in rows][:2] == [typed for _, typed in answers]
     assert db_rows(app, "SELECT id, interval FROM item ORDER BY id") == [
-        ("estimate:kv-cache", 1), ("estimate:pipeline-bubble", 1)
+        ("estimate:kv-cache", 1),
+        ("estimate:pipeline-bubble", 1),
     ]
 
 
@@ -54,7 +58,9 @@ async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_ans
         assert app.focused is entry
         await pilot.press("u")  # in the answer box, u is a letter
         assert entry.value == "u" and len(screen.session.given) == 1
-        keys = {binding.key: binding.description for _, binding, enabled, _ in screen.active_bindings.values() if enabled}
+        keys = {
+            binding.key: binding.description for _, binding, enabled, _ in screen.active_bindings.values() if enabled
+        }
         assert keys.get("ctrl+z") == "Undo last grade" and "u" not in keys
         await pilot.press("ctrl+z")
         assert screen.session.given == [] and screen.session.current.item_id == first

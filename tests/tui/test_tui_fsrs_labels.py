@@ -2,11 +2,12 @@
 
 from datetime import timedelta
 
+from helpers.pilot import db_rows
+from helpers.screens import start_review
+
 from drill.days import describe_interval
 from drill.schedule import fsrs_model
 from drill.tui.app import DrillApp
-from helpers.pilot import db_rows
-from helpers.screens import start_review
 
 
 async def test_labels_and_due_day_follow_fsrs(small_paths, clock) -> None:

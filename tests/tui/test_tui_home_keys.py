@@ -3,10 +3,11 @@ naming every key, those the Footer leaves out included."""
 
 import re
 
-from drill.tui.app import DrillApp
-from drill.tui.screens.home import HomeScreen
 from helpers.footer import cut_keys, footer_labels
 from helpers.pilot import wait_ready
+
+from drill.tui.app import DrillApp
+from drill.tui.screens.home import HomeScreen
 
 
 async def test_at_80_columns_every_key_of_home_is_in_view(small_paths, clock) -> None:
@@ -17,8 +18,9 @@ async def test_at_80_columns_every_key_of_home_is_in_view(small_paths, clock) ->
         shown = footer_labels(screen)
         assert cut_keys(screen) == [], shown
         assert {"r", "c", "m", "h", "k", "b", "s", "i", "f1"} <= set(shown)
-        legend = dict(chunk.partition(" ")[::2] for chunk in
-                      re.split(r"\s{3,}|\n", str(screen.query_one("#ways-in").render())))  # key → what it does
+        legend = dict(
+            chunk.partition(" ")[::2] for chunk in re.split(r"\s{3,}|\n", str(screen.query_one("#ways-in").render()))
+        )  # key → what it does
         assert {binding.key for binding in HomeScreen.BINDINGS} <= set(legend), legend
         ways_in = screen.query_one("#ways-in")
         assert ways_in.region.bottom <= 23  # above the Footer

@@ -1,8 +1,9 @@
 """The interview date set from the TUI: written to config.toml, shown on home, and cleared."""
 
+from helpers.pilot import wait_ready, wait_until
+
 from drill.config import Config
 from drill.tui.app import DrillApp
-from helpers.pilot import wait_ready, wait_until
 
 
 def headline(app) -> str:
@@ -38,7 +39,9 @@ async def test_a_past_date_is_said_in_the_dialog_and_keeps_the_text(small_paths,
         await pilot.press("i", *"2026-11-22", "enter")  # today (the clock's day) is not after today
         assert isinstance(app.screen, AskDate)
         assert app.screen.query_one(Input).value == "2026-11-22"
-        assert "2026-11-22 has passed: pick a day after 2026-11-22" in str(app.screen.query_one("#ask-date-error").render())
+        assert "2026-11-22 has passed: pick a day after 2026-11-22" in str(
+            app.screen.query_one("#ask-date-error").render()
+        )
         await pilot.press("backspace", "backspace", *"30", "enter")
         await wait_until(pilot, lambda: "Interview 2026-11-30" in headline(app))
     assert Config.load(small_paths.config).interview_date.isoformat() == "2026-11-30"

@@ -11,13 +11,13 @@ from textual.widgets import Input, Markdown, Select, Static, Switch
 from drill.config import Config
 from drill.paths import Paths
 from drill.tui.app import DrillApp
+from drill.tui.dialogs.confirm import Confirm
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.mock.interview import MockInterviewScreen
 from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 from drill.tui.widgets.checklist import Checklist
-from drill.tui.dialogs.confirm import Confirm
 
 
 @pytest.fixture
@@ -26,8 +26,9 @@ def app(drill_home, clock, monkeypatch):
     return DrillApp(Paths(drill_home), clock=clock)
 
 
-async def start(pilot, grill: int = 2, pitch: int = 120, estimates: int = 2, coding: bool = False,
-                minutes: int = 45, seed: int = 11) -> MockInterviewScreen:
+async def start(
+    pilot, grill: int = 2, pitch: int = 120, estimates: int = 2, coding: bool = False, minutes: int = 45, seed: int = 11
+) -> MockInterviewScreen:
     await wait_ready(pilot)
     pilot.app.study.rng = random.Random(seed)
     await pilot.press("M")
@@ -87,9 +88,12 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
         assert stored.answers == card.answers and stored.score == pytest.approx(card.score)
         assert steps[0].card.prompt[:20] in app.screen.text()  # questions named by their text
     assert db_rows(app, "SELECT ended, abandoned, finished_at IS NOT NULL, seconds_allowed FROM mock_interview") == [
-        ("done", 0, 1, 2700)]
-    answers = db_rows(app, "SELECT position, section, item_id, button, review_id IS NOT NULL FROM mock_interview_answer "
-                           "ORDER BY position")
+        ("done", 0, 1, 2700)
+    ]
+    answers = db_rows(
+        app,
+        "SELECT position, section, item_id, button, review_id IS NOT NULL FROM mock_interview_answer ORDER BY position",
+    )
     assert [(p, s, i) for p, s, i, _, _ in answers] == [(n, step.section, step.item_id) for n, step in enumerate(steps)]
     assert all(has_review for *_, has_review in answers)
     reviewed = db_rows(app, "SELECT item_id, button FROM review ORDER BY id")
@@ -105,8 +109,13 @@ async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, d
 
 def InterviewSettingsRemembered(drill_home) -> tuple:
     config = Config.load(drill_home / "config.toml")
-    return (config.mock_interview.minutes, config.mock_interview.grill, config.mock_interview.pitch_seconds,
-            config.mock_interview.estimates, config.mock_interview.coding)
+    return (
+        config.mock_interview.minutes,
+        config.mock_interview.grill,
+        config.mock_interview.pitch_seconds,
+        config.mock_interview.estimates,
+        config.mock_interview.coding,
+    )
 
 
 async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) -> None:
@@ -192,7 +201,8 @@ async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app, mo
         assert answer.section == "coding" and answer.result == "gave up" and answer.score == 0.0
         assert "gave up" in app.screen.text()
     assert db_rows(app, "SELECT section, result, item_id FROM mock_interview_answer") == [
-        ("coding", "gave up", step.item_id)]
+        ("coding", "gave up", step.item_id)
+    ]
     assert db_rows(app, "SELECT item_id FROM review") == [(step.item_id,)]
     assert looked_up == []
 
@@ -203,7 +213,8 @@ async def test_drill_mock_opens_on_the_setup_which_refuses_an_empty_interview(dr
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewSetupScreen))
         setup = app.screen
         assert "45 minutes: 3 grill questions (aloud), a 2-minute pitch, 3 estimation problems." in str(
-            setup.query_one("#interview-describe", Static).render())
+            setup.query_one("#interview-describe", Static).render()
+        )
         for selector in ("#grill", "#pitch", "#estimates"):
             setup.query_one(selector, Select).value = 0
         await pilot.press("ctrl+s")
@@ -233,7 +244,8 @@ async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the
         await pilot.press("3")
         await wait_until(pilot, lambda: isinstance(app.screen, MockInterviewScorecardScreen))
     assert db_rows(app, "SELECT item_id, button, ticked, typed_answer FROM review") == [
-        (card.item_id, 3, "[0, 1]", "paged KV")]
+        (card.item_id, 3, "[0, 1]", "paged KV")
+    ]
 
 
 async def test_the_scorecard_shows_whole_questions_and_the_history_local_times(app, in_kolkata) -> None:

@@ -4,18 +4,18 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import open_setup
 from textual.widgets import Checkbox, Markdown, Select, Switch
 
 from drill.estimate.rounds import RoundSettings
 from drill.tui.app import DrillApp
-from drill.tui.screens.mock.round_history import MockHistoryScreen
-from drill.tui.screens.mock.round import MockRoundScreen
-from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.plain_text import plain_text
+from drill.tui.screens.mock.round import MockRoundScreen
+from drill.tui.screens.mock.round_history import MockHistoryScreen
+from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen, top
 from drill.tui.widgets.pitch_timer import clock_text
-from helpers.pilot import db_rows, wait_ready, wait_until
-from helpers.screens import open_setup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,9 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
         await pilot.press("h")
         await wait_until(pilot, lambda: isinstance(app.screen, MockHistoryScreen))
         assert app.screen.rounds[0].answered == 5
-    assert db_rows(app, "SELECT problems, score, abandoned, finished_at IS NOT NULL FROM mock_round") == [(5, 0.8, 0, 1)]
+    assert db_rows(app, "SELECT problems, score, abandoned, finished_at IS NOT NULL FROM mock_round") == [
+        (5, 0.8, 0, 1)
+    ]
     assert db_rows(app, "SELECT COUNT(*), SUM(score) FROM estimate_attempt WHERE mock_round_id = 1") == [(5, 4.0)]
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]  # rounds are practice, not SM-2 reviews
 
@@ -187,9 +189,20 @@ async def test_a_past_round_opens_from_the_history_with_its_answers_and_local_ti
 def test_a_stored_answer_whose_family_is_gone_shows_what_was_stored() -> None:
     from drill.estimate.rounds import stored_attempt
 
-    row = {"item_id": "estimate:gone", "attempted_at": "2026-11-22T15:00:00+00:00", "params": {"n": 2},
-           "answer": "3 GB", "parsed": 3e9, "truth": 2e9, "unit": "byte", "score": 0.5, "log_error": 0.18,
-           "slip": None, "error": None, "seconds": 12.0}
+    row = {
+        "item_id": "estimate:gone",
+        "attempted_at": "2026-11-22T15:00:00+00:00",
+        "params": {"n": 2},
+        "answer": "3 GB",
+        "parsed": 3e9,
+        "truth": 2e9,
+        "unit": "byte",
+        "score": 0.5,
+        "log_error": 0.18,
+        "slip": None,
+        "error": None,
+        "seconds": 12.0,
+    }
     attempt = stored_attempt(row, None)
     assert attempt.problem.family_id == "gone" and "no longer" in attempt.problem.prompt
     assert attempt.score == 0.5 and attempt.result.truth_pretty.startswith("2 GB") and attempt.seconds == 12.0
@@ -208,17 +221,22 @@ async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, 
         setup.query_one("#grade-at-end", Switch).value = False
         await start_round(pilot)
     config = Config.load(drill_home / "config.toml")
-    assert config.mock_round == MockRound(problems=20, minutes=5, blocks=("memory", "inference", "communication"),
-                                          grade_at_end=False)
+    assert config.mock_round == MockRound(
+        problems=20, minutes=5, blocks=("memory", "inference", "communication"), grade_at_end=False
+    )
     again = DrillApp(Paths(drill_home), clock=clock)  # drill restarted
     async with again.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 20)
         assert setup.query_one("#minutes", Select).value == 5
         assert [box.id for box in setup.query(Checkbox) if box.value] == [
-            "block-memory", "block-inference", "block-communication"]
+            "block-memory",
+            "block-inference",
+            "block-communication",
+        ]
         assert setup.query_one("#grade-at-end", Switch).value is False
-        assert setup.settings() == RoundSettings(problems=20, minutes=5, blocks=("memory", "inference", "communication"),
-                                                 grade_at_end=False)
+        assert setup.settings() == RoundSettings(
+            problems=20, minutes=5, blocks=("memory", "inference", "communication"), grade_at_end=False
+        )
 
 
 async def test_a_remembered_length_outside_the_choices_is_offered(drill_home, clock) -> None:
@@ -234,9 +252,16 @@ async def test_a_remembered_length_outside_the_choices_is_offered(drill_home, cl
         assert app.screen.settings() == RoundSettings(problems=7, minutes=12)
 
 
-@pytest.mark.parametrize("line", ["mock_round_problems = 0", "mock_round_minutes = true",
-                                  'mock_round_blocks = ["memory", "gpus"]', "mock_round_blocks = []",
-                                  'mock_round_grade_at_end = "yes"'])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mock_round_problems = 0",
+        "mock_round_minutes = true",
+        'mock_round_blocks = ["memory", "gpus"]',
+        "mock_round_blocks = []",
+        'mock_round_grade_at_end = "yes"',
+    ],
+)
 def test_a_bad_remembered_round_setup_is_refused_with_its_key(tmp_path, line) -> None:
     from drill.config import Config, ConfigError
 
@@ -246,8 +271,10 @@ def test_a_bad_remembered_round_setup_is_refused_with_its_key(tmp_path, line) ->
         Config.load(path)
 
 
-@pytest.mark.parametrize(("answered", "abandoned", "finished", "ended"), [
-    (5, False, True, "done"), (3, False, True, "time"), (3, True, True, "abandoned"), (3, False, False, "unfinished")])
+@pytest.mark.parametrize(
+    ("answered", "abandoned", "finished", "ended"),
+    [(5, False, True, "done"), (3, False, True, "time"), (3, True, True, "abandoned"), (3, False, False, "unfinished")],
+)
 def test_how_a_stored_round_ended(answered, abandoned, finished, ended) -> None:
     from drill.estimate.rounds import ending
 

@@ -1,15 +1,15 @@
 """Pitch items: a timer against the target, the reference answer and checklist on reveal."""
 
 import pytest
+from helpers.content import pitch_only
+from helpers.footer import cut_keys, footer_keys, footer_labels
+from helpers.pilot import db_rows
+from helpers.screens import start_review
 from textual.widgets import Markdown, TextArea
 
 from drill.tui.app import DrillApp
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.pitch_timer import PitchTimer
-from helpers.footer import cut_keys, footer_keys, footer_labels
-from helpers.content import pitch_only
-from helpers.pilot import db_rows
-from helpers.screens import start_review
 
 
 async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:

@@ -2,14 +2,14 @@
 
 import sqlite3
 
+from helpers.footer import cut_keys, footer_labels
+from helpers.pilot import db_rows, wait_ready, wait_until
+from helpers.screens import start_review
 from textual.widgets import Markdown
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
-from helpers.footer import cut_keys, footer_labels
-from helpers.pilot import db_rows, wait_ready, wait_until
-from helpers.screens import start_review
 
 
 def make_app(paths, clock, **kwargs) -> DrillApp:
@@ -32,7 +32,9 @@ async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) 
         ]
         assert db_rows(app, "SELECT DISTINCT interval, due_day FROM item") == [(1, "2026-11-23")]
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "6 reviews done today, 6 in all." in str(app.home_screen.query_one("#headline").render()))
+        await wait_until(
+            pilot, lambda: "6 reviews done today, 6 in all." in str(app.home_screen.query_one("#headline").render())
+        )
 
 
 async def test_grade_keys_do_nothing_before_the_reveal(small_paths, clock) -> None:
@@ -70,7 +72,10 @@ async def test_again_brings_the_card_back_and_counts_once(small_paths, clock) ->
             shown.append(screen.session.current.item_id)
             await pilot.press("space", "3")
         assert shown.count(failed) == 1 and len(shown) == 6
-        assert db_rows(app, f"SELECT button, counted FROM review WHERE item_id = '{failed}' ORDER BY id") == [(1, 1), (3, 0)]
+        assert db_rows(app, f"SELECT button, counted FROM review WHERE item_id = '{failed}' ORDER BY id") == [
+            (1, 1),
+            (3, 0),
+        ]
         assert db_rows(app, f"SELECT repetitions, interval, easiness FROM item WHERE id = '{failed}'") == [(0, 1, 2.18)]
 
 
@@ -87,7 +92,9 @@ async def test_undo_takes_back_the_grade_and_its_write(small_paths, clock) -> No
         topic = screen.session.current.topic
         assert f"Undid Easy on the card on “{topic}”" in notices and not any(first in text for text in notices)
         assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
-        assert db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day IS NOT NULL OR due_day IS NOT NULL") == [(0,)]
+        assert db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day IS NOT NULL OR due_day IS NOT NULL") == [
+            (0,)
+        ]
 
 
 async def test_suspend_and_quit_mid_session_keep_what_was_given(small_paths, clock) -> None:
@@ -110,7 +117,9 @@ async def test_escape_goes_home_with_fresh_counts(small_paths, clock) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await start_review(pilot)
         await pilot.press("space", "3", "escape")
-        await wait_until(pilot, lambda: "1 review done today, 1 in all." in str(app.home_screen.query_one("#headline").render()))
+        await wait_until(
+            pilot, lambda: "1 review done today, 1 in all." in str(app.home_screen.query_one("#headline").render())
+        )
         assert app.screen is app.home_screen
 
 
@@ -147,8 +156,11 @@ async def test_the_summary_counts_items_and_repeats_apart(small_paths, clock) ->
 
 async def test_errata_show_dimmed_below_the_answer_only_after_the_reveal(small_paths, deck_dir, clock) -> None:
     deck = deck_dir / "a.toml"
-    deck.write_text(deck.read_text().replace(
-        'id = "m-1"', 'id = "m-1"\nerrata = "The notes say 156 FLOP/byte; with 2.039 TB/s it is 153."', 1))
+    deck.write_text(
+        deck.read_text().replace(
+            'id = "m-1"', 'id = "m-1"\nerrata = "The notes say 156 FLOP/byte; with 2.039 TB/s it is 153."', 1
+        )
+    )
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_review(pilot)
@@ -192,8 +204,16 @@ async def test_every_footer_key_fits_80_columns_after_a_reveal(small_paths, cloc
         screen = await start_review(pilot)
         await pilot.press("space", "3", "space")  # revealed, with an undo to offer
         await pilot.pause()
-        assert set(footer_labels(screen).values()) >= {"Again 1d↻", "Hard 1d↻", "Good 1d", "Easy 1d", "Undo",
-                                                       "Suspend", "Home", "Help"}
+        assert set(footer_labels(screen).values()) >= {
+            "Again 1d↻",
+            "Hard 1d↻",
+            "Good 1d",
+            "Easy 1d",
+            "Undo",
+            "Suspend",
+            "Home",
+            "Help",
+        }
         assert cut_keys(screen) == []
 
 
@@ -205,8 +225,10 @@ async def test_the_longest_grade_labels_fit_80_columns(small_paths, clock) -> No
         app.study.drain()
         connection = sqlite3.connect(app.paths.database)
         with connection:
-            connection.execute("UPDATE item SET repetitions = 6, interval = 40, easiness = 2.9, "
-                               "due_day = '2026-11-22', last_review_day = '2026-10-13'")
+            connection.execute(
+                "UPDATE item SET repetitions = 6, interval = 40, easiness = 2.9, "
+                "due_day = '2026-11-22', last_review_day = '2026-10-13'"
+            )
         connection.close()
         screen = await start_review(pilot)
         await pilot.press("space", "3", "space")

@@ -2,14 +2,14 @@
 text, say what is wrong under the box, and grade and store nothing until the answer can be graded."""
 
 import pytest
+from helpers.content import estimates_only
+from helpers.pilot import db_rows, wait_until
+from helpers.screens import open_review, open_setup
 from textual.widgets import Input, Markdown, ProgressBar, Static, Switch
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.mock.round import MockRoundScreen
 from drill.tui.screens.mock.round_summary import MockSummaryScreen
-from helpers.content import estimates_only
-from helpers.pilot import db_rows, wait_until
-from helpers.screens import open_review, open_setup
 
 
 @pytest.fixture
@@ -34,8 +34,12 @@ async def retype(pilot, entry: Input, text: str) -> None:
 def round_state(screen: MockRoundScreen) -> tuple:
     """The prompt, 'problem i/n' (the clocks beside it tick), the progress bar and the attempts."""
     status = str(screen.query_one("#session-status").render()).split(" · ")[0]
-    return (screen.view.query_one("#prompt", Markdown).source, status,
-            screen.query_one("#round-progress", ProgressBar).progress, len(screen.attempts))
+    return (
+        screen.view.query_one("#prompt", Markdown).source,
+        status,
+        screen.query_one("#round-progress", ProgressBar).progress,
+        len(screen.attempts),
+    )
 
 
 @pytest.mark.parametrize("grade_at_end", [True, False])
@@ -99,7 +103,11 @@ async def test_when_time_runs_out_a_typo_in_the_box_is_submitted_and_scores_zero
         screen.started -= screen.settings.seconds
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
         assert app.screen.summary.answered == 2
-    assert db_rows(app, "SELECT answer, score, error IS NOT NULL FROM estimate_attempt ORDER BY id")[1] == ("1+", 0.0, 1)
+    assert db_rows(app, "SELECT answer, score, error IS NOT NULL FROM estimate_attempt ORDER BY id")[1] == (
+        "1+",
+        0.0,
+        1,
+    )
 
 
 async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_paths, clock) -> None:
@@ -127,6 +135,6 @@ async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_path
         await pilot.press("enter")
         assert screen.view.showing_result and not error.display
         assert "Correct" in screen.view.query_one("#answer", Markdown).source
-    assert db_rows(app, "SELECT a.answer, a.score, r.quality FROM estimate_attempt a JOIN review r ON r.id = a.review_id") == [
-        (problem.pretty, 1.0, 5)
-    ]
+    assert db_rows(
+        app, "SELECT a.answer, a.score, r.quality FROM estimate_attempt a JOIN review r ON r.id = a.review_id"
+    ) == [(problem.pretty, 1.0, 5)]

@@ -18,11 +18,21 @@ if TYPE_CHECKING:
 DEVICES = ("cpu", "cuda")
 
 
-def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: float = DEFAULT_TIMEOUT_S,
-              warm: bool = True, *, benchmark: bool | None = None, memory_mb: int = DEFAULT_MEMORY_MB,
-              gpu_memory_mb: int = DEFAULT_GPU_MEMORY_MB, maxfail: int | None = None,
-              on_test: Callable[[TestResult], None] | None = None, cancel: threading.Event | None = None,
-              worker: WarmWorker | None = None) -> TestRun:
+def run_tests(
+    drill: Drill,
+    candidate: Path,
+    device: str = "cpu",
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    warm: bool = True,
+    *,
+    benchmark: bool | None = None,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    gpu_memory_mb: int = DEFAULT_GPU_MEMORY_MB,
+    maxfail: int | None = None,
+    on_test: Callable[[TestResult], None] | None = None,
+    cancel: threading.Event | None = None,
+    worker: WarmWorker | None = None,
+) -> TestRun:
     """Run `drill`'s hidden tests against the file `candidate` on `device`; never raises.
 
     warm: use the warm worker (`worker`, else the shared default one) when fork is available.
@@ -45,8 +55,16 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
             return error_run(describe(missing), device, environment=True)
         from drill.coding.runner.invocation import prepare
 
-        inv = prepare(drill, candidate, device, timeout_s=timeout_s, memory_mb=memory_mb, gpu_memory_mb=gpu_memory_mb,
-                      benchmark=device == "cuda" if benchmark is None else benchmark, maxfail=maxfail)
+        inv = prepare(
+            drill,
+            candidate,
+            device,
+            timeout_s=timeout_s,
+            memory_mb=memory_mb,
+            gpu_memory_mb=gpu_memory_mb,
+            benchmark=device == "cuda" if benchmark is None else benchmark,
+            maxfail=maxfail,
+        )
         from drill.coding.runner.warm import default_worker, fork_available
 
         if warm and fork_available():
@@ -55,8 +73,9 @@ def run_tests(drill: Drill, candidate: Path, device: str = "cpu", timeout_s: flo
 
         return run_cold(inv, on_test, cancel)
     except Exception as error:  # noqa: BLE001 - the app must stay up whatever happens here
-        return error_run(f"the runner failed: {type(error).__name__}: {error}", device, time.monotonic() - start,
-                         environment=True)
+        return error_run(
+            f"the runner failed: {type(error).__name__}: {error}", device, time.monotonic() - start, environment=True
+        )
 
 
 def prewarm() -> None:

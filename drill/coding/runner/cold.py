@@ -27,8 +27,16 @@ def judge(inv: Invocation, tail: ReportTail, exit: Exit, seconds: float) -> Test
         output = inv.output.read_bytes()[-OUTPUT_TAIL:].decode("utf-8", errors="replace")
     except OSError:
         output = ""
-    return interpret(tail.verifier.events, exit, seconds=seconds, timeout_s=inv.timeout_s, memory_mb=inv.memory_mb,
-                     device=inv.device, output=output, tampered=tail.verifier.tampered)
+    return interpret(
+        tail.verifier.events,
+        exit,
+        seconds=seconds,
+        timeout_s=inv.timeout_s,
+        memory_mb=inv.memory_mb,
+        device=inv.device,
+        output=output,
+        tampered=tail.verifier.tampered,
+    )
 
 
 def add_timing(run: TestRun, inv: Invocation, start: Callable[[Invocation, ReportTail], Exit]) -> None:
@@ -51,9 +59,15 @@ def _spawn(inv: Invocation, tail: ReportTail, mode: Mode, cancel: threading.Even
         return cancel is not None and cancel.is_set()
 
     env = {**os.environ, "PYTHONPATH": python_path()}
-    process = subprocess.Popen([sys.executable, "-m", "drill.coding.sandbox.child"], cwd=inv.scratch, env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "drill.coding.sandbox.child"],
+        cwd=inv.scratch,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     assert process.stdin is not None  # stdin=PIPE
     try:
         process.stdin.write((json.dumps(inv.request(mode)) + "\n").encode())
@@ -63,8 +77,9 @@ def _spawn(inv: Invocation, tail: ReportTail, mode: Mode, cancel: threading.Even
     return supervise(process.pid, process.poll, inv.timeout_s, inv.rss_limit, tick)
 
 
-def run_cold(inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
-             cancel: threading.Event | None = None) -> TestRun:
+def run_cold(
+    inv: Invocation, on_test: Callable[[TestResult], None] | None = None, cancel: threading.Event | None = None
+) -> TestRun:
     """Run the invocation in a fresh interpreter; every process it starts dies with the run."""
     start = time.monotonic()
     tail = ReportTail(inv.report, inv.key, on_test)

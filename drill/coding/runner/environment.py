@@ -38,8 +38,15 @@ REQUIREMENTS = {
 ALWAYS = ("pytest", "torch")  # the runner, and what the shipped kernels/conftest.py imports
 # Modules whose absence in a test process means this Python is incomplete, not that the
 # candidate's code is wrong: each maps to the requirement that brings it.
-PROVIDED_BY = {"pytest": "pytest", "_pytest": "pytest", "pluggy": "pytest", "iniconfig": "pytest",
-               "torch": "torch", "triton": "triton", "numpy": "numpy"}
+PROVIDED_BY = {
+    "pytest": "pytest",
+    "_pytest": "pytest",
+    "pluggy": "pytest",
+    "iniconfig": "pytest",
+    "torch": "torch",
+    "triton": "triton",
+    "numpy": "numpy",
+}
 CHECKOUT_FIX = "pip install -e ."
 _NO_MODULE = re.compile(r"No module named '?([\w.]+)'?")
 
@@ -56,9 +63,14 @@ def _top_level_imports(tree: ast.AST) -> set[str]:
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module.split(".")[0])
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr == "importorskip" and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "importorskip"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             names.add(node.args[0].value.split(".")[0])
     return names
 
@@ -119,9 +131,11 @@ def _names(missing: list[str]) -> str:
 def describe(missing: list[str], python: str | None = None) -> str:
     """One line for a person: what coding drills lack here and the exact command that fixes it."""
     verb = "is" if len(missing) == 1 else "are"
-    return (f"Coding drills need {_names(missing)}, which {verb} not installed in this Python "
-            f"({python or sys.executable}). Install {'it' if len(missing) == 1 else 'them'} with: "
-            f"{fix_command(missing, python)} (or `{CHECKOUT_FIX}` in a drill checkout).")
+    return (
+        f"Coding drills need {_names(missing)}, which {verb} not installed in this Python "
+        f"({python or sys.executable}). Install {'it' if len(missing) == 1 else 'them'} with: "
+        f"{fix_command(missing, python)} (or `{CHECKOUT_FIX}` in a drill checkout)."
+    )
 
 
 def missing_modules_in(text: str) -> list[str]:

@@ -79,22 +79,41 @@ class Invocation:
 
     def pytest_args(self) -> list[str]:
         hidden = str(self.hidden)
-        args = [str(self.tests), "-q", "-p", "no:cacheprovider", "-c", str(self.hidden / "pytest.ini"),
-                "--rootdir", hidden, "--confcutdir", hidden, "--import-mode=importlib", "--tb=short", "--color=no",
-                # its clean-up runs gc.collect() five times: 0.7 s in a forked child of a torch process
-                "-p", "no:unraisableexception"]
+        args = [
+            str(self.tests),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(self.hidden / "pytest.ini"),
+            "--rootdir",
+            hidden,
+            "--confcutdir",
+            hidden,
+            "--import-mode=importlib",
+            "--tb=short",
+            "--color=no",
+            # its clean-up runs gc.collect() five times: 0.7 s in a forked child of a torch process
+            "-p",
+            "no:unraisableexception",
+        ]
         return args + ([f"--maxfail={self.maxfail}"] if self.maxfail else [])
 
     def env(self) -> dict[str, str]:
         """The test process's whole environment: the caller's, less drill's own and pytest's
         variables, with HOME, DRILL_HOME and TMPDIR inside the scratch folder."""
-        keep = {name: value for name, value in os.environ.items()
-                if not name.startswith(("DRILL_", "PYTEST_", "XDG_")) and name not in ("HOME", "TMPDIR", "PYTHONPATH")}
+        keep = {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith(("DRILL_", "PYTEST_", "XDG_")) and name not in ("HOME", "TMPDIR", "PYTHONPATH")
+        }
         home = self.scratch / "home"
         triton_cache = os.environ.get("TRITON_CACHE_DIR") or str(Path.home() / ".triton" / "cache")
         return {
             **keep,
-            "HOME": str(home), "DRILL_HOME": str(home / "drill"), "TMPDIR": str(self.scratch / "tmp"),
+            "HOME": str(home),
+            "DRILL_HOME": str(home / "drill"),
+            "TMPDIR": str(self.scratch / "tmp"),
             "TRITON_CACHE_DIR": triton_cache,
             "DRILL_CANDIDATE": str(self.candidate),
             "DRILL_DEVICE": self.device,
@@ -107,23 +126,46 @@ class Invocation:
 
     def request(self, mode: Mode = "test") -> RunRequest:
         """The run request for the child (see drill.coding.sandbox.child); mode "test" or "time"."""
-        return {"op": "run", "mode": mode, "args": self.pytest_args(), "env": self.env(),
-                "cwd": str(self.candidate.parent), "output": str(self.output), "report": str(self.report),
-                "key": self.key, "hidden": str(self.hidden),
-                "reference": str(self.hidden / REFERENCE),  # there only for a timing run (for_timing)
-                "candidate": str(self.candidate), "hide": list(self.hide), "timeout_s": self.timeout_s,
-                "rss_limit": self.rss_limit, "memory_mb": self.memory_mb, "gpu_memory_mb": self.gpu_memory_mb,
-                "device": self.device,
-                # DRILL_SANDBOX=off tries the fallback a machine without user namespaces gets (tests)
-                "namespaces": os.environ.get("DRILL_SANDBOX") != "off" and available().namespaces}
+        return {
+            "op": "run",
+            "mode": mode,
+            "args": self.pytest_args(),
+            "env": self.env(),
+            "cwd": str(self.candidate.parent),
+            "output": str(self.output),
+            "report": str(self.report),
+            "key": self.key,
+            "hidden": str(self.hidden),
+            "reference": str(self.hidden / REFERENCE),  # there only for a timing run (for_timing)
+            "candidate": str(self.candidate),
+            "hide": list(self.hide),
+            "timeout_s": self.timeout_s,
+            "rss_limit": self.rss_limit,
+            "memory_mb": self.memory_mb,
+            "gpu_memory_mb": self.gpu_memory_mb,
+            "device": self.device,
+            # DRILL_SANDBOX=off tries the fallback a machine without user namespaces gets (tests)
+            "namespaces": os.environ.get("DRILL_SANDBOX") != "off" and available().namespaces,
+        }
 
     def for_timing(self) -> Invocation:
         """The same run, set up to time candidate and reference (after a pass): a fresh key and
         report, and the reference copied beside the tests."""
         shutil.copyfile(self.drill.solution, self.hidden / REFERENCE)
         self.report.unlink(missing_ok=True)
-        return Invocation(self.drill, self.candidate, self.device, self.scratch, self.timeout_s, self.memory_mb,
-                          self.gpu_memory_mb, True, None, new_key(), self.hide)
+        return Invocation(
+            self.drill,
+            self.candidate,
+            self.device,
+            self.scratch,
+            self.timeout_s,
+            self.memory_mb,
+            self.gpu_memory_mb,
+            True,
+            None,
+            new_key(),
+            self.hide,
+        )
 
     def cleanup(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
@@ -141,8 +183,13 @@ def hidden_folders(drill: Drill, scratch: Path) -> tuple[str, ...]:
 
     paths = Paths.resolve()
     wanted = {drill.kernels_dir, *paths.kernel_dirs(), paths.home}
-    needed = [scratch, PACKAGE_PARENT / "drill", Path(sys.prefix), Path(sys.base_prefix),
-              *(Path(entry) for entry in sys.path if entry)]
+    needed = [
+        scratch,
+        PACKAGE_PARENT / "drill",
+        Path(sys.prefix),
+        Path(sys.base_prefix),
+        *(Path(entry) for entry in sys.path if entry),
+    ]
     found = []
     for folder in sorted(wanted):
         folder = folder.expanduser().resolve()

@@ -25,8 +25,9 @@ class TestResult:
 
     @classmethod
     def from_event(cls, event: ReportEvent) -> TestResult:
-        return cls(event["name"], event["outcome"], event.get("message", ""), event.get("output", ""),
-                   event.get("summary", ""))
+        return cls(
+            event["name"], event["outcome"], event.get("message", ""), event.get("output", ""), event.get("summary", "")
+        )
 
     def as_json(self) -> dict[str, str]:
         return {"name": self.name, "outcome": self.outcome, "message": self.message}
@@ -67,9 +68,14 @@ class TestRun:
     def as_json(self) -> dict[str, object]:
         """The `drill kernel test --json` object."""
         return {
-            "status": self.status, "passed": self.passed, "failed": self.failed,
-            "tests": [test.as_json() for test in self.tests], "seconds": round(self.seconds, 3),
-            "reason": self.reason, "speed_ratio": self.speed_ratio, "environment": self.environment,
+            "status": self.status,
+            "passed": self.passed,
+            "failed": self.failed,
+            "tests": [test.as_json() for test in self.tests],
+            "seconds": round(self.seconds, 3),
+            "reason": self.reason,
+            "speed_ratio": self.speed_ratio,
+            "environment": self.environment,
         }
 
 
@@ -102,8 +108,17 @@ def _summary(test: TestResult) -> str:
 NOT_REPORTED = "the run did not report its tests"
 
 
-def interpret(events: list[ReportEvent], exit: Exit, *, seconds: float, timeout_s: float, memory_mb: int,
-              device: str, output: str = "", tampered: bool = False) -> TestRun:
+def interpret(
+    events: list[ReportEvent],
+    exit: Exit,
+    *,
+    seconds: float,
+    timeout_s: float,
+    memory_mb: int,
+    device: str,
+    output: str = "",
+    tampered: bool = False,
+) -> TestRun:
     """Turn the signed report's events and the process's end into one TestRun with a human reason.
 
     A pass needs all of: a report no one else wrote into (`tampered` False), the collected test
@@ -119,14 +134,22 @@ def interpret(events: list[ReportEvent], exit: Exit, *, seconds: float, timeout_
     during = f" while running {running}" if running else ""
     collect = [event for event in events if event.get("event") == "collect_error"]
     timing = next((event for event in events if event.get("event") == "timing"), ReportEvent())
-    run = TestRun("fail", passed, failed, tests, seconds, device=device, output=output,
-                  speed_ratio=timing.get("speed_ratio"), candidate_s=timing.get("candidate_s"),
-                  reference_s=timing.get("reference_s"))
+    run = TestRun(
+        "fail",
+        passed,
+        failed,
+        tests,
+        seconds,
+        device=device,
+        output=output,
+        speed_ratio=timing.get("speed_ratio"),
+        candidate_s=timing.get("candidate_s"),
+        reference_s=timing.get("reference_s"),
+    )
     code = exit.returncode
     if exit.timed_out:
         run.status = "timeout"
-        run.reason = (f"stopped after the {timeout_s:g} s time limit{during}: "
-                      "an infinite loop, or far too slow")
+        run.reason = f"stopped after the {timeout_s:g} s time limit{during}: an infinite loop, or far too slow"
     elif exit.cancelled:
         run.status, run.reason = "error", "cancelled"
     elif exit.over_memory:
@@ -134,20 +157,26 @@ def interpret(events: list[ReportEvent], exit: Exit, *, seconds: float, timeout_
         run.reason = f"stopped for using too much memory (the tests may use {memory_mb} MiB){during}"
     elif code is not None and code < 0:
         name = _signal_name(-code)
-        hint = {"SIGABRT": " (os.abort() or a native assertion)", "SIGSEGV": " (a segmentation fault)",
-                "SIGKILL": " (killed: out of memory?)"}.get(name, "")
+        hint = {
+            "SIGABRT": " (os.abort() or a native assertion)",
+            "SIGSEGV": " (a segmentation fault)",
+            "SIGKILL": " (killed: out of memory?)",
+        }.get(name, "")
         run.status, run.reason = "error", f"the test process crashed with {name}{hint}{during}"
     elif collect:
         run.status = "error"
         run.reason = "the tests could not be collected: " + (
-            collect[0].get("summary") or _last_line(collect[0].get("message", "")))
+            collect[0].get("summary") or _last_line(collect[0].get("message", ""))
+        )
     elif tampered:
         run.status, run.reason = "fail", f"{NOT_REPORTED}: its report holds lines the test runner did not write"
     elif not any(event.get("event") == "end" for event in events):
         last = _last_line(output)
         run.status = "error"
-        run.reason = (f"{NOT_REPORTED}: the test process exited early with code {code}{during} "
-                      "(sys.exit() or os._exit()?)" + (f": {last}" if last else ""))
+        run.reason = (
+            f"{NOT_REPORTED}: the test process exited early with code {code}{during} "
+            "(sys.exit() or os._exit()?)" + (f": {last}" if last else "")
+        )
     elif code not in (0, 1):
         run.status = "error"
         run.reason = f"pytest stopped with exit code {code}: " + (_last_line(output) or "no output")

@@ -19,8 +19,9 @@ from drill.coding.signed import Verifier
 MEMORY_CHECK_S = 0.1
 
 
-def supervise(pid: int, poll: Callable[[], int | None], timeout_s: float, rss_limit: int | None,
-              tick: Callable[[], bool]) -> Exit:
+def supervise(
+    pid: int, poll: Callable[[], int | None], timeout_s: float, rss_limit: int | None, tick: Callable[[], bool]
+) -> Exit:
     """Wait for `pid` (poll() returns its exit code, negative for a signal, or None).
 
     tick() waits a little and returns True to cancel. Past the deadline, past `rss_limit`

@@ -57,8 +57,12 @@ class WarmWorker:
         if self._process is not None:
             self.restarts += 1
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "drill.coding.runner.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": python_path()}, start_new_session=True,
+            [sys.executable, "-m", "drill.coding.runner.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": python_path()},
+            start_new_session=True,
             cwd=PACKAGE_PARENT,
         )
         assert self._process.stdout is not None  # stdout=PIPE
@@ -88,8 +92,12 @@ class WarmWorker:
             with contextlib.suppress(OSError):
                 stream.close()
 
-    def run(self, inv: Invocation, on_test: Callable[[TestResult], None] | None = None,
-            cancel: threading.Event | None = None) -> TestRun:
+    def run(
+        self,
+        inv: Invocation,
+        on_test: Callable[[TestResult], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TestRun:
         """Run one invocation; a dead worker is restarted once, then the cold runner takes over."""
         with self._lock:
             start = time.monotonic()
@@ -128,8 +136,9 @@ class WarmWorker:
                     child = message["pid"]
                     deadline = time.monotonic() + inv.timeout_s + GRACE_S
                 elif message["event"] == "done":
-                    return Exit(message["returncode"], message["timed_out"], message["over_memory"],
-                                message["cancelled"])
+                    return Exit(
+                        message["returncode"], message["timed_out"], message["over_memory"], message["cancelled"]
+                    )
             tail.poll()
             if cancel is not None and cancel.is_set() and not cancel_sent:
                 self._send(process, {"op": "cancel"})

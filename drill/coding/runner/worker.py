@@ -24,14 +24,37 @@ from typing import TextIO
 from drill.coding.runner.pipe import Answer, Lines, WorkerRun
 
 PRELOAD = (
-    "torch", "torch.nn", "torch.nn.functional", "torch.testing", "torch.utils.checkpoint", "torch.autograd.graph",
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.testing",
+    "torch.utils.checkpoint",
+    "torch.autograd.graph",
     "torch.distributed.tensor",  # torch.testing.assert_close imports it on first use: 0.6 s
-    "pytest", "_pytest.python", "_pytest.fixtures", "_pytest.assertion.rewrite", "_pytest.skipping",
-    "_pytest.faulthandler", "_pytest.junitxml", "_pytest.pastebin", "_pytest.helpconfig", "_pytest.warnings",
-    "_pytest.unittest", "_pytest.setuponly", "_pytest.setupplan", "_pytest.tracemalloc", "_pytest.threadexception",
-    "pdb", "drill.coding.processes", "drill.coding.signed", "drill.coding.sandbox.child",
-    "drill.coding.sandbox.contain", "drill.coding.sandbox.guard", "drill.coding.sandbox.limits",
-    "drill.coding.sandbox.plugin", "drill.coding.sandbox.timing",
+    "pytest",
+    "_pytest.python",
+    "_pytest.fixtures",
+    "_pytest.assertion.rewrite",
+    "_pytest.skipping",
+    "_pytest.faulthandler",
+    "_pytest.junitxml",
+    "_pytest.pastebin",
+    "_pytest.helpconfig",
+    "_pytest.warnings",
+    "_pytest.unittest",
+    "_pytest.setuponly",
+    "_pytest.setupplan",
+    "_pytest.tracemalloc",
+    "_pytest.threadexception",
+    "pdb",
+    "drill.coding.processes",
+    "drill.coding.signed",
+    "drill.coding.sandbox.child",
+    "drill.coding.sandbox.contain",
+    "drill.coding.sandbox.guard",
+    "drill.coding.sandbox.limits",
+    "drill.coding.sandbox.plugin",
+    "drill.coding.sandbox.timing",
 )
 
 
@@ -93,8 +116,17 @@ def serve(request: WorkerRun, lines: Lines, answer: TextIO) -> None:
     for left in descendants(os.getpid()):  # orphans that came back to this subreaper
         kill_tree(left)
     _reap()
-    send(answer, {"event": "done", "id": request["id"], "returncode": exit.returncode, "timed_out": exit.timed_out,
-                  "over_memory": exit.over_memory, "cancelled": exit.cancelled})
+    send(
+        answer,
+        {
+            "event": "done",
+            "id": request["id"],
+            "returncode": exit.returncode,
+            "timed_out": exit.timed_out,
+            "over_memory": exit.over_memory,
+            "cancelled": exit.cancelled,
+        },
+    )
 
 
 def _reap() -> None:

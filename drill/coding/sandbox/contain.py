@@ -88,8 +88,12 @@ def become_subreaper(libc: ctypes.CDLL | None = None) -> bool:
 
 def _cover(libc: ctypes.CDLL, folder: str) -> None:
     """An empty read-only tmpfs over `folder`."""
-    _check(libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                      b"size=4k,mode=0500"), f"mount tmpfs on {folder}")
+    _check(
+        libc.mount(
+            b"tmpfs", folder.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=0500"
+        ),
+        f"mount tmpfs on {folder}",
+    )
 
 
 def contain(hide: list[str], namespaces: bool = True) -> Containment:
@@ -192,8 +196,13 @@ def available() -> Containment:
     import subprocess
 
     try:
-        answer = subprocess.run([sys.executable, "-m", "drill.coding.sandbox", "--json"], capture_output=True,
-                                text=True, timeout=60, env={**os.environ, "PYTHONPATH": python_path()})
+        answer = subprocess.run(
+            [sys.executable, "-m", "drill.coding.sandbox", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": python_path()},
+        )
         return Containment(**json.loads(answer.stdout))
     except (OSError, ValueError, TypeError, subprocess.TimeoutExpired) as error:
         return Containment(False, f"the check failed: {error}")

@@ -16,9 +16,26 @@ import sys
 from types import FrameType
 
 # Audited events whose arguments name files: reading, listing, and changing them.
-FILE_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "os.remove", "os.rmdir", "os.rename", "os.truncate",
-                         "shutil.rmtree", "os.chmod", "os.chown", "os.link", "os.symlink", "os.utime", "os.mkdir",
-                         "shutil.copyfile", "shutil.move"})
+FILE_EVENTS = frozenset(
+    {
+        "open",
+        "os.listdir",
+        "os.scandir",
+        "os.remove",
+        "os.rmdir",
+        "os.rename",
+        "os.truncate",
+        "shutil.rmtree",
+        "os.chmod",
+        "os.chown",
+        "os.link",
+        "os.symlink",
+        "os.utime",
+        "os.mkdir",
+        "shutil.copyfile",
+        "shutil.move",
+    }
+)
 PROGRAM_EVENTS = frozenset({"os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen", "os.system", "pty.spawn"})
 
 

@@ -69,8 +69,9 @@ def describe(excinfo: pytest.ExceptionInfo[BaseException], candidate: str) -> tu
 class Reporter:
     """One run's observer; `sign` turns an event into its signed line (drill.coding.signed)."""
 
-    def __init__(self, report: IO[str], sign: Callable[[ReportEvent], str], candidate: str, device: str,
-                 seal: Callable[[], None]) -> None:
+    def __init__(
+        self, report: IO[str], sign: Callable[[ReportEvent], str], candidate: str, device: str, seal: Callable[[], None]
+    ) -> None:
         self._write: Callable[[ReportEvent], object] = lambda event: (report.write(sign(event)), report.flush())
         self._candidate, self._device, self._seal = candidate, device, seal
         self._finished: set[str] = set()
@@ -93,8 +94,13 @@ class Reporter:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self._write({"event": "collect_error", "name": report.nodeid,
-                         "message": truncate(str(report.longrepr), MESSAGE_LIMIT, keep="tail")})
+            self._write(
+                {
+                    "event": "collect_error",
+                    "name": report.nodeid,
+                    "message": truncate(str(report.longrepr), MESSAGE_LIMIT, keep="tail"),
+                }
+            )
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -144,8 +150,9 @@ class Reporter:
         return (yield from self._phase(item, "teardown"))
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
-                                  ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
         if call.excinfo is not None and not report.skipped:
             words = describe(call.excinfo, self._candidate)
@@ -169,8 +176,16 @@ class Reporter:
     def pytest_runtest_logfinish(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         words = self._results.pop(nodeid, {"message": "", "summary": "", "output": "", "skip": ""})
         outcome, message = self._outcome(nodeid, words)
-        self._write({"event": "result", "name": _test_name(nodeid), "outcome": outcome, "message": message,
-                     "summary": words["summary"] if outcome != "passed" else "", "output": words["output"]})
+        self._write(
+            {
+                "event": "result",
+                "name": _test_name(nodeid),
+                "outcome": outcome,
+                "message": message,
+                "summary": words["summary"] if outcome != "passed" else "",
+                "output": words["output"],
+            }
+        )
 
     def _outcome(self, nodeid: str, words: dict[str, str]) -> tuple[Outcome, str]:
         raised = self._raised.pop(nodeid, None)
@@ -202,10 +217,22 @@ class Reporter:
 
 
 # What the tests judge with (module, attribute path); the code under test must leave them as they were.
-HELPERS = (("torch.testing", "assert_close"), ("torch", "allclose"), ("torch", "equal"), ("torch", "isclose"),
-           ("torch", "Tensor.allclose"), ("torch", "Tensor.equal"), ("torch", "Tensor.__eq__"), ("math", "isclose"),
-           ("builtins", "isinstance"), ("builtins", "all"), ("builtins", "any"), ("builtins", "abs"),
-           ("pytest", "raises"), ("pytest", "approx"))
+HELPERS = (
+    ("torch.testing", "assert_close"),
+    ("torch", "allclose"),
+    ("torch", "equal"),
+    ("torch", "isclose"),
+    ("torch", "Tensor.allclose"),
+    ("torch", "Tensor.equal"),
+    ("torch", "Tensor.__eq__"),
+    ("math", "isclose"),
+    ("builtins", "isinstance"),
+    ("builtins", "all"),
+    ("builtins", "any"),
+    ("builtins", "abs"),
+    ("pytest", "raises"),
+    ("pytest", "approx"),
+)
 
 
 def assertion_helpers() -> list[tuple[object, str, object]]:

@@ -17,8 +17,9 @@ REPEATS = 15
 BUDGET_S = 1.0
 
 
-def median_seconds(fn: Callable[[], object], device: str, warmup: int = WARMUP, repeats: int = REPEATS,
-                   budget_s: float = BUDGET_S) -> float:
+def median_seconds(
+    fn: Callable[[], object], device: str, warmup: int = WARMUP, repeats: int = REPEATS, budget_s: float = BUDGET_S
+) -> float:
     """Median wall time of fn() in seconds, after `warmup` calls; stops early past `budget_s`."""
     cuda = device == "cuda"
     if cuda:
@@ -53,8 +54,9 @@ class Timing(TypedDict):
     speed_ratio: float
 
 
-def compare(benchmark_case: Callable[[object, str], Callable[[], object]], candidate: object, reference: object,
-            device: str) -> Timing:
+def compare(
+    benchmark_case: Callable[[object, str], Callable[[], object]], candidate: object, reference: object, device: str
+) -> Timing:
     """Time benchmark_case(module, device) for both modules on the same seeded inputs."""
     torch = sys.modules.get("torch")  # the test module imported it, if it uses it
 
@@ -65,5 +67,8 @@ def compare(benchmark_case: Callable[[object, str], Callable[[], object]], candi
 
     reference_s = seconds(reference)
     candidate_s = seconds(candidate)
-    return {"reference_s": reference_s, "candidate_s": candidate_s,
-            "speed_ratio": reference_s / max(candidate_s, 1e-12)}
+    return {
+        "reference_s": reference_s,
+        "candidate_s": candidate_s,
+        "speed_ratio": reference_s / max(candidate_s, 1e-12),
+    }

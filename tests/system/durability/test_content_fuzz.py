@@ -21,16 +21,33 @@ REAL_FAMILY = ROOT / "problems" / "kv-cache.toml"
 CATALOGS = ("models.toml", "gpus.toml")  # the family draws from them; they stay intact
 
 FUZZ = settings(
-    max_examples=200, deadline=None, derandomize=True, database=None,
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 # What a careless edit or a bad disk puts into a file: TOML syntax, line breaks of every kind,
 # a NUL, a BOM, non-ASCII text.
-FRAGMENTS = [*'[]{}="\'#.,\\ \t\n\r\x00\x85\u2028\ufeffé€x1', '"""', "'''", "[[item]]", "id = ", "\\u"]
+FRAGMENTS = [*"[]{}=\"'#.,\\ \t\n\r\x00\x85\u2028\ufeffé€x1", '"""', "'''", "[[item]]", "id = ", "\\u"]
 INSERTED = st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=6).map("".join)
-VALUES = [b'""', b'"x"', b"''''''", b"0", b"-1", b"1e999", b"nan", b"true", b"[]", b'[1, "a"]', b"{}", b"{ a = 1 }",
-          b"2026-11-22", b'"\\u2028"']
+VALUES = [
+    b'""',
+    b'"x"',
+    b"''''''",
+    b"0",
+    b"-1",
+    b"1e999",
+    b"nan",
+    b"true",
+    b"[]",
+    b'[1, "a"]',
+    b"{}",
+    b"{ a = 1 }",
+    b"2026-11-22",
+    b'"\\u2028"',
+]
 INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf8\x88\x80\x80\x80"])
 
 
@@ -41,9 +58,21 @@ def mutated(draw, original: Path) -> bytes:
     for _ in range(draw(st.integers(1, 4))):
         start = draw(st.integers(0, len(data)))
         end = draw(st.integers(start, min(len(data), start + 200)))
-        edit = draw(st.sampled_from(
-            ["delete", "duplicate", "insert", "drop line", "swap lines", "new value", "truncate", "bad utf-8", "quote"]
-        ))
+        edit = draw(
+            st.sampled_from(
+                [
+                    "delete",
+                    "duplicate",
+                    "insert",
+                    "drop line",
+                    "swap lines",
+                    "new value",
+                    "truncate",
+                    "bad utf-8",
+                    "quote",
+                ]
+            )
+        )
         if edit == "delete":
             del data[start:end]
         elif edit == "duplicate":
@@ -164,7 +193,9 @@ def test_lines_are_counted_as_tomllib_and_editors_count_them(tmp_path: Path, pro
     drill = tmp_path / "kernels" / "checkpoint-wrapper"
     drill.mkdir(parents=True)
     meta = (ROOT / "kernels" / drill.name / "drill.toml").read_text()
-    meta = meta.replace("title = ", f'title = "A{NOT_LINE_BREAKS}B" # ').replace("difficulty = ", 'difficulty = "bogus" # ')
+    meta = meta.replace("title = ", f'title = "A{NOT_LINE_BREAKS}B" # ').replace(
+        "difficulty = ", 'difficulty = "bogus" # '
+    )
     (drill / "drill.toml").write_text(meta)
     difficulty = next(n for n, line in enumerate(meta.split("\n"), start=1) if line.startswith("difficulty = "))
     assert [error.line for error in check_kernels(drill.parent)] == [difficulty]

@@ -79,7 +79,7 @@ class Run:
     failures: list[str] = field(default_factory=list)
 
     @classmethod
-    def parse(cls, output: str) -> "Run":
+    def parse(cls, output: str) -> Run:
         run = cls()
         for line in output.splitlines():
             kind, _, rest = line.partition(" ")
@@ -128,15 +128,18 @@ def database_rows(database: Path) -> tuple[str, dict[int, str], list[str]]:
         if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
             return integrity, {}, []  # the very first open was killed before its migration committed
         reviews = dict(connection.execute("SELECT id, item_id FROM review"))
-        mismatched = [item_id for (item_id,) in connection.execute(
-            """SELECT item.id FROM item JOIN review ON review.id =
+        mismatched = [
+            item_id
+            for (item_id,) in connection.execute(
+                """SELECT item.id FROM item JOIN review ON review.id =
                    (SELECT MAX(id) FROM review WHERE review.item_id = item.id)
                WHERE item.repetitions IS NOT review.reps_after OR item.interval IS NOT review.interval_after
                   OR item.easiness IS NOT review.ease_after OR item.due_day IS NOT review.due_after
                UNION ALL
                SELECT id FROM item WHERE last_review_day IS NOT NULL
                   AND NOT EXISTS (SELECT 1 FROM review WHERE review.item_id = item.id)"""
-        )]
+            )
+        ]
     finally:
         connection.close()
     return integrity, reviews, mismatched
@@ -165,7 +168,8 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home:
         new = len(reviews) - len(known)
         given += run.given
         assert len(run.acked) <= new and len(reviews) <= given + run_number + 1, (  # + one being handed over per kill
-            f"run {run_number}: {new} new rows for {run.given} grades given ({len(reviews)} stored of {given} in all)")
+            f"run {run_number}: {new} new rows for {run.given} grades given ({len(reviews)} stored of {given} in all)"
+        )
         assert mismatched == [], f"run {run_number}: half-written grades for {mismatched}"
         known = reviews
         if not run.opened:
@@ -180,8 +184,12 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home:
     try:
         assert given <= study.browsing.home().reviews_total <= given + RUNS  # every grade handed over is saved
         with study.engine.connect() as connection:  # and none twice
-            assert connection.exec_driver_sql(
-                "SELECT COUNT(*) FROM (SELECT DISTINCT item_id, reviewed_at FROM review)").scalar() == study.browsing.home().reviews_total
+            assert (
+                connection.exec_driver_sql(
+                    "SELECT COUNT(*) FROM (SELECT DISTINCT item_id, reviewed_at FROM review)"
+                ).scalar()
+                == study.browsing.home().reviews_total
+            )
     finally:
         study.close()
 
@@ -233,7 +241,6 @@ def pid_alive(pid: int) -> bool:
         return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return True  # no /proc (macOS): signal 0 reaching it is all there is
-
 
 
 @pytest.mark.slow

@@ -34,7 +34,8 @@ def test_an_unsettled_write_outlives_its_process_and_a_settled_one_does_not(tmp_
         torn.write('{"key": "half')  # the process died mid-line
     with claimed(tmp_path) as others:
         assert [[(entry.key, entry.op, entry.args) for entry in other.entries] for other in others] == [
-            [(kept, "suspend", ["m-1", True])]]
+            [(kept, "suspend", ["m-1", True])]
+        ]
         others[0].settle(kept)
     assert list(tmp_path.iterdir()) == []  # every write made: the file is gone
 
@@ -63,7 +64,9 @@ def test_replay_makes_open_writes_in_order_keeps_refused_ones_and_stops_when_bus
     assert made == ["a", "b", "tried", "busy", "c"]
     refused = [json.loads(line) for line in (tmp_path / REFUSED).read_text().splitlines()]
     assert [(entry["op"], entry["error"]) for entry in refused] == [
-        ("suspend", "no such item"), ("no-such-write", "unknown write 'no-such-write'")]
+        ("suspend", "no such item"),
+        ("no-such-write", "unknown write 'no-such-write'"),
+    ]
     assert [path.name for path in tmp_path.iterdir()] == [REFUSED]
 
 
@@ -104,7 +107,8 @@ def test_closing_while_the_database_stays_busy_keeps_the_writes(tmp_path: Path, 
 
 
 async def test_quit_with_the_database_locked_keeps_every_grade_and_the_next_start_saves_them(
-        small_paths, clock, monkeypatch, capsys) -> None:
+    small_paths, clock, monkeypatch, capsys
+) -> None:
     monkeypatch.setattr("drill.study.core.QUIT_WAIT_S", 0.5)
     monkeypatch.setattr("drill.store.recorder.SLOW_WRITE_S", 0.1)
     app = DrillApp(small_paths, clock=clock)
@@ -120,8 +124,9 @@ async def test_quit_with_the_database_locked_keeps_every_grade_and_the_next_star
             graded.append(screen.session.current.item_id)
             await pilot.press("space", "3")
         assert str(screen.query_one("#status").render()).startswith("3 done · ")
-        await wait_until(pilot, lambda: any("Another drill is writing" in str(notice.message)
-                                            for notice in app._notifications))
+        await wait_until(
+            pilot, lambda: any("Another drill is writing" in str(notice.message) for notice in app._notifications)
+        )
         started = time.monotonic()
         await pilot.press("ctrl+q")
     assert time.monotonic() - started < 5  # bounded, not 15 s per pending grade

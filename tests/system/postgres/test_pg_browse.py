@@ -30,7 +30,9 @@ def test_rows_history_forget_and_unknown_ids(pg_url, small_paths, clock) -> None
         assert [row.item_id for row in ItemIndex(rows.values()).select(ItemFilter(due=True), study.today)] == ["m-1"]
         info = item_info(study.engine, "m-1", study.config.leech_threshold)
         assert [(review.button, review.typed_answer, review.ticked) for review in info.reviews] == [
-            (3, None, None), (1, "not sure", (1,))]
+            (3, None, None),
+            (1, "not sure", (1,)),
+        ]
         assert info.reviews[0].reviewed_at.tzinfo is not None and info.reviews[1].interval_after == 0
         forget_item(study.engine, "m-1", study.clock())
         row = item_row(study.engine, "m-1", study.config.leech_threshold)

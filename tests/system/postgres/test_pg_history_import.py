@@ -26,9 +26,13 @@ def card_id(item_id: str) -> int:
 def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monkeypatch) -> None:
     start = int((clock.now - timedelta(days=40)).timestamp() * 1000)
     source = tmp_path / "history.csv"
-    source.write_text("card_id,review_time,review_rating,review_duration,cram\n" + "".join(
-        f"{card_id(ITEMS[n % 6])},{start + n * 5_000_000},{1 + n * 7 % 4},{500 + n},{int(n % 50 == 7)}\n"
-        for n in range(600)))
+    source.write_text(
+        "card_id,review_time,review_rating,review_duration,cram\n"
+        + "".join(
+            f"{card_id(ITEMS[n % 6])},{start + n * 5_000_000},{1 + n * 7 % 4},{500 + n},{int(n % 50 == 7)}\n"
+            for n in range(600)
+        )
+    )
     monkeypatch.setattr(history_csv, "GROUP_REVIEWS", 150)
     study = Study.open(small_paths, clock)
     try:
@@ -40,12 +44,17 @@ def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monk
         assert import_history(study, source).added == 0
         with study.engine.connect() as connection:
             for item_id in ITEMS:
-                rows = connection.execute(text(
-                    """SELECT id, study_day, quality, counted, reps_after FROM review WHERE item_id = :item_id
-                    AND (cram = FALSE OR counted = TRUE) ORDER BY reviewed_at, id"""), {"item_id": item_id}).all()
+                rows = connection.execute(
+                    text(
+                        """SELECT id, study_day, quality, counted, reps_after FROM review WHERE item_id = :item_id
+                    AND (cram = FALSE OR counted = TRUE) ORDER BY reviewed_at, id"""
+                    ),
+                    {"item_id": item_id},
+                ).all()
                 steps = list(replay_grades([(row.id, as_date(row.study_day), row.quality) for row in rows], "sm2"))
                 assert [(row.counted, row.reps_after) for row in rows] == [
-                    (step.counted, step.after.repetitions) for step in steps]
+                    (step.counted, step.after.repetitions) for step in steps
+                ]
                 assert study.reviews.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
             assert connection.execute(text("SELECT COUNT(*) FROM review WHERE cram")).scalar_one() == 12
     finally:

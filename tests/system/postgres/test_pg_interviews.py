@@ -24,12 +24,22 @@ def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None
         abandoned = run_interview(study, InterviewSettings(grill=1, pitch_seconds=0, estimates=0), ended="abandoned")
         study.drain()
         with study.engine.connect() as connection:
-            linked = connection.execute(text(
-                """SELECT a.item_id = r.item_id FROM mock_interview_answer a JOIN review r ON r.id = a.review_id
-                WHERE a.interview_id = :id ORDER BY a.position"""), {"id": card.interview_id}).scalars().all()
+            linked = (
+                connection.execute(
+                    text(
+                        """SELECT a.item_id = r.item_id FROM mock_interview_answer a JOIN review r ON r.id = a.review_id
+                WHERE a.interview_id = :id ORDER BY a.position"""
+                    ),
+                    {"id": card.interview_id},
+                )
+                .scalars()
+                .all()
+            )
             assert linked == [True] * 4
             assert connection.execute(text("SELECT ended, abandoned FROM mock_interview ORDER BY id")).all() == [
-                ("done", False), ("abandoned", True)]
+                ("done", False),
+                ("abandoned", True),
+            ]
         history = interview_history(study.engine)
         assert [c.interview_id for c in history] == [abandoned.interview_id, card.interview_id]
         assert history[1].answers == card.answers and history[1].items == card.items

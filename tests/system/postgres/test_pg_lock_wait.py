@@ -24,7 +24,8 @@ def hold_write_lock(url: str) -> psycopg.Connection:
 
 @pytest.mark.slow
 def test_a_grade_waits_for_a_held_write_lock_says_so_and_commits_when_it_is_free(
-        pg_url, small_paths, clock, monkeypatch) -> None:
+    pg_url, small_paths, clock, monkeypatch
+) -> None:
     monkeypatch.setattr("drill.store.recorder.SLOW_WRITE_S", 0.2)
     study = Study.open(small_paths, clock)
     waiting: list[str] = []
@@ -47,8 +48,9 @@ def test_a_grade_waits_for_a_held_write_lock_says_so_and_commits_when_it_is_free
 
 
 def test_a_drill_stuck_inside_a_transaction_is_ended_by_the_server(pg_url, small_paths, clock, monkeypatch) -> None:
-    monkeypatch.setattr("drill.store.postgres.SESSION_OPTIONS",
-                        "-c lock_timeout=5s -c idle_in_transaction_session_timeout=1s")
+    monkeypatch.setattr(
+        "drill.store.postgres.SESSION_OPTIONS", "-c lock_timeout=5s -c idle_in_transaction_session_timeout=1s"
+    )
     stuck = Study.open(small_paths, clock)
     connection = stuck.engine.execution_options(write=True).connect()
     connection.begin()  # takes the write lock, then hangs (a suspended terminal)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+from helpers.together import at_once
 from sqlalchemy import Boolean, Date, DateTime, Float, Integer, String, TypeDecorator, inspect, text
 
 import drill.store.transactions
@@ -13,8 +14,6 @@ from drill.paths import Paths
 from drill.store.engine import open_engine, open_store
 from drill.store.migrations import ALEMBIC_TABLE, HEAD, LEGACY_TABLE, SCHEMA_VERSION, NewerDatabaseError, migrate
 from drill.store.transactions import writing
-
-from helpers.together import at_once
 
 KINDS = (Boolean, DateTime, Date, Float, Integer, String)  # no one of them subclasses another
 
@@ -35,8 +34,9 @@ def columns(engine) -> dict[str, dict[str, tuple[type, bool]]]:
         if table in (ALEMBIC_TABLE, LEGACY_TABLE):
             continue
         keys = set(inspector.get_pk_constraint(table)["constrained_columns"])
-        found[table] = {c["name"]: (kind(c["type"]), c["nullable"] and c["name"] not in keys)
-                        for c in inspector.get_columns(table)}
+        found[table] = {
+            c["name"]: (kind(c["type"]), c["nullable"] and c["name"] not in keys) for c in inspector.get_columns(table)
+        }
     return found
 
 
@@ -53,8 +53,10 @@ def test_an_empty_database_migrates_to_the_same_schema_as_sqlite(pg_url, drill_h
         assert columns(engine) == columns(sqlite)  # every table, column, type family and nullability
         assert version(engine) == HEAD
         with engine.connect() as connection:  # the boolean defaults are booleans, ids come from the server
-            connection.execute(text("""INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
-                VALUES (now(), 1, 60, '[]')"""))
+            connection.execute(
+                text("""INSERT INTO mock_round (started_at, problems, time_limit_s, blocks)
+                VALUES (now(), 1, 60, '[]')""")
+            )
             assert connection.execute(text("SELECT id, abandoned FROM mock_round")).one() == (1, False)
             timestamps = {c["name"]: c["type"] for c in inspect(connection).get_columns("review")}
             assert timestamps["reviewed_at"].timezone  # aware UTC moments
@@ -75,9 +77,12 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
         connection.execute(text("ALTER TABLE review DROP COLUMN cram"))
         connection.execute(text("ALTER TABLE item DROP COLUMN siblings"))  # and the indexes holding it
         connection.execute(text("DROP INDEX ix_review_lapse"))  # ix_review_cram went with the cram column
-        connection.execute(text("CREATE INDEX ix_item_due ON item (retired, suspended, due_day, kind, block, position, id)"))
-        connection.execute(text(
-            "CREATE INDEX ix_item_new ON item (retired, suspended, last_review_day, kind, block, position, id)"))
+        connection.execute(
+            text("CREATE INDEX ix_item_due ON item (retired, suspended, due_day, kind, block, position, id)")
+        )
+        connection.execute(
+            text("CREATE INDEX ix_item_new ON item (retired, suspended, last_review_day, kind, block, position, id)")
+        )
         connection.execute(text(f"CREATE TABLE {LEGACY_TABLE} (version INTEGER NOT NULL)"))
         connection.execute(text(f"INSERT INTO {LEGACY_TABLE} (version) VALUES (7)"))
         connection.execute(text("INSERT INTO store_fact (key, value) VALUES ('kept', 'yes')"))

@@ -8,11 +8,10 @@ import json
 
 import pytest
 from helpers.clock import Clock
+from helpers.study_history import as_json, build_history, content, figures, open_study
 
 import drill.study
 from drill.cli import main
-
-from helpers.study_history import as_json, build_history, content, figures, open_study
 
 REAL_OPEN = drill.study.Study.open.__func__  # `drill` opens the study itself: tests point it at theirs
 
@@ -44,7 +43,9 @@ def test_figures_on_postgres_equal_the_same_history_on_sqlite(
     pg_url, tmp_path, monkeypatch, capsys, scheduler, interview
 ) -> None:
     monkeypatch.delenv("DRILL_DB_URL")
-    on_sqlite = everything(capsys, monkeypatch, content(tmp_path / "lite-home", tmp_path / "lite", scheduler, interview))
+    on_sqlite = everything(
+        capsys, monkeypatch, content(tmp_path / "lite-home", tmp_path / "lite", scheduler, interview)
+    )
     monkeypatch.setenv("DRILL_DB_URL", pg_url)
     on_postgres = everything(capsys, monkeypatch, content(tmp_path / "pg-home", tmp_path / "pg", scheduler, interview))
     assert not (tmp_path / "pg-home" / "drill.db").exists()

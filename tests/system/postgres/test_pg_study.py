@@ -7,6 +7,8 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from helpers.content import TestPaths, write_deck
+from helpers.study_history import DRILL, content, open_study
+from helpers.together import at_once
 from sqlalchemy import text
 
 from drill.coding.attempt import CodingAttempt
@@ -22,9 +24,6 @@ from drill.store.transactions import writing
 from drill.store.writes import set_suspended
 from drill.study import Study
 from drill.study.writes import write_coding, write_estimate, write_grade, write_undo
-
-from helpers.study_history import DRILL, content, open_study
-from helpers.together import at_once
 
 
 def rows(study: Study, sql: str, **params) -> list[tuple]:
@@ -54,7 +53,11 @@ def test_open_syncs_then_queue_grade_undo_and_suspend_are_stored(pg_url, small_p
         assert again.last_sync.added == 0
         state = again.reviews.cards([first.item_id])[0].state
         assert (state.repetitions, state.interval, state.due_day, state.last_review_day) == (
-            1, 1, date(2026, 11, 23), date(2026, 11, 22))
+            1,
+            1,
+            date(2026, 11, 23),
+            date(2026, 11, 22),
+        )
         assert set(again.reviews.queue()) == set(queue[2:])  # graded today and suspended are out
         home = again.browsing.home()
         assert (home.reviews_total, home.items) == (1, 5)
@@ -83,14 +86,25 @@ def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clo
         clock.now += timedelta(minutes=2)
         finish_round(study.engine, round_id, study.clock(), 0.25, abandoned=False)
         [past] = round_history(study.engine)
-        assert (past.id, past.started_at[:16], past.problems, past.answered, past.time_limit_s, past.seconds,
-                past.score, past.abandoned) == (round_id, "2026-11-22T15:00", 2, 1, 180, 120.0, 0.25, False)
+        assert (
+            past.id,
+            past.started_at[:16],
+            past.problems,
+            past.answered,
+            past.time_limit_s,
+            past.seconds,
+            past.score,
+            past.abandoned,
+        ) == (round_id, "2026-11-22T15:00", 2, 1, 180, 120.0, 0.25, False)
 
         drill = study.reviews.cards([DRILL])[0]
         run = CodingAttempt(DRILL, clock(), clock(), "fail", 1, 2, "cpu", 0, 200.0, None, "w")
         assert write_coding(study, run, None) is None
-        passed = write_coding(study, replace(run, status="pass", passed=3, failed=0, seconds=450.0, hints_used=1,
-                                             speed_ratio=1.5), study.drills.grade(drill, "pass", 450.0, 1))
+        passed = write_coding(
+            study,
+            replace(run, status="pass", passed=3, failed=0, seconds=450.0, hints_used=1, speed_ratio=1.5),
+            study.drills.grade(drill, "pass", 450.0, 1),
+        )
         record = drill_records(study.engine)[DRILL]
         assert (record.attempts, record.best_pass_s, record.last_status, record.hints_used) == (2, 450.0, "pass", 1)
         assert rows(study, "SELECT item_id FROM review WHERE id = :id", id=passed) == [(DRILL,)]
@@ -147,12 +161,16 @@ def test_items_graded_without_fsrs_memory_are_rebuilt_from_their_reviews(pg_url,
             write_grade(study, study.reviews.grade(card, 3, 1_000))
         remembered = rows(study, "SELECT id, fsrs_stability, fsrs_difficulty, fsrs_due_day FROM item ORDER BY id")
         with writing(study.engine) as connection:  # as a store written before FSRS memory was kept
-            connection.execute(text("UPDATE item SET fsrs_stability = NULL, fsrs_difficulty = NULL, fsrs_due_day = NULL"))
+            connection.execute(
+                text("UPDATE item SET fsrs_stability = NULL, fsrs_difficulty = NULL, fsrs_due_day = NULL")
+            )
     finally:
         study.close()
     again = Study.open(small_paths, clock)
     try:
-        assert rows(again, "SELECT id, fsrs_stability, fsrs_difficulty, fsrs_due_day FROM item ORDER BY id") == remembered
+        assert (
+            rows(again, "SELECT id, fsrs_stability, fsrs_difficulty, fsrs_due_day FROM item ORDER BY id") == remembered
+        )
         assert sum(1 for row in remembered if row[1] is not None) == 3
     finally:
         again.close()

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from datetime import date
 
+from helpers.pilot import wait_ready, wait_until
 from sqlalchemy import text
 
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
-from helpers.pilot import wait_ready, wait_until
 
 
 def reviews(app) -> list[tuple]:
     app.study.drain()
     with app.study.engine.connect() as connection:
-        return [tuple(row) for row in connection.execute(text("SELECT item_id, button, counted, study_day FROM review ORDER BY id"))]
+        return [
+            tuple(row)
+            for row in connection.execute(text("SELECT item_id, button, counted, study_day FROM review ORDER BY id"))
+        ]
 
 
 async def test_grades_given_in_the_tui_are_in_the_database(pg_url, small_paths, clock) -> None:
@@ -60,7 +63,8 @@ def _server_down(url: str, allow: bool) -> None:
 
 
 async def test_a_server_lost_mid_session_is_said_and_the_session_goes_on_when_it_is_back(
-        pg_url, small_paths, clock) -> None:
+    pg_url, small_paths, clock
+) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot)

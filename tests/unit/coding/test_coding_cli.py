@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers.coding_toys import write_candidate, write_toy_kernels
+
 from drill.cli import main
 from drill.coding.drills import load_drills
 from drill.paths import Paths
@@ -42,8 +42,11 @@ def test_list_json_contract(capsys) -> None:
 
 
 def test_test_json_contract_and_exit_0_on_failure(capsys, toy_root: Path, tmp_path: Path) -> None:
-    for source, status in [("def add(a, b):\n    return a + b\n", "pass"), ("def add(a, b):\n    return 0\n", "fail"),
-                           ("def add(a, b)\n", "error")]:
+    for source, status in [
+        ("def add(a, b):\n    return a + b\n", "pass"),
+        ("def add(a, b):\n    return 0\n", "fail"),
+        ("def add(a, b)\n", "error"),
+    ]:
         path = write_candidate(tmp_path, status, source)
         code, result = run_json(capsys, "kernel", "test", "toy-add", "--solution", str(path), "--json")
         assert code == 0 and result["status"] == status
@@ -79,8 +82,10 @@ def test_verify_fails_when_a_starter_passes(capsys, toy_root: Path) -> None:
 def test_verify_fails_when_a_mutant_passes_or_an_alternate_fails(capsys, toy_root: Path) -> None:
     """The shipped drills' own mutants and alternates: tests/unit/coding/test_coding_mutants.py."""
     folder = toy_root / "kernels" / "toy-add"
-    for kind, name, source in (("mutants", "minus", "def add(a, b):\n    return a - b\n"),
-                               ("alternates", "sum", "def add(a, b):\n    return sum((a, b))\n")):
+    for kind, name, source in (
+        ("mutants", "minus", "def add(a, b):\n    return a - b\n"),
+        ("alternates", "sum", "def add(a, b):\n    return sum((a, b))\n"),
+    ):
         (folder / kind).mkdir()
         (folder / kind / f"{name}.py").write_text(f'"""{name}"""\n' + source)
     assert main(["kernel", "verify", "--device", "cpu", "--jobs", "1"]) == 0

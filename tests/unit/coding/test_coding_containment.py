@@ -79,12 +79,20 @@ def test_appending_to_the_real_report_is_noticed(runner, toy: Drill, tmp_path: P
     never_passes(runner(toy, write_candidate(tmp_path, "replay", source)))
 
 
-@pytest.mark.parametrize("patch", [
-    "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n",
-    ("import _pytest.reports\n_pytest.reports.TestReport.outcome = property(lambda self: 'passed', lambda self, v: None)\n"),
-    ("import _pytest.runner\n_original = _pytest.runner.call_runtest_hook\n"
-     "_pytest.runner.call_runtest_hook = lambda item, when, **kw: _original(item, 'setup' if when == 'call' else when, **kw)\n"),
-], ids=["runtest", "report-outcome", "skip-call"])
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n",
+        (
+            "import _pytest.reports\n_pytest.reports.TestReport.outcome = property(lambda self: 'passed', lambda self, v: None)\n"
+        ),
+        (
+            "import _pytest.runner\n_original = _pytest.runner.call_runtest_hook\n"
+            "_pytest.runner.call_runtest_hook = lambda item, when, **kw: _original(item, 'setup' if when == 'call' else when, **kw)\n"
+        ),
+    ],
+    ids=["runtest", "report-outcome", "skip-call"],
+)
 def test_patching_pytest_is_not_a_pass(runner, toy: Drill, tmp_path: Path, patch: str) -> None:
     never_passes(runner(toy, write_candidate(tmp_path, "patch", WRONG + patch)))
 
@@ -105,7 +113,8 @@ def test_exiting_before_the_tests_is_not_a_pass(runner, toy: Drill, tmp_path: Pa
 def test_the_reference_cannot_be_read_or_run(runner, toy: Drill, tmp_path: Path) -> None:
     assert "DRILL_SOLUTION" not in run_env(runner, toy, tmp_path)
     reference = str(toy.solution)
-    source = textwrap.dedent(f"""
+    source = (
+        textwrap.dedent(f"""
         import subprocess, sys
         try:
             exec(open({reference!r}).read())
@@ -116,7 +125,10 @@ def test_the_reference_cannot_be_read_or_run(runner, toy: Drill, tmp_path: Path)
             except Exception:
                 pass
         if "add" not in globals() or add(1, 2) != 3:
-        """) + "    " + WRONG.replace("\n    ", "\n        ")
+        """)
+        + "    "
+        + WRONG.replace("\n    ", "\n        ")
+    )
     never_passes(runner(toy, write_candidate(tmp_path, "steal", source)))
 
 
@@ -140,7 +152,9 @@ def test_the_hidden_tests_cannot_be_imported_or_read(runner, toy: Drill, tmp_pat
 def run_env(runner, toy: Drill, tmp_path: Path) -> dict[str, str]:
     """The environment the candidate's code sees."""
     dump = tmp_path / "env.txt"
-    source = f"import json, os\nopen({str(dump)!r}, 'w').write(json.dumps(dict(os.environ)))\n" + toy.solution.read_text()
+    source = (
+        f"import json, os\nopen({str(dump)!r}, 'w').write(json.dumps(dict(os.environ)))\n" + toy.solution.read_text()
+    )
     assert runner(toy, write_candidate(tmp_path, "env", source)).status == "pass"
     import json
 
@@ -157,7 +171,8 @@ def test_deleting_the_database_leaves_the_users_intact(runner, toy: Drill, tmp_p
     database = Paths.resolve().database
     database.parent.mkdir(parents=True, exist_ok=True)
     database.write_bytes(b"SQLite format 3\x00 the user's reviews")
-    source = textwrap.dedent(f"""
+    source = (
+        textwrap.dedent(f"""
         import os, shutil
         for path in (os.path.join(os.environ["DRILL_HOME"], "drill.db"), {str(database)!r}):
             for remove in (os.remove, lambda p: open(p, "w").close()):
@@ -165,7 +180,9 @@ def test_deleting_the_database_leaves_the_users_intact(runner, toy: Drill, tmp_p
                     remove(path)
                 except OSError:
                     pass
-        """) + toy.solution.read_text()
+        """)
+        + toy.solution.read_text()
+    )
     runner(toy, write_candidate(tmp_path, "rm", source))
     assert database.read_bytes() == b"SQLite format 3\x00 the user's reviews"
 
@@ -192,8 +209,10 @@ ORPHANS = {
 @pytest.mark.parametrize("how", sorted(ORPHANS))
 def test_no_process_outlives_the_run(runner, toy: Drill, tmp_path: Path, how: str) -> None:
     marker = f"orph{uuid.uuid4().hex[:11]}"
-    source = (f"import os, time\ndef sleep_marked():\n    open('/proc/self/comm', 'w').write({marker!r})\n"
-              "    time.sleep(300)\n    os._exit(0)\n" + ORPHANS[how] + toy.solution.read_text())
+    source = (
+        f"import os, time\ndef sleep_marked():\n    open('/proc/self/comm', 'w').write({marker!r})\n"
+        "    time.sleep(300)\n    os._exit(0)\n" + ORPHANS[how] + toy.solution.read_text()
+    )
     assert runner(toy, write_candidate(tmp_path, "orphan", source)).status == "pass"
     deadline = time.monotonic() + 5
     while (left := _with_marker(marker)) and time.monotonic() < deadline:

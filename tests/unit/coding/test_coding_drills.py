@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers.coding_toys import write_toy_kernels
+
 from drill.coding.drills import Drill, DrillError, check, find_drill, load_drills
 from drill.paths import Paths
 
@@ -27,8 +27,13 @@ def test_shipped_drills_load_and_are_valid() -> None:
 def test_listing_row_and_paths(tmp_path: Path) -> None:
     drill = find_drill(write_toy_kernels(tmp_path), "toy-add")
     assert isinstance(drill, Drill)
-    assert drill.listing() == {"id": "toy-add", "title": "Add two numbers", "difficulty": "easy",
-                               "budget_s": 600, "block": "compute"}
+    assert drill.listing() == {
+        "id": "toy-add",
+        "title": "Add two numbers",
+        "difficulty": "easy",
+        "budget_s": 600,
+        "block": "compute",
+    }
     assert drill.tests.name == "test_toy_add.py" and drill.kernels_dir == (tmp_path / "kernels").resolve()
     assert drill.hints == ["Use +.", "return a + b"]
 
@@ -51,7 +56,10 @@ def _errors(kernels: Path) -> list[tuple[str, int, str]]:
         (lambda text: text + 'colour = "red"\n', ("drill.toml", 10, "unknown key `colour`")),
         (lambda text: text.replace('id = "toy-add"', 'id = "toy-sum"'), ("drill.toml", 2, "differs from its folder")),
         (lambda text: text.replace("budget_s = 600", "budget_s = 5"), ("drill.toml", 5, "`budget_s`")),
-        (lambda text: text.replace('hints = ["Use +.", "return a + b"]', 'hints = ["one"]'), ("drill.toml", 9, "`hints`")),
+        (
+            lambda text: text.replace('hints = ["Use +.", "return a + b"]', 'hints = ["one"]'),
+            ("drill.toml", 9, "`hints`"),
+        ),
     ],
 )
 def test_bad_drill_toml_is_reported_at_its_line(tmp_path: Path, edit, expected) -> None:

@@ -39,8 +39,9 @@ def cli(tmp_path: Path, *args: str, block: str, runner_only: bool = False) -> su
     env = {**os.environ, "PYTHONPATH": str(blocker(tmp_path)), "DRILL_TEST_BLOCK": block}
     if runner_only:
         env["DRILL_TEST_BLOCK_RUNNER_ONLY"] = "1"
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "drill", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def only_missing(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
@@ -83,9 +84,11 @@ def test_triton_is_not_asked_for_where_it_has_no_wheels(monkeypatch) -> None:
 
 
 def test_nothing_is_missing_here_and_torch_is_not_imported() -> None:
-    code = ("import sys; from pathlib import Path; from drill.coding.drills import load_drills; "
-            "from drill.coding.runner.environment import missing_requirements; "
-            f"print(missing_requirements(*load_drills(Path({str(KERNELS)!r}))), 'torch' in sys.modules)")
+    code = (
+        "import sys; from pathlib import Path; from drill.coding.drills import load_drills; "
+        "from drill.coding.runner.environment import missing_requirements; "
+        f"print(missing_requirements(*load_drills(Path({str(KERNELS)!r}))), 'torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["[]", "False"]
 
@@ -103,7 +106,10 @@ def test_missing_and_broken_modules_are_found(monkeypatch) -> None:
 
 def test_the_message_names_what_is_missing_and_the_exact_command() -> None:
     python = "/opt/my python/bin/python3"
-    assert fix_command(["torch", "pytest"], python) == "'/opt/my python/bin/python3' -m pip install torch==2.13.0 'pytest>=8'"
+    assert (
+        fix_command(["torch", "pytest"], python)
+        == "'/opt/my python/bin/python3' -m pip install torch==2.13.0 'pytest>=8'"
+    )
     message = describe(["torch", "pytest"], python)
     assert "Coding drills need torch and pytest, which are not installed" in message
     assert fix_command(["torch", "pytest"], python) in message and "pip install -e ." in message
@@ -113,14 +119,17 @@ def test_the_message_names_what_is_missing_and_the_exact_command() -> None:
     assert describe(["pytest"], python).startswith("Coding drills need pytest, which is not installed")
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("/usr/bin/python3: No module named pytest", ["pytest"]),  # `python -m pytest` without pytest
-    ("E   ModuleNotFoundError: No module named 'torch'", ["torch"]),
-    ("ModuleNotFoundError: No module named '_pytest'\nNo module named 'numpy'", ["pytest", "numpy"]),
-    ("ModuleNotFoundError: No module named 'torch.not_a_module'", []),  # torch is there: the code is wrong
-    ("ModuleNotFoundError: No module named 'scipy'", []),  # the candidate's own import
-    ("AssertionError: wrong", []),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("/usr/bin/python3: No module named pytest", ["pytest"]),  # `python -m pytest` without pytest
+        ("E   ModuleNotFoundError: No module named 'torch'", ["torch"]),
+        ("ModuleNotFoundError: No module named '_pytest'\nNo module named 'numpy'", ["pytest", "numpy"]),
+        ("ModuleNotFoundError: No module named 'torch.not_a_module'", []),  # torch is there: the code is wrong
+        ("ModuleNotFoundError: No module named 'scipy'", []),  # the candidate's own import
+        ("AssertionError: wrong", []),
+    ],
+)
 def test_output_that_says_a_requirement_is_missing(text, expected) -> None:
     assert missing_modules_in(text) == expected
 
@@ -142,18 +151,32 @@ def test_a_test_process_without_pytest_is_an_environment_failure() -> None:
 
 
 def test_a_conftest_without_torch_is_an_environment_failure() -> None:
-    output = ("ImportError while loading conftest '/k/conftest.py'.\n/k/conftest.py:14: in <module>\n"
-              "    import torch\nE   ModuleNotFoundError: No module named 'torch'\n")
+    output = (
+        "ImportError while loading conftest '/k/conftest.py'.\n/k/conftest.py:14: in <module>\n"
+        "    import torch\nE   ModuleNotFoundError: No module named 'torch'\n"
+    )
     run = judge([], Exit(4), output)
     assert run.environment and "torch==2.13.0" in run.reason
-    collect = [{"event": "collect_error", "name": "test_x.py", "message": "E   ModuleNotFoundError: No module named 'torch'",
-                "summary": ""}, {"event": "end", "exitstatus": 2}]
+    collect = [
+        {
+            "event": "collect_error",
+            "name": "test_x.py",
+            "message": "E   ModuleNotFoundError: No module named 'torch'",
+            "summary": "",
+        },
+        {"event": "end", "exitstatus": 2},
+    ]
     assert judge(collect, Exit(2)).environment
 
 
 def test_the_candidates_own_failures_are_not_environment_failures() -> None:
-    errored = {"event": "result", "name": "test_a", "outcome": "error",
-               "message": "ModuleNotFoundError: No module named 'torch'", "summary": ""}
+    errored = {
+        "event": "result",
+        "name": "test_a",
+        "outcome": "error",
+        "message": "ModuleNotFoundError: No module named 'torch'",
+        "summary": "",
+    }
     assert not judge([errored, {"event": "end", "exitstatus": 1}], Exit(1)).environment
     started = [{"event": "start", "name": "test_a"}]  # it died inside a test: its code ran
     assert not judge(started, Exit(3), "No module named 'torch'").environment

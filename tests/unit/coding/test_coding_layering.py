@@ -16,7 +16,6 @@ CODING = Path(drill.coding.__file__).resolve().parent
 TEST_SIDE_MAY_IMPORT = ("drill.coding.sandbox", "drill.coding.signed", "drill.coding.processes")
 
 
-
 def _loaded_after(code: str) -> list[str]:
     probe = code + "\nimport sys\nprint(','.join(m for m in ('torch', 'textual', 'triton') if m in sys.modules))\n"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -24,8 +23,10 @@ def _loaded_after(code: str) -> list[str]:
 
 
 def test_drill_kernel_list_does_not_import_torch() -> None:
-    code = "import contextlib, io\nfrom drill.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n" \
-           "    main(['kernel', 'list', '--json'])\n"
+    code = (
+        "import contextlib, io\nfrom drill.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['kernel', 'list', '--json'])\n"
+    )
     assert _loaded_after(code) == []
 
 
@@ -47,9 +48,12 @@ def _drill_imports(path: Path) -> set[str]:
 def test_the_test_side_imports_nothing_of_the_app_side() -> None:
     """sandbox/ reaches only itself, signed.py and processes.py: not the runner, the drills on disk,
     the paths of the user's data or the store (processes.py itself imports no drill module)."""
-    found = {f"{path.name}: {name}" for path in [*sorted((CODING / "sandbox").glob("*.py")), CODING / "processes.py"]
-             for name in _drill_imports(path)
-             if not any(name == allowed or name.startswith(allowed + ".") for allowed in TEST_SIDE_MAY_IMPORT)}
+    found = {
+        f"{path.name}: {name}"
+        for path in [*sorted((CODING / "sandbox").glob("*.py")), CODING / "processes.py"]
+        for name in _drill_imports(path)
+        if not any(name == allowed or name.startswith(allowed + ".") for allowed in TEST_SIDE_MAY_IMPORT)
+    }
     assert found == set()
 
 

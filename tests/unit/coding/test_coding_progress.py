@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from helpers.coding_toys import write_toy_kernels
+
 from drill.coding.drills import find_drill
 from drill.coding.progress import Progress, last_unfinished, progress_file, read_progress, save_progress
 from drill.coding.workspace import create_workspace
 
-NOW = datetime(2026, 11, 22, 15, 0, 7, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 15, 0, 7, tzinfo=UTC)
 
 
 def workspaces(tmp_path: Path, *progresses: Progress | None):

@@ -20,25 +20,43 @@ def result(name: str, outcome: str, message: str = "", summary: str = "") -> dic
 def judge(events: list[dict], exit: Exit = Exit(0), output: str = "", tampered: bool = False):
     """The verdict on `events`, after the `collected` event the reporter writes first (naming the results)."""
     collected = {"event": "collected", "names": [event["name"] for event in events if event.get("event") == "result"]}
-    return interpret([collected, *events], exit, seconds=1.5, timeout_s=10, memory_mb=4096, device="cpu",
-                     output=output, tampered=tampered)
+    return interpret(
+        [collected, *events],
+        exit,
+        seconds=1.5,
+        timeout_s=10,
+        memory_mb=4096,
+        device="cpu",
+        output=output,
+        tampered=tampered,
+    )
 
 
 def test_all_passed() -> None:
     run = judge([result("test_a", "passed"), result("test_b", "passed"), result("test_c", "skipped"), END])
     assert (run.status, run.passed, run.failed, run.reason) == ("pass", 2, 0, "all 2 tests passed")
     assert run.as_json() == {
-        "status": "pass", "passed": 2, "failed": 0, "seconds": 1.5, "reason": "all 2 tests passed", "speed_ratio": None,
+        "status": "pass",
+        "passed": 2,
+        "failed": 0,
+        "seconds": 1.5,
+        "reason": "all 2 tests passed",
+        "speed_ratio": None,
         "environment": False,
-        "tests": [{"name": "test_a", "outcome": "passed", "message": ""},
-                  {"name": "test_b", "outcome": "passed", "message": ""},
-                  {"name": "test_c", "outcome": "skipped", "message": ""}],
+        "tests": [
+            {"name": "test_a", "outcome": "passed", "message": ""},
+            {"name": "test_b", "outcome": "passed", "message": ""},
+            {"name": "test_c", "outcome": "skipped", "message": ""},
+        ],
     }
 
 
 def test_some_failed_names_the_first() -> None:
-    events = [result("test_a", "passed"), result("test_b", "failed", "AssertionError: b is wrong\nassert 1 == 2",
-                                                 "AssertionError: b is wrong"), END]
+    events = [
+        result("test_a", "passed"),
+        result("test_b", "failed", "AssertionError: b is wrong\nassert 1 == 2", "AssertionError: b is wrong"),
+        END,
+    ]
     run = judge(events, Exit(1))
     assert (run.status, run.passed, run.failed) == ("fail", 1, 1)
     assert run.reason == "1 of 2 tests failed; first: test_b: AssertionError: b is wrong"
@@ -52,14 +70,18 @@ def test_every_test_erroring_in_setup_is_an_error() -> None:
 
 
 def test_timeout_names_the_running_test() -> None:
-    run = judge([{"event": "start", "name": "test_a"}, result("test_a", "passed"), {"event": "start", "name": "test_b"}],
-                Exit(-9, timed_out=True))
+    run = judge(
+        [{"event": "start", "name": "test_a"}, result("test_a", "passed"), {"event": "start", "name": "test_b"}],
+        Exit(-9, timed_out=True),
+    )
     assert run.status == "timeout" and run.passed == 1
     assert run.reason.startswith("stopped after the 10 s time limit while running test_b")
 
 
-@pytest.mark.parametrize(("number", "words"), [(signal.SIGABRT, "SIGABRT (os.abort()"), (signal.SIGSEGV, "SIGSEGV"),
-                                               (signal.SIGKILL, "out of memory?")])
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [(signal.SIGABRT, "SIGABRT (os.abort()"), (signal.SIGSEGV, "SIGSEGV"), (signal.SIGKILL, "out of memory?")],
+)
 def test_a_signal_is_a_crash(number: int, words: str) -> None:
     run = judge([{"event": "start", "name": "test_a"}], Exit(-number))
     assert run.status == "error" and words in run.reason and run.reason.endswith("while running test_a")
@@ -97,8 +119,9 @@ def test_a_pass_needs_every_collected_test_reported_passed() -> None:
     passed = [result("test_a", "passed"), result("test_b", "passed")]
     collected = {"event": "collected", "names": ["test_a", "test_b", "test_c"]}
     short = interpret([collected, *passed, END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
-    assert short.status == "fail" and short.reason == ("the run did not report its tests: "
-                                                        "1 of 3 collected tests never reported (first: test_c)")
+    assert short.status == "fail" and short.reason == (
+        "the run did not report its tests: 1 of 3 collected tests never reported (first: test_c)"
+    )
     unlisted = interpret(passed + [END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
     assert unlisted.status == "fail" and unlisted.reason.endswith("no list of collected tests")
     twice = judge([result("test_a", "passed"), result("test_a", "passed"), END])
@@ -106,6 +129,8 @@ def test_a_pass_needs_every_collected_test_reported_passed() -> None:
     assert judge(passed + [END], Exit(1)).status == "fail"
     assert judge(passed + [END], tampered=True).reason.endswith("holds lines the test runner did not write")
     assert judge(passed + [END]).status == "pass"
+
+
 def test_truncate_keeps_head_or_tail() -> None:
     assert truncate("abc", 5) == "abc"
     assert truncate("x" * 10 + "END", 10).startswith("x" * 10) and "3 more characters" in truncate("x" * 10 + "END", 10)

@@ -22,9 +22,17 @@ from drill.coding.runner.supervise import supervise
 from drill.coding.runner.warm import WarmWorker
 
 CRASHES = {
-    "infinite-loop": ("def add(a, b):\n    while True:\n        pass\n", "timeout", "time limit while running test_add"),
+    "infinite-loop": (
+        "def add(a, b):\n    while True:\n        pass\n",
+        "timeout",
+        "time limit while running test_add",
+    ),
     "loop-at-import": ("while True:\n    pass\n", "timeout", "time limit"),
-    "syntax-error": ("def add(a, b)\n    return a + b\n", "error", "SyntaxError: expected ':' (syntax-error.py, line 1)"),
+    "syntax-error": (
+        "def add(a, b)\n    return a + b\n",
+        "error",
+        "SyntaxError: expected ':' (syntax-error.py, line 1)",
+    ),
     "import-error": ("raise RuntimeError('broken at import')\n", "error", "RuntimeError: broken at import"),
     "abort": ("import os\ndef add(a, b):\n    os.abort()\n", "error", "crashed with SIGABRT"),
     "huge-allocation": ("def add(a, b):\n    return len(bytearray(50 * 10**9))\n", "fail", "MemoryError"),
@@ -43,8 +51,12 @@ def runner(request, worker):
 def test_reference_passes_and_cuda_cases_are_deselected(runner, toy: Drill) -> None:
     run = runner(toy, toy.solution)
     assert (run.status, run.passed, run.failed) == ("pass", 4, 0)
-    assert [test.name for test in run.tests] == ["test_add[cpu-1-2]", "test_add[cpu-3-4]", "test_add[cpu--1-1]",
-                                                 "test_add_floats[cpu]"]
+    assert [test.name for test in run.tests] == [
+        "test_add[cpu-1-2]",
+        "test_add[cpu-3-4]",
+        "test_add[cpu--1-1]",
+        "test_add_floats[cpu]",
+    ]
 
 
 def test_starter_fails_and_points_at_the_line(runner, toy: Drill) -> None:
@@ -97,17 +109,20 @@ def test_the_runner_never_raises(toy: Drill, tmp_path: Path, worker: WarmWorker)
 def test_memory_watchdog_for_cuda_runs(toy: Drill, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """cuda runs have no RLIMIT_AS (CUDA maps huge virtual memory): the supervisor watches RSS."""
     monkeypatch.setattr("drill.coding.runner.invocation.CUDA_RSS_ALLOWANCE_MB", 100)
-    hog = write_candidate(tmp_path, "hog", "def add(a, b):\n    x = b'x' * (800 * 2**20)\n    import time\n"
-                                           "    time.sleep(30)\n")
+    hog = write_candidate(
+        tmp_path, "hog", "def add(a, b):\n    x = b'x' * (800 * 2**20)\n    import time\n    time.sleep(30)\n"
+    )
     run = run_tests(toy, hog, device="cuda", warm=False, memory_mb=300, timeout_s=30, benchmark=False)
     assert run.status == "error" and "too much memory (the tests may use 300 MiB)" in run.reason, run
 
 
 def test_the_address_space_cap_is_relative_and_only_tightens() -> None:
-    code = ("from drill.coding.sandbox.limits import apply_memory_limit\n"
-            "apply_memory_limit(200, 'cpu')\nx = bytearray(100 * 2**20)\n"
-            "apply_memory_limit(4000, 'cpu')\n"
-            "try:\n    bytearray(400 * 2**20)\nexcept MemoryError:\n    print('capped')\n")
+    code = (
+        "from drill.coding.sandbox.limits import apply_memory_limit\n"
+        "apply_memory_limit(200, 'cpu')\nx = bytearray(100 * 2**20)\n"
+        "apply_memory_limit(4000, 'cpu')\n"
+        "try:\n    bytearray(400 * 2**20)\nexcept MemoryError:\n    print('capped')\n"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "capped", result.stderr
 

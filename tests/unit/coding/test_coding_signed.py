@@ -13,8 +13,11 @@ def signed_lines(key: str, events: list[dict]) -> list[str]:
     return [sign(event) for event in events]
 
 
-EVENTS = [{"event": "collected", "names": ["t"]}, {"event": "result", "name": "t", "outcome": "failed"},
-          {"event": "end", "exitstatus": 1}]
+EVENTS = [
+    {"event": "collected", "names": ["t"]},
+    {"event": "result", "name": "t", "outcome": "failed"},
+    {"event": "end", "exitstatus": 1},
+]
 
 
 def test_the_reporters_lines_are_accepted_as_they_arrive() -> None:
@@ -36,9 +39,12 @@ def test_a_line_signed_with_another_key_is_tampering() -> None:
 def test_replayed_reordered_or_edited_lines_are_tampering() -> None:
     key = new_key()
     lines = signed_lines(key, EVENTS)
-    for bad in (lines[:2] + [lines[1]], [lines[0], lines[2], lines[1]],
-                [lines[0], lines[1].replace("failed", "passed")],
-                [lines[0], json.dumps({"seq": 1, "event": json.dumps(EVENTS[1]), "mac": "0" * 64}) + "\n"]):
+    for bad in (
+        lines[:2] + [lines[1]],
+        [lines[0], lines[2], lines[1]],
+        [lines[0], lines[1].replace("failed", "passed")],
+        [lines[0], json.dumps({"seq": 1, "event": json.dumps(EVENTS[1]), "mac": "0" * 64}) + "\n"],
+    ):
         verifier = Verifier(key)
         verifier.feed("".join(bad).encode())
         assert verifier.tampered, bad

@@ -71,7 +71,9 @@ def test_cpu_timing_against_the_reference(worker: WarmWorker, drill) -> None:
 def test_the_cold_runner_agrees(worker: WarmWorker, drill) -> None:
     cold = run_tests(drill, drill.starter, warm=False)
     warm = run_tests(drill, drill.starter, worker=worker)
-    assert (cold.status, cold.passed, cold.failed) == (warm.status, warm.passed, warm.failed) == ("fail", 0, warm.failed)
+    assert (
+        (cold.status, cold.passed, cold.failed) == (warm.status, warm.passed, warm.failed) == ("fail", 0, warm.failed)
+    )
     assert warm.failed > 0
 
 
@@ -95,7 +97,9 @@ def test_cuda_run_reports_a_speed_ratio(worker: WarmWorker, drill) -> None:
 
 @needs_cuda
 def test_a_fifty_gigabyte_cuda_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
-    source = ("import torch\ndef quantize_per_channel(w, bits=8):\n"
-              "    return torch.ones(50 * 2**30, dtype=torch.uint8, device=w.device), None\n")
+    source = (
+        "import torch\ndef quantize_per_channel(w, bits=8):\n"
+        "    return torch.ones(50 * 2**30, dtype=torch.uint8, device=w.device), None\n"
+    )
     run = run_tests(drill, write_candidate(tmp_path, "huge", source), device="cuda", worker=worker)
     assert run.status == "fail" and "out of memory" in run.tests[0].message, run

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from pathlib import Path
 
 from helpers.coding_toys import write_toy_kernels
+
 from drill.coding.drills import find_drill
 from drill.coding.workspace import Workspace, create_workspace
 from drill.paths import Paths
 
-NOW = datetime(2026, 11, 22, 15, 0, 7, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 15, 0, 7, tzinfo=UTC)
 
 
 def test_workspace_holds_only_the_starter_and_the_prompt(tmp_path: Path, drill_home: Path) -> None:

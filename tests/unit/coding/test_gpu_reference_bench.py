@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[3]
 BENCH = load_module(ROOT / "benchmarks" / "bench_gpu_references.py", "bench_gpu_references")
 CUDA = torch.cuda.is_available()
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not CUDA, reason="CUDA is not available"))]
-MEMORY_BOUND = {"triton-vector-add", "triton-fused-softmax", "online-softmax", "quantize-per-channel",
-                "quantize-asymmetric", "kv-cache-decode"}
+MEMORY_BOUND = {
+    "triton-vector-add",
+    "triton-fused-softmax",
+    "online-softmax",
+    "quantize-per-channel",
+    "quantize-asymmetric",
+    "kv-cache-decode",
+}
 WITH_BUILTIN = MEMORY_BOUND | {"tiled-attention", "gqa-attention", "checkpoint-wrapper", "decoder-block"}
 FAST = {"warmup": 1, "repeats": 3, "budget_s": 0.2}
 # Every hidden-test module, imported at collection as pytest collects kernels/ (see BENCH.collect: the
@@ -45,8 +51,9 @@ def assert_same_output(reference, builtin, where: str = "output") -> None:
 
 
 def test_the_drills_with_a_builtin_are_the_expected_ones() -> None:
-    assert all(drill_id.startswith("triton-") and row["error"].startswith("Skipped")
-               for drill_id, row in NOT_IMPORTED.items()), f"only Triton's absence may stop an import: {NOT_IMPORTED}"
+    assert all(
+        drill_id.startswith("triton-") and row["error"].startswith("Skipped") for drill_id, row in NOT_IMPORTED.items()
+    ), f"only Triton's absence may stop an import: {NOT_IMPORTED}"
     missing = set(NOT_IMPORTED)
     assert {drill_id for drill_id, tests in HIDDEN.items() if hasattr(tests, "builtin_case")} == WITH_BUILTIN - missing
     assert {drill_id for drill_id, tests in HIDDEN.items() if hasattr(tests, "bytes_moved")} == MEMORY_BOUND - missing

@@ -27,7 +27,9 @@ def test_a_missing_file_is_every_default(tmp_path) -> None:
 
 def test_every_problem_is_reported_at_once_at_its_line(tmp_path) -> None:
     path = tmp_path / "config.toml"
-    assert problems(path, """# my settings
+    assert problems(
+        path,
+        """# my settings
 new_per_day = -1
 scheduler = "anki"   # wrong
 interview_date = 2026-12-01T09:00:00
@@ -39,9 +41,10 @@ blocks = ["memory", "gpus"]
 [mock_interview]
 pitch_seconds = 45
 coding = "yes"
-""") == [
+""",
+    ) == [
         "2: new_per_day must be a non-negative integer from 0 to 9999, not -1",
-        "3: scheduler must be \"sm2\" or \"fsrs\", not 'anki'",
+        '3: scheduler must be "sm2" or "fsrs", not \'anki\'',
         "4: interview_date must be a date like 2026-12-01, not datetime.datetime(2026, 12, 1, 9, 0)",
         "7: mock_round.minutes must be a positive integer from 1 to 600, not 0",
         "8: mock_round.blocks must list blocks (memory, compute, inference, training, communication), "
@@ -53,8 +56,11 @@ coding = "yes"
 
 def test_an_unknown_key_gets_the_key_it_meant(tmp_path) -> None:
     path = tmp_path / "config.toml"
-    assert problems(path, 'new_per_dya = 3\nleech_treshold = 5\ncolour = "red"\nmock_round_minute = 5\n'
-                          "[mock_interview]\ngril = 2\n[mock_rund]\nminutes = 5\n") == [
+    assert problems(
+        path,
+        'new_per_dya = 3\nleech_treshold = 5\ncolour = "red"\nmock_round_minute = 5\n'
+        "[mock_interview]\ngril = 2\n[mock_rund]\nminutes = 5\n",
+    ) == [
         "1: unknown key `new_per_dya`; did you mean `new_per_day`?",
         "2: unknown key `leech_treshold`; did you mean `leech_threshold`?",
         "3: unknown key `colour`",
@@ -71,13 +77,16 @@ def test_tables_can_be_written_inline_or_dotted(tmp_path) -> None:
     assert config.mock_round == MockRound(minutes=5, blocks=("memory", "training"))  # the vocabulary's order
     assert config.mock_interview.grill == 0
     assert problems(path, "mock_interview.grill = 0\nmock_round = { minutes = 5, blocks = [] }\n") == [
-        "2: mock_round.blocks must list blocks (memory, compute, inference, training, communication), not []"]
+        "2: mock_round.blocks must list blocks (memory, compute, inference, training, communication), not []"
+    ]
 
 
 def test_the_flat_keys_of_older_files_are_read_into_their_tables(tmp_path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('mock_round_minutes = 12\nmock_round_blocks = ["compute"]\nmock_interview_pitch = 30\n'
-                    "mock_interview_coding = true\n")
+    path.write_text(
+        'mock_round_minutes = 12\nmock_round_blocks = ["compute"]\nmock_interview_pitch = 30\n'
+        "mock_interview_coding = true\n"
+    )
     config = Config.load(path)
     assert config.mock_round == MockRound(minutes=12, blocks=("compute",))
     assert config.mock_interview == MockInterview(pitch_seconds=30, coding=True)
@@ -104,7 +113,9 @@ problems = 10
     config = write_setting(path, "mock_round", RoundSettings(minutes=5, problems=10, blocks=("memory",)))
     assert RoundSettings.from_config(config) == RoundSettings(minutes=5, blocks=("memory",))
     config = write_setting(path, "theme", "nord")
-    assert path.read_text() == """# my settings, by hand
+    assert (
+        path.read_text()
+        == """# my settings, by hand
 rollover_hour = 5     # I study late
 scheduler = "fsrs"
 interview_date = 2026-12-15
@@ -116,6 +127,7 @@ problems = 10
 blocks = ["memory"]
 grade_at_end = true
 """
+    )
     assert Config.load(path) == config and config.theme == "nord"
     write_setting(path, "interview_date", None)
     write_setting(path, "theme", None)
@@ -129,8 +141,10 @@ def test_remembering_a_setup_moves_the_flat_keys_into_its_table(tmp_path) -> Non
     settings = InterviewSettings.from_config(Config.load(path))
     assert settings == InterviewSettings(grill=4, coding=True)
     config = write_setting(path, "mock_interview", settings.model_copy(update={"estimates": 1}))
-    assert path.read_text() == ("new_per_day = 5  # a few\n\n[mock_interview]\nminutes = 45\ngrill = 4\n"
-                                "pitch_seconds = 120\nestimates = 1\ncoding = true\n")
+    assert path.read_text() == (
+        "new_per_day = 5  # a few\n\n[mock_interview]\nminutes = 45\ngrill = 4\n"
+        "pitch_seconds = 120\nestimates = 1\ncoding = true\n"
+    )
     assert InterviewSettings.from_config(config) == InterviewSettings(grill=4, estimates=1, coding=True)
 
 

@@ -21,8 +21,10 @@ BAD = [
     ('new_per_day = "10"', "new_per_day must be a non-negative integer from 0 to 9999, not '10'"),
     (f"new_mix = {{ card = {HUGE} }}", "new_mix must map kinds"),
     ("new_mix = { card = true }", "new_mix must map kinds"),
-    ("new_mix = { card = 9000, pitch = 1000 }",
-     "new_mix must map kinds (card, pitch, estimate, coding) to non-negative integers adding up to at most 9999"),
+    (
+        "new_mix = { card = 9000, pitch = 1000 }",
+        "new_mix must map kinds (card, pitch, estimate, coding) to non-negative integers adding up to at most 9999",
+    ),
     ("rollover_hour = 24", "rollover_hour must be a non-negative integer from 0 to 23, not 24"),
     ("rollover_hour = true", "rollover_hour must be a non-negative integer from 0 to 23, not True"),
     ("plan_window_days = 1.5", "plan_window_days must be a positive integer from 1 to 365"),

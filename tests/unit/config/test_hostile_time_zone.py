@@ -42,6 +42,7 @@ def test_a_moment_out_of_the_platforms_range_is_taken_as_utc() -> None:
 def test_commands_run_in_such_a_time_zone(tz, drill_home) -> None:
     env = {**os.environ, "DRILL_HOME": str(drill_home), "TZ": tz}
     for command in (["queue"], ["stats"], ["backup"], ["backup", "--list"]):
-        result = subprocess.run([sys.executable, "-m", "drill", *command], capture_output=True, text=True, env=env,
-                                check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "drill", *command], capture_output=True, text=True, env=env, check=False
+        )
         assert result.returncode == 0 and "Traceback" not in result.stderr, (command, result.stderr)

@@ -76,7 +76,9 @@ def test_broken_file_does_not_stop_the_others(deck_dir: Path) -> None:
     (deck_dir / "broken.toml").write_bytes(b"\xff\xfe not utf-8")
     load = load_decks([deck_dir])
     assert [loaded.item.id for loaded in load.items] == ["g-1"]
-    assert [str(error) for error in load.errors] == [f"{deck_dir / 'broken.toml'}:1: not UTF-8 text (invalid start byte)"]
+    assert [str(error) for error in load.errors] == [
+        f"{deck_dir / 'broken.toml'}:1: not UTF-8 text (invalid start byte)"
+    ]
 
 
 def test_errata_is_optional_kept_apart_and_part_of_the_fingerprint(deck_dir: Path) -> None:
@@ -85,7 +87,9 @@ def test_errata_is_optional_kept_apart_and_part_of_the_fingerprint(deck_dir: Pat
     # An item without errata keeps the fingerprint it had before the field existed (no resync of every card).
     legacy = plain.model_dump(exclude={"id", "errata", "siblings"})
     assert plain.content_hash() == hashlib.sha256(json.dumps(legacy, sort_keys=True).encode()).hexdigest()[:16]
-    (deck_dir / "c.toml").write_text(PITCH + 'errata = "The notes say ZeRO-1 shards weights; it shards optimizer state."\n')
+    (deck_dir / "c.toml").write_text(
+        PITCH + 'errata = "The notes say ZeRO-1 shards weights; it shards optimizer state."\n'
+    )
     with_errata = load_decks([deck_dir]).items[0].item
     assert with_errata.errata.startswith("The notes say") and with_errata.answer == plain.answer
     assert with_errata.content_hash() != plain.content_hash()

@@ -13,13 +13,26 @@ SEED_000 = ROOT.parent / "shared" / "seeds" / "000_d69ac9344ab9aae1.txt"
 ITEMS = [loaded.item for loaded in load_decks([ROOT / "decks"]).items]
 BY_ID = {item.id: item for item in ITEMS}
 GROUP_BLOCKS = {
-    "Memory": "memory", "Compute": "compute", "Inference": "inference",
-    "Training — mixed precision": "training", "Training — data parallelism": "training",
-    "Training — pipeline parallelism": "training", "Training — tensor parallelism": "training",
-    "Training — MoE": "training", "Communication primitives": "communication",
+    "Memory": "memory",
+    "Compute": "compute",
+    "Inference": "inference",
+    "Training — mixed precision": "training",
+    "Training — data parallelism": "training",
+    "Training — pipeline parallelism": "training",
+    "Training — tensor parallelism": "training",
+    "Training — MoE": "training",
+    "Communication primitives": "communication",
 }
-PITCH_TOPICS = ["flash-attention", "zero", "speculative-decoding", "pipeline-parallelism",
-                "moe", "kv-cache", "tensor-parallelism", "quantization"]
+PITCH_TOPICS = [
+    "flash-attention",
+    "zero",
+    "speculative-decoding",
+    "pipeline-parallelism",
+    "moe",
+    "kv-cache",
+    "tensor-parallelism",
+    "quantization",
+]
 TRAIN_70B_RUNGS = {"pitch-train-70b-2m": 120, "pitch-train-70b-5m": 300}
 PLACEHOLDER = re.compile(r"\b(TODO|TBD|FIXME|XXX|lorem ipsum)\b|see above|see below|see card", re.IGNORECASE)
 
@@ -35,7 +48,7 @@ def seed_grill() -> list[tuple[str, str]]:
     lines = SEED_000.read_text(encoding="utf-8").splitlines()
     start = lines.index("10. Interview Grill — 70 questions")
     questions, block = [], None
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("11. "):
             break
         if line.startswith("- "):
@@ -100,8 +113,7 @@ def test_every_seed_001_chapter_question_is_a_card() -> None:
 
 
 SEEDS = ROOT.parent / "shared" / "seeds"
-SEED_FILES = {"000": "000_d69ac9344ab9aae1.txt", "001": "001_1eab021579b3b37f.txt",
-              "003": "003_84c71ae1e069a1da.txt"}
+SEED_FILES = {"000": "000_d69ac9344ab9aae1.txt", "001": "001_1eab021579b3b37f.txt", "003": "003_84c71ae1e069a1da.txt"}
 # (item id, seed, a phrase of the seed the item answers): the questions and tips issue 13 §2 found
 # without a card. Seed 001 tips also name their chapter, which the item's source must cite.
 SEED_QUESTIONS = [
@@ -138,7 +150,7 @@ def test_each_seed_question_and_chapter_tip_has_a_card(item_id: str, seed: str, 
     item = BY_ID[item_id]
     assert f"seed {seed}" in item.source and item.points, item_id
     if seed == "001":
-        chapter = re.findall(r"^Chapter (\d+):", text[:text.index(phrase)], re.MULTILINE)[-1]
+        chapter = re.findall(r"^Chapter (\d+):", text[: text.index(phrase)], re.MULTILINE)[-1]
         assert f"Ch. {chapter} " in item.source.split(";")[0], f"{item_id} should cite Chapter {chapter}"
 
 
@@ -151,8 +163,7 @@ def test_the_train_70b_pitch_has_a_two_and_a_five_minute_rung_with_a_checklist()
         assert low <= len(item.answer.split()) <= high, (item_id, len(item.answer.split()))
         assert "seed 000 §7" in item.source
         checklist = " ".join(item.points).lower()
-        for area in ("data", "tokens", "layout", "memory", "throughput", "mfu", "checkpoint", "failures",
-                     "evaluation"):
+        for area in ("data", "tokens", "layout", "memory", "throughput", "mfu", "checkpoint", "failures", "evaluation"):
             assert area in checklist, f"{item_id}: the checklist leaves out {area}"
         assert "rail-aligned" in item.answer and "400 GB/s" in item.answer  # cross-node figures name the topology
 
@@ -184,8 +195,11 @@ NEW_FIGURES = [
     ("scale-what-runs-out-first", 16 * 7e9 / 1e9, lambda v: f"{v:.0f} GB"),
     ("scale-what-runs-out-first", 34 * 2048 * 4096 / 1e6, lambda v: f"{v:.0f} MB"),
     ("scale-what-runs-out-first", 32 * 34 * 2048 * 4096 / 1e9, lambda v: f"{v:.1f} GB"),
-    ("scale-what-runs-out-first", 6 * N_70B * CHINCHILLA_TOKENS / (64 * H100_BF16 * MFU) / 86400,
-     lambda v: f"{v:.0f} days"),
+    (
+        "scale-what-runs-out-first",
+        6 * N_70B * CHINCHILLA_TOKENS / (64 * H100_BF16 * MFU) / 86400,
+        lambda v: f"{v:.0f} days",
+    ),
     ("scale-what-runs-out-first", KV_LLAMA3_70B * 4096 / 1e9, lambda v: f"{v:.2f} GB"),
     ("fund-activation-functions", 8 / 3 * 4096, lambda v: f"{v:,.0f}"),
     ("fund-loss-functions", math.log(32000), lambda v: f"{v:.2f}"),
@@ -217,8 +231,10 @@ def test_a_card_too_long_for_the_screen_is_refused_with_its_line(tmp_path) -> No
     from drill.content.models import CARD_CHARACTERS
 
     deck = tmp_path / "huge.toml"
-    deck.write_text(CARD.format(id="ok-1", block="memory")
-                    + CARD.format(id="big-1", block="memory").replace("Answer of big-1.", "x" * (50 * 2**20)))
+    deck.write_text(
+        CARD.format(id="ok-1", block="memory")
+        + CARD.format(id="big-1", block="memory").replace("Answer of big-1.", "x" * (50 * 2**20))
+    )
     load = load_decks([tmp_path])
     assert [item.item.id for item in load.items] == ["ok-1"]
     assert [(error.path.name, error.line) for error in load.errors] == [("huge.toml", 17)]  # the answer's line

@@ -33,12 +33,12 @@ MiB = 2**20
 
 # A100 SXM 80GB
 A100_SMS, A100_TC_PER_SM, A100_FMA_PER_TC_CLK, A100_CLK = 108, 4, 256, 1.41e9
-A100_BF16 = 312e12            # dense, FLOP/s (vendor spec)
-A100_TF32 = 156e12            # dense
-A100_FP32_SIMT = 19.5e12      # non-Tensor-Core FP32
-A100_HBM = 2.039e12           # B/s
+A100_BF16 = 312e12  # dense, FLOP/s (vendor spec)
+A100_TF32 = 156e12  # dense
+A100_FP32_SIMT = 19.5e12  # non-Tensor-Core FP32
+A100_HBM = 2.039e12  # B/s
 A100_NVLINK_LINKS = 12
-NVLINK_PER_LINK = 50e9        # B/s, both directions together
+NVLINK_PER_LINK = 50e9  # B/s, both directions together
 
 # H100 SXM5
 H100_SMS, H100_TC_PER_SM, H100_FMA_PER_TC_CLK, H100_CLK = 132, 4, 512, 1.83e9
@@ -78,14 +78,14 @@ def korthikanti_layer_bytes(s: int, b: int, h: int, a: int) -> float:
     return s * b * h * (34 + 5 * a * s / h)
 
 
-GRAD_7B = 7e9 * BF16            # 14 GB of BF16 gradients
+GRAD_7B = 7e9 * BF16  # 14 GB of BF16 gradients
 RING_7B_8 = ring_allreduce_bytes(8, GRAD_7B)
 A100_NVLINK_ONE_WAY = A100_NVLINK_LINKS * NVLINK_PER_LINK / 2
 H100_NVLINK_ONE_WAY = H100_NVLINK_LINKS * NVLINK_PER_LINK / 2
 HDR_BYTES = HDR_BITS / 8
 TRAIN_FLOPS_7B_1T = 6 * 7e9 * 1e12
 CLUSTER_RATE = 64 * A100_BF16 * 0.4
-INT4_G128_BITS = 4 + 2 * 16 / 128   # FP16 scale + zero point per 128 weights
+INT4_G128_BITS = 4 + 2 * 16 / 128  # FP16 scale + zero point per 128 weights
 
 Fmt = Callable[[float], str]
 
@@ -97,9 +97,11 @@ def f(template: str) -> Fmt:
 
 def sci(unit: str = "") -> Fmt:
     """Scientific notation like 4.2e22 (two significant digits)."""
+
     def fmt(v: float) -> str:
         exp = math.floor(math.log10(v))
         return f"{v / 10**exp:.1f}e{exp}{unit}"
+
     return fmt
 
 
@@ -107,19 +109,24 @@ def sci3(unit: str = "") -> Fmt:
     def fmt(v: float) -> str:
         exp = math.floor(math.log10(v))
         return f"{v / 10**exp:.2f}e{exp}{unit}"
+
     return fmt
 
 
 CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     # --- numbers.toml ------------------------------------------------------
-    ("num-a100-bf16-flops",
-     lambda: A100_SMS * A100_TC_PER_SM * A100_FMA_PER_TC_CLK * 2 * A100_CLK / 1e12,
-     f("{:.1f} TFLOP/s")),
+    (
+        "num-a100-bf16-flops",
+        lambda: A100_SMS * A100_TC_PER_SM * A100_FMA_PER_TC_CLK * 2 * A100_CLK / 1e12,
+        f("{:.1f} TFLOP/s"),
+    ),
     ("num-a100-hbm-bandwidth", lambda: 7e9 * BF16 / A100_HBM * 1e3, f("{:.1f} ms")),
     ("num-a100-ridge-point", lambda: A100_BF16 / A100_HBM, f("{:.0f} FLOP/byte")),
-    ("num-h100-bf16-flops",
-     lambda: H100_SMS * H100_TC_PER_SM * H100_FMA_PER_TC_CLK * 2 * H100_CLK / 1e12,
-     f("{:.1f} TFLOP/s")),
+    (
+        "num-h100-bf16-flops",
+        lambda: H100_SMS * H100_TC_PER_SM * H100_FMA_PER_TC_CLK * 2 * H100_CLK / 1e12,
+        f("{:.1f} TFLOP/s"),
+    ),
     ("num-h100-bf16-flops", lambda: H100_BF16 / A100_BF16, f("= {:.2f}")),
     ("num-h100-bf16-flops", lambda: H100_HBM / A100_HBM, f("{:.2f}x")),
     ("num-h100-ridge-point", lambda: H100_BF16 / H100_HBM, f("{:.0f} FLOP/byte")),
@@ -134,80 +141,55 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-v100-specs", lambda: A100_HBM / V100_HBM, f("{:.1f}x")),
     ("num-b200-specs", lambda: B200_BF16 / B200_HBM, f("{:.0f} FLOP/B")),
     ("num-b200-specs", lambda: B200_HBM / H100_HBM, f("{:.1f}x")),
-    ("num-nvlink-a100", lambda: A100_NVLINK_LINKS * NVLINK_PER_LINK / GB,
-     f("{:.0f} GB/s")),
+    ("num-nvlink-a100", lambda: A100_NVLINK_LINKS * NVLINK_PER_LINK / GB, f("{:.0f} GB/s")),
     ("num-nvlink-a100", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
     ("num-nvlink-a100", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
-    ("num-nvlink-h100", lambda: H100_NVLINK_LINKS * NVLINK_PER_LINK / GB,
-     f("{:.0f} GB/s")),
+    ("num-nvlink-h100", lambda: H100_NVLINK_LINKS * NVLINK_PER_LINK / GB, f("{:.0f} GB/s")),
     ("num-nvlink-h100", lambda: RING_7B_8 / H100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
     ("num-infiniband", lambda: HDR_BITS / 8 / GB, f("{:.0f} GB/s")),
     ("num-infiniband", lambda: NDR_BITS / 8 / GB, f("{:.0f} GB/s")),
     ("num-infiniband", lambda: A100_NVLINK_ONE_WAY / HDR_BYTES, f("{:.0f}x")),
-    ("num-pcie-bandwidth",
-     lambda: PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8 / GB, f("{:.1f} GB/s")),
-    ("num-pcie-bandwidth",
-     lambda: GRAD_7B / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8), f("{:.2f} s")),
+    ("num-pcie-bandwidth", lambda: PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8 / GB, f("{:.1f} GB/s")),
+    ("num-pcie-bandwidth", lambda: GRAD_7B / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8), f("{:.2f} s")),
     ("num-bf16-bytes-per-param", lambda: 7e9 * BF16 / GB, f("{:.0f} GB")),
     ("num-bf16-bytes-per-param", lambda: 70e9 * BF16 / GB, f("{:.0f} GB")),
     ("num-bf16-bytes-per-param", lambda: 70e9 * BF16 / GiB, f("{:.1f} GiB")),
     ("num-70b-weights-by-precision", lambda: 70e9 * 32 / 8 / GB, f("FP32 {:.0f} GB")),
     ("num-70b-weights-by-precision", lambda: 70e9 * 4 / 8 / GB, f("INT4 {:.0f} GB")),
-    ("num-70b-weights-by-precision",
-     lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB")),
     ("num-adam-state-bytes", lambda: 7e9 * (4 + 4 + 4) / GB, f("{:.0f} GB")),
-    ("num-training-bytes-per-param",
-     lambda: 2 + 2 + 4 + 4 + 4, f("{:.0f} bytes/param")),
+    ("num-training-bytes-per-param", lambda: 2 + 2 + 4 + 4 + 4, f("{:.0f} bytes/param")),
     ("num-training-bytes-per-param", lambda: 7e9 * 16 / GB, f("{:.0f} GB")),
     ("num-training-bytes-per-param", lambda: 70e9 * 16 / TB, f("{:.2f} TB")),
-    ("num-activation-memory-per-layer",
-     lambda: korthikanti_layer_bytes(2048, 1, 4096, 32) / 1e6, f("{:.0f} MB")),
-    ("num-activation-memory-per-layer",
-     lambda: 32 * korthikanti_layer_bytes(2048, 1, 4096, 32) / GB, f("{:.1f} GB")),
-    ("num-activation-memory-per-layer",
-     lambda: 34 * 2048 * 4096 / 1e6, f("{:.0f} MB")),
+    ("num-activation-memory-per-layer", lambda: korthikanti_layer_bytes(2048, 1, 4096, 32) / 1e6, f("{:.0f} MB")),
+    ("num-activation-memory-per-layer", lambda: 32 * korthikanti_layer_bytes(2048, 1, 4096, 32) / GB, f("{:.1f} GB")),
+    ("num-activation-memory-per-layer", lambda: 34 * 2048 * 4096 / 1e6, f("{:.0f} MB")),
     ("num-kernel-launch-overhead", lambda: 32 * 50 * 10e-6 * 1e3, f("{:.0f} ms")),
     ("num-attention-matrix-size", lambda: 8192**2 * BF16 / 1e6, f("{:.0f} MB")),
     ("num-attention-matrix-size", lambda: 8192 * 4 / KiB, f("{:.0f} KiB")),
-    ("num-attention-matrix-size",
-     lambda: 32 * 8192**2 * BF16 / GB, f("{:.1f} GB per layer")),
-    ("num-kv-per-token-llama2-7b",
-     lambda: kv_bytes_per_token(LLAMA2_7B), f("{:,.0f} B")),
-    ("num-kv-per-token-llama2-7b",
-     lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
-    ("num-kv-per-token-llama2-7b",
-     lambda: 2 * LLAMA2_7B["hidden"] * BF16 / KiB, f("{:.0f} KiB is one")),
-    ("num-kv-per-token-llama2-7b",
-     lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192),
-     f("~{:.0f} such")),
-    ("num-kv-per-token-llama3-8b",
-     lambda: kv_bytes_per_token(LLAMA3_8B), f("{:,.0f} B")),
-    ("num-kv-per-token-llama3-8b",
-     lambda: kv_bytes_per_token(LLAMA3_8B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-attention-matrix-size", lambda: 32 * 8192**2 * BF16 / GB, f("{:.1f} GB per layer")),
+    ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B), f("{:,.0f} B")),
+    ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-kv-per-token-llama2-7b", lambda: 2 * LLAMA2_7B["hidden"] * BF16 / KiB, f("{:.0f} KiB is one")),
+    ("num-kv-per-token-llama2-7b", lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192), f("~{:.0f} such")),
+    ("num-kv-per-token-llama3-8b", lambda: kv_bytes_per_token(LLAMA3_8B), f("{:,.0f} B")),
+    ("num-kv-per-token-llama3-8b", lambda: kv_bytes_per_token(LLAMA3_8B) * 8192 / GB, f("{:.2f} GB")),
     ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B), f("{:,.0f} B")),
-    ("num-kv-llama3-70b",
-     lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
-    ("num-kv-llama3-70b",
-     lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / GB, f("{:.2f} GB")),
+    ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
+    ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / GB, f("{:.2f} GB")),
     ("num-decode-step-floor", lambda: 7e9 * BF16 / A100_HBM * 1e3, f("{:.1f} ms")),
     ("num-decode-step-floor", lambda: A100_HBM / (7e9 * BF16), f("~{:.0f} tokens/s")),
-    ("num-training-flops-per-token",
-     lambda: 100 * 512 / (6 * 4096), f("{:.1f}% at S=512")),
-    ("num-training-flops-per-token",
-     lambda: 100 * 8192 / (6 * 4096), f("{:.0f}% at")),
+    ("num-training-flops-per-token", lambda: 100 * 512 / (6 * 4096), f("{:.1f}% at S=512")),
+    ("num-training-flops-per-token", lambda: 100 * 8192 / (6 * 4096), f("{:.0f}% at")),
     ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T, sci()),
     ("num-train-time-7b-1t", lambda: CLUSTER_RATE, sci(" FLOP/s")),
     ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T / CLUSTER_RATE, sci3(" s")),
-    ("num-train-time-7b-1t",
-     lambda: TRAIN_FLOPS_7B_1T / CLUSTER_RATE / 86400, f("{:.1f} days")),
+    ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T / CLUSTER_RATE / 86400, f("{:.1f} days")),
     ("num-train-time-7b-1t", lambda: 6 * 7e9 * 4e6, sci3(" FLOPs")),
-    ("num-train-time-7b-1t",
-     lambda: TRAIN_FLOPS_7B_1T / (64 * A100_BF16 * 0.55) / 86400, f("{:.0f} days")),
-    ("num-inference-memory-70b",
-     lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
+    ("num-train-time-7b-1t", lambda: TRAIN_FLOPS_7B_1T / (64 * A100_BF16 * 0.55) / 86400, f("{:.0f} days")),
+    ("num-inference-memory-70b", lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB, f("{:.1f} GB")),
-    ("num-ring-allreduce-7b",
-     lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
+    ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("{:.0f} ms")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / HDR_BYTES, f("{:.2f} s")),
     ("num-fp8-formats", lambda: (1 + 6 / 8) * 2**8, f("max {:.0f}")),
     ("num-fp8-formats", lambda: (1 + 3 / 4) * 2**15, f("max {:.0f}")),
@@ -223,8 +205,7 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("cheat-mixed-precision", lambda: A100_BF16 / A100_FP32_SIMT, f("{:.0f}x vs")),
     ("cheat-mixed-precision", lambda: A100_TF32 / 1e12, f("{:.0f} TFLOP/s")),
     ("cheat-mixed-precision", lambda: 2 + 2 + 12, f("{:.0f} B/param")),
-    ("cheat-mixed-precision",
-     lambda: 100 * ((7 * 16 + 32) - (7 * 16 + 16)) / (7 * 16 + 32), f("~{:.0f}%")),
+    ("cheat-mixed-precision", lambda: 100 * ((7 * 16 + 32) - (7 * 16 + 16)) / (7 * 16 + 32), f("~{:.0f}%")),
     ("cheat-fused-optimizer", lambda: 7e9 * (16 + 12) / GB, f("{:.0f} GB")),
     ("cheat-fused-optimizer", lambda: 7e9 * 28 / A100_HBM * 1e3, f("{:.0f} ms")),
     ("cheat-fused-optimizer", lambda: 1 / (1 - 0.10 * 0.5), f("({:.2f}x)")),
@@ -253,12 +234,9 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     # aggregate NIC bandwidth, 8 x NDR = 400 GB/s (DGX-A100, 8 x HDR: 192 GB/s measured); a
     # flow through one NIC (one NIC per node, all-to-all, a point-to-point hop) gets 50 GB/s.
     ("grill-12", lambda: 16 / INT4_G128_BITS, f("~{:.1f}×")),
-    ("grill-12", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB,
-     f("{:.1f} GB (INT4)")),
-    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB,
-     f("INT4 {:.1f} GB")),
-    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * (2 + 32 / 128) / 16 / GB,
-     f("~{:.1f} GB")),
+    ("grill-12", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB, f("{:.1f} GB (INT4)")),
+    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * INT4_G128_BITS / 16 / GB, f("INT4 {:.1f} GB")),
+    ("grill-14", lambda: kv_bytes_per_token(LLAMA3_70B) * 131072 * (2 + 32 / 128) / 16 / GB, f("~{:.1f} GB")),
     ("grill-28", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4.25 bits")),
     ("grill-31", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4.25 bits")),
     ("grill-31", lambda: 70.6e9 * 4 / 8 / GB, f("{:.1f} GB at pure 4-bit")),
@@ -267,62 +245,91 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("grill-32", lambda: 70.6e9 * INT4_G128_BITS / 8 / H100_HBM * 1e3, f("{:.1f} ms")),
     ("grill-41", lambda: RING_7B_8 / H100_NVLINK_ONE_WAY * 1e3, f("≈ {:.0f} ms")),
     ("grill-41", lambda: ring_allreduce_bytes(64, GRAD_7B) / GB, f("{:.1f} GB each")),
-    ("grill-41", lambda: ring_allreduce_bytes(64, GRAD_7B) / (8 * NDR_BITS / 8) * 1e3,
-     f("≈ {:.0f} ms")),
+    ("grill-41", lambda: ring_allreduce_bytes(64, GRAD_7B) / (8 * NDR_BITS / 8) * 1e3, f("≈ {:.0f} ms")),
     ("grill-41", lambda: RING_7B_8 / (NDR_BITS / 8), f("≈ {:.2f} s")),
-    ("grill-46", lambda: 3 * 63 / 64 * 70e9 * BF16 / (8 * NDR_BITS / 8),
-     f("≈ {:.1f} s per step")),
+    ("grill-46", lambda: 3 * 63 / 64 * 70e9 * BF16 / (8 * NDR_BITS / 8), f("≈ {:.1f} s per step")),
     ("grill-46", lambda: 3 * 63 / 64 * 70e9 * BF16 / 192e9, f("≈ {:.1f} s on DGX-A100")),
     # TP for 70B, one 4096-token sequence: 4 all-reduces per layer x 80 layers of 4096 x 8192.
-    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / GB,
-     f("≈ {:.1f} GB sent")),
-    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16)
-     / H100_NVLINK_ONE_WAY * 1e3, f("≈ {:.0f} ms")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / GB, f("≈ {:.1f} GB sent")),
+    (
+        "grill-55",
+        lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / H100_NVLINK_ONE_WAY * 1e3,
+        f("≈ {:.0f} ms"),
+    ),
     ("grill-55", lambda: 6 * 70e9 * 4096 / 8 / (0.5 * H100_BF16), f("≈ {:.2f} s at 50% MFU")),
-    ("grill-55", lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16) / GB,
-     f("{:.1f} GB ≈")),
-    ("grill-55", lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16)
-     / (8 * NDR_BITS / 8), f("≈ {:.2f} s against")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16) / GB, f("{:.1f} GB ≈")),
+    (
+        "grill-55",
+        lambda: 320 * ring_allreduce_bytes(16, 4096 * 8192 * BF16) / (8 * NDR_BITS / 8),
+        f("≈ {:.2f} s against"),
+    ),
     ("grill-55", lambda: 6 * 70e9 * 4096 / 16 / (0.5 * H100_BF16), f("against {:.2f} s")),
-    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / (NDR_BITS / 8),
-     f("≈ {:.2f} s, more")),
+    ("grill-55", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / (NDR_BITS / 8), f("≈ {:.2f} s, more")),
     ("grill-57", lambda: H100_BF16 / (NDR_BITS / 8) / 1e3, f("≈ {:.0f}K where")),
     # Mixtral 8x7B: expert params 3·4096·14336 per layer, 32 layers; shared attention + embeddings.
-    ("grill-59", lambda: (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
-     / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096), f("~{:.1f}× faster")),
+    (
+        "grill-59",
+        lambda: (
+            (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+            / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+        ),
+        f("~{:.1f}× faster"),
+    ),
     ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / 1e3, f("{:.1f}K FLOP/byte")),
     ("grill-66", lambda: H100_BF16 / (NDR_BITS / 8) / (1.5 * 2048), f("≈ {:.1f}× the expert")),
     ("pitch-zero-2m", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("{:.0f} GB per GPU")),
-    ("pitch-zero-2m", lambda: 3 * 63 / 64 * 70e9 * BF16 / (NDR_BITS / 8),
-     f("over {:.0f} seconds")),
+    ("pitch-zero-2m", lambda: 3 * 63 / 64 * 70e9 * BF16 / (NDR_BITS / 8), f("over {:.0f} seconds")),
     ("pitch-zero-5m", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("{:.0f} GB per GPU")),
-    ("pitch-zero-5m", lambda: A100_HBM / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8),
-     f("{:.0f}× less")),
-    ("pitch-moe-5m", lambda: 2 * (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240
-                                  + 2 * 32000 * 4096) / GB, f("about {:.0f} GB")),
-    ("pitch-moe-5m", lambda: (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
-     / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096),
-     f("about {:.1f}× faster")),
+    ("pitch-zero-5m", lambda: A100_HBM / (PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8), f("{:.0f}× less")),
+    (
+        "pitch-moe-5m",
+        lambda: 2 * (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096) / GB,
+        f("about {:.0f} GB"),
+    ),
+    (
+        "pitch-moe-5m",
+        lambda: (
+            (8 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+            / (2 * 3 * 4096 * 14336 * 32 + 32 * 4096 * 10240 + 2 * 32000 * 4096)
+        ),
+        f("about {:.1f}× faster"),
+    ),
     ("pitch-kv-cache-5m", lambda: 16 / INT4_G128_BITS, f("is {:.1f}×")),
-    ("pitch-kv-cache-5m", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (NDR_BITS / 8) * 1e3,
-     f("about {:.0f} ms")),
-    ("pitch-kv-cache-5m", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (8 * NDR_BITS / 8)
-     * 1e3, f("about {:.1f} ms when")),
-    ("pitch-tensor-parallelism-2m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16)
-     / (8 * NDR_BITS / 8) * 1e3, f("~{:.2f} ms")),
-    ("pitch-tensor-parallelism-2m", lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16)
-     / (NDR_BITS / 8) * 1e3, f("~{:.1f} ms per all-reduce")),
-    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16) / 1e6,
-     f("{:.0f} MB per GPU takes")),
-    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16)
-     / (8 * NDR_BITS / 8) * 1e3, f("~{:.2f} ms")),
-    ("pitch-tensor-parallelism-5m", lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16)
-     / (NDR_BITS / 8) * 1e3, f("NIC: ~{:.1f} ms")),
+    ("pitch-kv-cache-5m", lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (NDR_BITS / 8) * 1e3, f("about {:.0f} ms")),
+    (
+        "pitch-kv-cache-5m",
+        lambda: kv_bytes_per_token(LLAMA3_70B) * 8192 / (8 * NDR_BITS / 8) * 1e3,
+        f("about {:.1f} ms when"),
+    ),
+    (
+        "pitch-tensor-parallelism-2m",
+        lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16) / (8 * NDR_BITS / 8) * 1e3,
+        f("~{:.2f} ms"),
+    ),
+    (
+        "pitch-tensor-parallelism-2m",
+        lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16) / (NDR_BITS / 8) * 1e3,
+        f("~{:.1f} ms per all-reduce"),
+    ),
+    (
+        "pitch-tensor-parallelism-5m",
+        lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16) / 1e6,
+        f("{:.0f} MB per GPU takes"),
+    ),
+    (
+        "pitch-tensor-parallelism-5m",
+        lambda: ring_allreduce_bytes(16, 8192 * 8192 * BF16) / (8 * NDR_BITS / 8) * 1e3,
+        f("~{:.2f} ms"),
+    ),
+    (
+        "pitch-tensor-parallelism-5m",
+        lambda: ring_allreduce_bytes(8, 8192 * 8192 * BF16) / (NDR_BITS / 8) * 1e3,
+        f("NIC: ~{:.1f} ms"),
+    ),
     ("pitch-quantization-30s", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB at 4 bits")),
     ("pitch-quantization-2m", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in INT4")),
     ("pitch-quantization-5m", lambda: 70.6e9 * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in group")),
-    ("pitch-quantization-5m", lambda: 70.6e9 * BF16 / (70.6e9 * INT4_G128_BITS / 8),
-     f("{:.1f}× fewer")),
+    ("pitch-quantization-5m", lambda: 70.6e9 * BF16 / (70.6e9 * INT4_G128_BITS / 8), f("{:.1f}× fewer")),
     # --- chapter, design, debugging, qa decks ---------------------------------
     # Cross-node rings on rail-aligned DGX-A100 nodes (8 x HDR, one NIC per GPU) get ~192 GB/s
     # measured bus bandwidth (200 GB/s nominal); 8 concurrent rings, one per rail, get one NIC
@@ -342,12 +349,13 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("debug-08", lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192), f("~{:.0f} of them")),
     # 70B on 64 A100s: TP=8 all-reduces (4 per layer, 80 layers, 4096 x 8192 BF16) on NVLink;
     # DP=8 over 8 nodes, one rail per DP group; plain FSDP over all 64 on rail-aligned HDR.
-    ("ch-05-question-comm", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / 230e9,
-     f("≈ {:.2f} s at ~230")),
-    ("ch-05-question-comm", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / HDR_BYTES,
-     f("~{:.1f} s, as long")),
-    ("ch-05-question-comm", lambda: 8 * ring_allreduce_bytes(8, 17.5e9) / (8 * HDR_BYTES),
-     f("≈ {:.1f} s per")),
+    ("ch-05-question-comm", lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / 230e9, f("≈ {:.2f} s at ~230")),
+    (
+        "ch-05-question-comm",
+        lambda: 320 * ring_allreduce_bytes(8, 4096 * 8192 * BF16) / HDR_BYTES,
+        f("~{:.1f} s, as long"),
+    ),
+    ("ch-05-question-comm", lambda: 8 * ring_allreduce_bytes(8, 17.5e9) / (8 * HDR_BYTES), f("≈ {:.1f} s per")),
     ("ch-05-question-comm", lambda: 3 * 63 / 64 * 70e9 * BF16 / GB, f("≈ {:.0f} GB per GPU")),
     ("ch-05-question-comm", lambda: 3 * 63 / 64 * 70e9 * BF16 / 192e9, f("≈ {:.1f} s, vs")),
     ("ch-05-question-comm", lambda: 6 * 70e9 * 4096 / 140e12, f("≈ {:.1f} s at 140")),
@@ -359,32 +367,51 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("ch-06-question-checkpointing", lambda: 2 * 2048 * 8 * 2048 * 24 / GB, f("= {:.1f} GB instead")),
     # 100B on 256 H100s: TP=8 × PP=4 (20 layers/stage) × DP=8, hidden 10,240, seq 4096, 40% MFU;
     # DP rings run 8 at once per node, one per NDR rail.
-    ("design-01-bottlenecks", lambda: ring_allreduce_bytes(8, 80 * 4096 * 10240 * BF16) / 370e9 * 1e3,
-     f("≈ {:.0f} ms")),
-    ("design-01-bottlenecks", lambda: 6 * 1e11 * 4096 / 32 / (0.4 * H100_BF16) * 1e3,
-     f("~{:.0f} ms of compute")),
-    ("design-01-bottlenecks", lambda: 8 * ring_allreduce_bytes(8, 6.25e9) / (8 * NDR_BITS / 8),
-     f("= {:.2f} s.")),
+    (
+        "design-01-bottlenecks",
+        lambda: ring_allreduce_bytes(8, 80 * 4096 * 10240 * BF16) / 370e9 * 1e3,
+        f("≈ {:.0f} ms"),
+    ),
+    ("design-01-bottlenecks", lambda: 6 * 1e11 * 4096 / 32 / (0.4 * H100_BF16) * 1e3, f("~{:.0f} ms of compute")),
+    ("design-01-bottlenecks", lambda: 8 * ring_allreduce_bytes(8, 6.25e9) / (8 * NDR_BITS / 8), f("= {:.2f} s.")),
     ("design-01-bottlenecks", lambda: 1024 * 4096 * 6e11 / (256 * H100_BF16 * 0.4), f("≈ {:.0f} s,")),
     # INT4 at 4.25 bits (FP16 scale + zero per 128); Llama-2-7B embeddings + lm_head kept in FP16.
     ("ch-02-question-fixes", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("({:.1f} GB at 4.25")),
     ("ch-07-question", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("→ {:.1f} GB for 7e9")),
-    ("ch-07-question", lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16)
-     / GB, f("≈ {:.1f} GB.")),
-    ("ch-07-question", lambda: 1008e9 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
-                                         + 2 * 32000 * 4096 * BF16), f("≈ {:.0f} tok/s.")),
-    ("ch-07-question", lambda: 7e9 * BF16 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
-                                             + 2 * 32000 * 4096 * BF16), f("~{:.1f}x")),
-    ("ch-09-question-reductions", lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8
-                                           + 2 * 32000 * 4096 * BF16) / GB, f("(~{:.1f} GB)")),
+    (
+        "ch-07-question",
+        lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16) / GB,
+        f("≈ {:.1f} GB."),
+    ),
+    (
+        "ch-07-question",
+        lambda: 1008e9 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16),
+        f("≈ {:.0f} tok/s."),
+    ),
+    (
+        "ch-07-question",
+        lambda: 7e9 * BF16 / ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16),
+        f("~{:.1f}x"),
+    ),
+    (
+        "ch-09-question-reductions",
+        lambda: ((7e9 - 2 * 32000 * 4096) * INT4_G128_BITS / 8 + 2 * 32000 * 4096 * BF16) / GB,
+        f("(~{:.1f} GB)"),
+    ),
     ("design-04-fixes", lambda: 8.03e9 * INT4_G128_BITS / 8 / GB, f("≈ {:.1f} GB)")),
     ("ch-11-question-stack", lambda: (50 / 1.8 / 1.4 - 3) / 1.3, f("to {:.1f} ms")),
     ("ch-11-question-stack", lambda: 50 / ((50 / 1.8 / 1.4 - 3) / 1.3), f("{:.1f}x, with")),
     # Llama-3-70B layer: Q, O 8192²; K, V 8192 x 1024; SwiGLU 3 x 8192 x 28672; BF16.
-    ("qa-communication-estimate", lambda: 7 / 8 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672)
-     * BF16 / 230e9 * 1e3, f("= {:.1f} ms;")),
-    ("qa-communication-estimate", lambda: 63 / 64 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672)
-     * BF16 / 192e9 * 1e3, f("= {:.1f} ms.")),
+    (
+        "qa-communication-estimate",
+        lambda: 7 / 8 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672) * BF16 / 230e9 * 1e3,
+        f("= {:.1f} ms;"),
+    ),
+    (
+        "qa-communication-estimate",
+        lambda: 63 / 64 * (2 * 8192**2 + 2 * 8192 * 1024 + 3 * 8192 * 28672) * BF16 / 192e9 * 1e3,
+        f("= {:.1f} ms."),
+    ),
 ]
 
 
@@ -408,9 +435,7 @@ def _check_id(row: tuple[str, Callable[[], float], Fmt]) -> str:
 def test_answer_states_recomputed_value(item_id: str, compute, fmt) -> None:
     assert item_id in ANSWERS, f"{item_id} not found in {DECK_FILES}"
     expected = fmt(compute())
-    assert expected in ANSWERS[item_id], (
-        f"{item_id}: recomputed {expected!r} not in answer:\n{ANSWERS[item_id]}"
-    )
+    assert expected in ANSWERS[item_id], f"{item_id}: recomputed {expected!r} not in answer:\n{ANSWERS[item_id]}"
 
 
 @pytest.mark.parametrize("item_id,compute,fmt", CHECKS, ids=[_check_id(r) for r in CHECKS])
@@ -449,19 +474,17 @@ ERRATA = {loaded.item.id: loaded.item.errata for loaded in load_decks([DECKS]).i
 
 HBM_STACK_BITS = 1024
 H100_STACKS, H200_STACKS = 5, 6
-H200_PIN_RATE = 6.25e9              # bits/s per pin: 6144 bits x 6.25 Gb/s / 8 = 4.8 TB/s
+H200_PIN_RATE = 6.25e9  # bits/s per pin: 6144 bits x 6.25 Gb/s / 8 = 4.8 TB/s
 H200_BYTES = H200_MIB * MiB
 LLAMA3_70B_PARAMS = 70.6e9
-A100_NODE_BUSBW = 230e9             # NCCL all-reduce bus bandwidth inside one DGX A100
-DGX_A100_BUSBW = 192e9              # measured across rail-aligned DGX A100 nodes (8 x HDR)
+A100_NODE_BUSBW = 230e9  # NCCL all-reduce bus bandwidth inside one DGX A100
+DGX_A100_BUSBW = 192e9  # measured across rail-aligned DGX A100 nodes (8 x HDR)
 RING_7B_64 = ring_allreduce_bytes(64, GRAD_7B)
 
 NUMBERS_AND_CHEAT_SHEET_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-h200-specs", lambda: H200_STACKS * HBM_STACK_BITS, f("{:.0f}-bit bus")),
-    ("num-h200-specs", lambda: H200_STACKS * HBM_STACK_BITS * H200_PIN_RATE / 8 / TB,
-     f("= {:.2f} TB/s")),
-    ("num-h200-specs", lambda: H100_HBM * 8 / (H100_STACKS * HBM_STACK_BITS) / 1e9,
-     f("{:.2f} Gb/s per pin")),
+    ("num-h200-specs", lambda: H200_STACKS * HBM_STACK_BITS * H200_PIN_RATE / 8 / TB, f("= {:.2f} TB/s")),
+    ("num-h200-specs", lambda: H100_HBM * 8 / (H100_STACKS * HBM_STACK_BITS) / 1e9, f("{:.2f} Gb/s per pin")),
     ("num-h200-specs", lambda: LLAMA3_70B_PARAMS / GB, f("({:.1f} GB)")),
     ("num-h200-specs", lambda: (H200_BYTES - LLAMA3_70B_PARAMS) / GB, f("about {:.0f} GB left")),
     ("num-h200-specs", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("= {:.1f} GB")),
@@ -479,19 +502,18 @@ NUMBERS_AND_CHEAT_SHEET_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-bf16-bytes-per-param", lambda: 7e9 * INT4_G128_BITS / 8 / GB, f("({:.1f} GB)")),
     ("num-70b-weights-by-precision", lambda: 70e9 * INT4_G128_BITS / 8 / GB, f("INT4 {:.1f} GB:")),
     ("num-70b-weights-by-precision", lambda: INT4_G128_BITS, f("= {:.2f} bits")),
-    ("num-70b-weights-by-precision", lambda: 70e9 * (INT4_G128_BITS - 4) / 8 / GB,
-     f("add {:.1f} GB")),
+    ("num-70b-weights-by-precision", lambda: 70e9 * (INT4_G128_BITS - 4) / 8 / GB, f("add {:.1f} GB")),
     ("num-70b-weights-by-precision", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("{:.1f} GB in BF16")),
-    ("num-70b-weights-by-precision", lambda: LLAMA3_70B_PARAMS * INT4_G128_BITS / 8 / GB,
-     f("{:.1f} GB in INT4")),
+    ("num-70b-weights-by-precision", lambda: LLAMA3_70B_PARAMS * INT4_G128_BITS / 8 / GB, f("{:.1f} GB in INT4")),
     ("num-decode-step-floor", lambda: 16 / INT4_G128_BITS, f("= {:.1f}x")),
-    ("num-inference-memory-70b",
-     lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
-     f("About {:.1f} GB")),
+    (
+        "num-inference-memory-70b",
+        lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
+        f("About {:.1f} GB"),
+    ),
     ("num-inference-memory-70b", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("= {:.1f} GB plus")),
     ("num-inference-memory-70b", lambda: H200_BYTES / 1e9, f("{:.1f}e9 bytes")),
-    ("num-inference-memory-70b", lambda: (H200_BYTES - LLAMA3_70B_PARAMS * BF16) / GB,
-     f("~{:.1f} GB for")),
+    ("num-inference-memory-70b", lambda: (H200_BYTES - LLAMA3_70B_PARAMS * BF16) / GB, f("~{:.1f} GB for")),
     ("num-inference-memory-70b", lambda: 0.9 * H200_BYTES / GB, f("memory cap ({:.1f} GB)")),  # vLLM's default 0.9
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NODE_BUSBW, f("({:.2f} s at")),
     ("num-ring-allreduce-7b", lambda: RING_7B_64 / GB, f("= {:.1f} GB per rank")),
@@ -529,11 +551,12 @@ ERRATA_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-kv-llama3-70b", lambda: 2 * 80 * 64 * 128 * 4096 * BF16 / GB, f("= {:.1f} GB at 4K")),
     ("num-kv-llama3-70b", lambda: kv_bytes_per_token(LLAMA3_70B) * 4096 / GB, f("{:.2f} GB, 8x")),
     ("num-inference-memory-70b", lambda: 2 * 80 * 64 * 128 * 4096 * BF16 / GB, f("heads, {:.1f} GB")),
-    ("num-inference-memory-70b", lambda: (70e9 * BF16 + 2 * 80 * 64 * 128 * 4096 * BF16) / GB,
-     f("{:.0f} GB total")),
-    ("num-inference-memory-70b",
-     lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
-     f("about {:.1f} GB")),
+    ("num-inference-memory-70b", lambda: (70e9 * BF16 + 2 * 80 * 64 * 128 * 4096 * BF16) / GB, f("{:.0f} GB total")),
+    (
+        "num-inference-memory-70b",
+        lambda: (LLAMA3_70B_PARAMS * BF16 + kv_bytes_per_token(LLAMA3_70B) * 4096) / GB,
+        f("about {:.1f} GB"),
+    ),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 400, f("= {:.2f} s")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / GB * 8 / 100, f("{:.2f} s.")),
     ("num-ring-allreduce-7b", lambda: RING_7B_8 / A100_NVLINK_ONE_WAY * 1e3, f("({:.0f} ms)")),
@@ -572,8 +595,9 @@ def _row_id(row: tuple[str, Callable[[], float], Fmt]) -> str:
     return f"{row[0]}={row[2](row[1]())!r}"
 
 
-@pytest.mark.parametrize("item_id,compute,fmt", NUMBERS_AND_CHEAT_SHEET_CHECKS,
-                         ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS])
+@pytest.mark.parametrize(
+    "item_id,compute,fmt", NUMBERS_AND_CHEAT_SHEET_CHECKS, ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS]
+)
 def test_numbers_and_cheat_sheet_answers_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
     test_answer_states_recomputed_value(item_id, compute, fmt)
 
@@ -584,8 +608,11 @@ def test_numbers_and_cheat_sheet_errata_state_their_recomputed_figures(item_id: 
     assert expected in ERRATA.get(item_id, ""), f"{item_id}: {expected!r} not in errata:\n{ERRATA.get(item_id)}"
 
 
-@pytest.mark.parametrize("item_id,compute,fmt", NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS,
-                         ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS])
+@pytest.mark.parametrize(
+    "item_id,compute,fmt",
+    NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS,
+    ids=[_row_id(r) for r in NUMBERS_AND_CHEAT_SHEET_CHECKS + ERRATA_CHECKS],
+)
 def test_numbers_and_cheat_sheet_checks_catch_a_ten_percent_error(item_id: str, compute, fmt) -> None:
     test_check_would_catch_a_ten_percent_error(item_id, compute, fmt)
 
@@ -602,8 +629,8 @@ def test_a_seed_mistake_is_named_in_errata_not_stated_in_the_answer(item_id: str
 # rail-aligned DGX A100 nodes (one HDR NIC per GPU, one NCCL ring per NIC,
 # DGX_A100_BUSBW); the host link is PCIe Gen4 x16, one way.
 # ===========================================================================
-WAN_LINK = 500e6 / 8                # bytes/s through one 500 Mbps link
-COCKTAILSGD_COMPRESSION = 117       # CocktailSGD's best reported ratio (seed 003)
+WAN_LINK = 500e6 / 8  # bytes/s through one 500 Mbps link
+COCKTAILSGD_COMPRESSION = 117  # CocktailSGD's best reported ratio (seed 003)
 PCIE4_X16_ONE_WAY = PCIE4_GTS * PCIE_LANES * PCIE_ENCODING / 8
 
 TOPICS_DECK_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [

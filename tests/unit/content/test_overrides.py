@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from helpers.content import CARD, write_deck
+
 from drill.cli import main
 from drill.content.decks import load_decks
 from drill.content.overrides import copy_to_overrides, edit_target, item_line
@@ -29,7 +30,10 @@ def test_an_override_replaces_the_item_in_its_place(small_paths) -> None:
     [override] = load.overrides
     line = item_line(overrides.read_text(), "m-2") + 1  # the id line
     assert str(override) == f"m-2 ({overrides}:{line})"
-    assert override.replaces == f"{small_paths.decks / 'a.toml'}:{item_line((small_paths.decks / 'a.toml').read_text(), 'm-2') + 1}"
+    assert (
+        override.replaces
+        == f"{small_paths.decks / 'a.toml'}:{item_line((small_paths.decks / 'a.toml').read_text(), 'm-2') + 1}"
+    )
 
 
 def test_the_copy_is_the_card_as_written_and_the_shipped_deck_is_untouched(small_paths) -> None:
@@ -77,5 +81,11 @@ def test_drill_check_lists_the_overrides(drill_home: Path, capsys) -> None:
     assert capsys.readouterr().out.splitlines()[-1] == f"1 override: {first_id} ({paths.overrides}:{line})"
     assert main(["check", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["overrides"] == [{"id": first_id, "path": str(paths.overrides), "line": line,
-                                    "replaces": f"{shipped}:{item_line(shipped.read_text(), first_id) + 1}"}]
+    assert report["overrides"] == [
+        {
+            "id": first_id,
+            "path": str(paths.overrides),
+            "line": line,
+            "replaces": f"{shipped}:{item_line(shipped.read_text(), first_id) + 1}",
+        }
+    ]

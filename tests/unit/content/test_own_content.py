@@ -52,8 +52,12 @@ def run_json(capsys, *argv: str) -> tuple[int, object]:
 
 def test_the_readme_shows_one_problem_and_one_whole_drill() -> None:
     assert sorted(readme_files()) == [
-        "kernels/scale-rows/drill.toml", "kernels/scale-rows/prompt.md", "kernels/scale-rows/solution.py",
-        "kernels/scale-rows/starter.py", "kernels/scale-rows/test_scale_rows.py", "problems/weights-bf16.toml",
+        "kernels/scale-rows/drill.toml",
+        "kernels/scale-rows/prompt.md",
+        "kernels/scale-rows/solution.py",
+        "kernels/scale-rows/starter.py",
+        "kernels/scale-rows/test_scale_rows.py",
+        "problems/weights-bf16.toml",
     ]
 
 

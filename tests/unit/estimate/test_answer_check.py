@@ -86,8 +86,17 @@ def test_rejected_with_the_parsers_message(kv, text, message):
 
 
 @pytest.mark.parametrize(
-    "text", ["__import__('os').system('touch /tmp/drill-answer-check-canary')", "eval('1')", "open('/etc/passwd')",
-             "().__class__.__bases__[0]", "lambda: 1", "9**9**9**9 GB", "1" * 100_000, "1e9 B; import os"]
+    "text",
+    [
+        "__import__('os').system('touch /tmp/drill-answer-check-canary')",
+        "eval('1')",
+        "open('/etc/passwd')",
+        "().__class__.__bases__[0]",
+        "lambda: 1",
+        "9**9**9**9 GB",
+        "1" * 100_000,
+        "1e9 B; import os",
+    ],
 )
 def test_hostile_text_gets_a_message_and_runs_nothing(kv, text):
     with no_code_execution():
@@ -109,7 +118,8 @@ def test_a_plain_number_is_fine_where_the_truth_is_dimensionless(bubble, text):
 def test_a_unit_where_the_truth_is_dimensionless_must_still_fit(bubble):
     assert check_answer(bubble, "18 GB") == (
         "that is a size in bytes; the question asks for a plain number (a ratio, a percentage or a count, "
-        "e.g. 0.35, 35% or 12)")
+        "e.g. 0.35, 35% or 12)"
+    )
 
 
 def test_bare_multipliers_take_the_questions_unit():

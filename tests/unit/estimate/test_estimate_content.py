@@ -13,7 +13,7 @@ from drill.estimate.validate import check
 
 PROBLEMS = Path(__file__).resolve().parents[3] / "problems"
 
-GOOD = '''id = "toy"
+GOOD = """id = "toy"
 block = "memory"
 topic = "Toy"
 prompt = "{a} times {b}?"
@@ -25,7 +25,7 @@ steps = ["a · b = {a} · {b}", "= {answer}"]
 choice = [1, 2, 3]
 [params.b]
 log_uniform = [1e3, 1e6]
-'''
+"""
 
 
 @pytest.fixture
@@ -66,10 +66,10 @@ def line_of(text: str, needle: str) -> int:
         ('unit = "byte"', 'unit = "furlong"', "unit =", "unknown unit"),
         ('block = "memory"', 'block = "vibes"', "block =", "block"),
         ('prompt = "{a} times {b}?"', 'prompt = "{a} times {zz}?"', "prompt =", "unknown field {zz}"),
-        ('choice = [1, 2, 3]', 'choice = []', "choice =", "must not be empty"),
-        ('log_uniform = [1e3, 1e6]', 'log_uniform = [1e6, 1e3]', "log_uniform", "lower bound"),
-        ('log_uniform = [1e3, 1e6]', 'from = "model.layers"', "from =", "names no draw"),
-        ('topic = "Toy"\n', '', "id =", "topic"),
+        ("choice = [1, 2, 3]", "choice = []", "choice =", "must not be empty"),
+        ("log_uniform = [1e3, 1e6]", "log_uniform = [1e6, 1e3]", "log_uniform", "lower bound"),
+        ("log_uniform = [1e3, 1e6]", 'from = "model.layers"', "from =", "names no draw"),
+        ('topic = "Toy"\n', "", "id =", "topic"),
     ],
 )
 def test_errors_name_file_and_line(tmp_problems, old, new, needle, message):
@@ -87,11 +87,15 @@ def test_errors_name_file_and_line(tmp_problems, old, new, needle, message):
 def test_invalid_toml_line(tmp_problems):
     path = write(tmp_problems, "toy.toml", GOOD + "\nthis is = = not toml\n")
     (err,) = errors_for(tmp_problems)
-    assert err.path == path and err.line == len(GOOD.splitlines()) + 2 and err.message.startswith("bad TOML")  # worded as decks and drills word it
+    assert (
+        err.path == path and err.line == len(GOOD.splitlines()) + 2 and err.message.startswith("bad TOML")
+    )  # worded as decks and drills word it
 
 
 def test_draw_errors(tmp_problems):
-    text = GOOD.replace('[params.b]\nlog_uniform = [1e3, 1e6]', '[params.b]\nfrom = "model.nope"\n\n[draws.model]\ncatalog = "models"')
+    text = GOOD.replace(
+        "[params.b]\nlog_uniform = [1e3, 1e6]", '[params.b]\nfrom = "model.nope"\n\n[draws.model]\ncatalog = "models"'
+    )
     write(tmp_problems, "toy.toml", text)
     errors = errors_for(tmp_problems)
     assert errors and all("has no number 'nope'" in e.message for e in errors)
@@ -101,7 +105,7 @@ def test_draw_errors(tmp_problems):
 
 
 def test_example_mismatch(tmp_problems):
-    write(tmp_problems, "toy.toml", GOOD + '\n[[examples]]\nparams = { a = 2, b = 10 }\nanswer = 21\n')
+    write(tmp_problems, "toy.toml", GOOD + "\n[[examples]]\nparams = { a = 2, b = 10 }\nanswer = 21\n")
     (err,) = errors_for(tmp_problems)
     assert "examples[0]" in err.message and "20" in err.message and err.line == len(GOOD.splitlines()) + 2
 

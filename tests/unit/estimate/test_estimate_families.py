@@ -30,8 +30,14 @@ REQUIRED = {
     "train-time": ["params", "tokens", "gpus", "peak_flops", "mfu"],
 }
 REQUIRED_UNITS = {
-    "kv-cache": "byte", "train-memory": "byte", "activation-memory": "byte", "allreduce-time": "s",
-    "pipeline-bubble": "1", "spec-decode-speedup": "1", "matmul-intensity": "FLOP/byte", "train-time": "s",
+    "kv-cache": "byte",
+    "train-memory": "byte",
+    "activation-memory": "byte",
+    "allreduce-time": "s",
+    "pipeline-bubble": "1",
+    "spec-decode-speedup": "1",
+    "matmul-intensity": "FLOP/byte",
+    "train-time": "s",
 }
 
 
@@ -70,40 +76,113 @@ def test_describe_is_json(fams):
 # --- hand-computed cases, one or more per family --------------------------------------
 
 HAND = [
-    ("kv-cache", dict(layers=80, kv_heads=8, head_dim=128, seq_len=8192, batch=1, bytes_per_elem=2), 2 * 80 * 8 * 128 * 8192 * 2),
-    ("kv-cache", dict(layers=32, kv_heads=32, head_dim=128, seq_len=4096, batch=8, bytes_per_elem=1), 2 * 32 * 32 * 128 * 4096 * 8),
+    (
+        "kv-cache",
+        dict(layers=80, kv_heads=8, head_dim=128, seq_len=8192, batch=1, bytes_per_elem=2),
+        2 * 80 * 8 * 128 * 8192 * 2,
+    ),
+    (
+        "kv-cache",
+        dict(layers=32, kv_heads=32, head_dim=128, seq_len=4096, batch=8, bytes_per_elem=1),
+        2 * 32 * 32 * 128 * 4096 * 8,
+    ),
     ("train-memory", dict(params=7e9, zero_stage=0, dp=64), 16 * 7e9),
     ("train-memory", dict(params=7e9, zero_stage=1, dp=4), 7e9 * (2 + 2 + 12 / 4)),
     ("train-memory", dict(params=7e9, zero_stage=2, dp=4), 7e9 * (2 + 14 / 4)),
     ("train-memory", dict(params=70e9, zero_stage=3, dp=64), 70e9 * 16 / 64),
-    ("activation-memory", dict(batch=2, seq_len=1024, hidden=8192, layers=80, bytes_per_elem=2), 12 * 2 * 1024 * 8192 * 80 * 2),
+    (
+        "activation-memory",
+        dict(batch=2, seq_len=1024, hidden=8192, layers=80, bytes_per_elem=2),
+        12 * 2 * 1024 * 8192 * 80 * 2,
+    ),
     ("allreduce-time", dict(bytes=1e9, gpus=2, bandwidth=100e9), 1e9 / 100e9),
     ("allreduce-time", dict(bytes=14e9, gpus=8, bandwidth=50e9), 2 * 7 / 8 * 14e9 / 50e9),
     ("pipeline-bubble", dict(stages=8, microbatches=32), 7 / 39),
     ("spec-decode-speedup", dict(alpha=0.5, k=1, draft_ms=1, target_ms=10), 1.5 * 10 / 11),
-    ("matmul-intensity", dict(m=1, n=4096, k=4096, bytes_per_elem=2), 2 * 4096 * 4096 / ((4096 + 4096 * 4096 + 4096) * 2)),
-    ("train-time", dict(params=70e9, tokens=15e12, gpus=16384, peak_flops=989.4e12, mfu=0.4), 6 * 70e9 * 15e12 / (16384 * 989.4e12 * 0.4)),
+    (
+        "matmul-intensity",
+        dict(m=1, n=4096, k=4096, bytes_per_elem=2),
+        2 * 4096 * 4096 / ((4096 + 4096 * 4096 + 4096) * 2),
+    ),
+    (
+        "train-time",
+        dict(params=70e9, tokens=15e12, gpus=16384, peak_flops=989.4e12, mfu=0.4),
+        6 * 70e9 * 15e12 / (16384 * 989.4e12 * 0.4),
+    ),
     ("kv-per-token", dict(layers=80, kv_heads=8, head_dim=128, bytes_per_elem=2), 327680),
-    ("serving-gpus", dict(params=8e9, layers=32, kv_heads=8, head_dim=128, weight_bytes=2, kv_bytes=2, users=100, seq_len=4096, gpu_mem=80e9, usable=0.9),
-     math.ceil((16e9 + 100 * 4096 * 131072) / 72e9)),
-    ("decode-tokens-per-s", dict(params=70e9, bytes_per_param=2, tp=4, hbm_bw=3.35e12, total_params=70e9, gpu_mem=80e9), 4 * 3.35e12 / 140e9),
+    (
+        "serving-gpus",
+        dict(
+            params=8e9,
+            layers=32,
+            kv_heads=8,
+            head_dim=128,
+            weight_bytes=2,
+            kv_bytes=2,
+            users=100,
+            seq_len=4096,
+            gpu_mem=80e9,
+            usable=0.9,
+        ),
+        math.ceil((16e9 + 100 * 4096 * 131072) / 72e9),
+    ),
+    (
+        "decode-tokens-per-s",
+        dict(params=70e9, bytes_per_param=2, tp=4, hbm_bw=3.35e12, total_params=70e9, gpu_mem=80e9),
+        4 * 3.35e12 / 140e9,
+    ),
     ("roofline-crossover", dict(peak_flops=2.25e15, hbm_bw=8e12), 281.25),
     ("attainable-flops", dict(intensity=16, peak_flops=989.4e12, hbm_bw=3.35e12), 16 * 3.35e12),
     ("attainable-flops", dict(intensity=512, peak_flops=989.4e12, hbm_bw=3.35e12), 989.4e12),
     ("zero3-comm-volume", dict(params=70e9, dp=64, bytes_per_elem=2), 3 * 63 / 64 * 140e9),
-    ("moe-alltoall-volume", dict(tokens=8192, top_k=2, hidden=4096, ep=8, bytes_per_elem=2, experts=8), 2 * 8192 * 2 * 4096 * 2 * 7 / 8),
-    ("moe-alltoall-time", dict(tokens=4096, top_k=8, hidden=7168, ep=64, bytes_per_elem=1, bandwidth=50e9, local_gpus=8),
-     2 * 4096 * 8 * 7168 * 56 / 64 / 50e9),
-    ("gqa-kv-saved", dict(layers=32, heads=32, kv_heads=8, head_dim=128, seq_len=4096, batch=1, bytes_per_elem=2), 2 * 32 * 24 * 128 * 4096 * 2),
+    (
+        "moe-alltoall-volume",
+        dict(tokens=8192, top_k=2, hidden=4096, ep=8, bytes_per_elem=2, experts=8),
+        2 * 8192 * 2 * 4096 * 2 * 7 / 8,
+    ),
+    (
+        "moe-alltoall-time",
+        dict(tokens=4096, top_k=8, hidden=7168, ep=64, bytes_per_elem=1, bandwidth=50e9, local_gpus=8),
+        2 * 4096 * 8 * 7168 * 56 / 64 / 50e9,
+    ),
+    (
+        "gqa-kv-saved",
+        dict(layers=32, heads=32, kv_heads=8, head_dim=128, seq_len=4096, batch=1, bytes_per_elem=2),
+        2 * 32 * 24 * 128 * 4096 * 2,
+    ),
     ("quantized-size", dict(params=8e9, bits=4, group_size=64, scale_bytes=2), 4e9 + 8e9 / 64 * 2),
-    ("lora-params", dict(layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128, rank=16), 80 * 16 * (8192 + 8192 + 8192 + 1024)),
-    ("checkpoint-memory", dict(batch=4, seq_len=4096, hidden=8192, layers=80, bytes_per_elem=2), 92 * 4 * 4096 * 8192 * 2),
-    ("prefix-cache-memory", dict(requests=32, prefix_len=1000, layers=80, kv_heads=8, head_dim=128, bytes_per_elem=2), 31 * 1000 * 327680),
+    (
+        "lora-params",
+        dict(layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128, rank=16),
+        80 * 16 * (8192 + 8192 + 8192 + 1024),
+    ),
+    (
+        "checkpoint-memory",
+        dict(batch=4, seq_len=4096, hidden=8192, layers=80, bytes_per_elem=2),
+        92 * 4 * 4096 * 8192 * 2,
+    ),
+    (
+        "prefix-cache-memory",
+        dict(requests=32, prefix_len=1000, layers=80, kv_heads=8, head_dim=128, bytes_per_elem=2),
+        31 * 1000 * 327680,
+    ),
     ("saturating-batch", dict(peak_flops=312e12, hbm_bw=2.039e12, bytes_per_param=1), 312e12 / 2.039e12 / 2),
-    ("inference-memory", dict(params=8e9, layers=32, kv_heads=8, head_dim=128, seq_len=8192, batch=4, bytes_per_elem=1), 8e9 + 2 * 32 * 8 * 128 * 8192 * 4),
-    ("prefill-time", dict(params=70e9, prompt_tokens=2048, tp=8, peak_flops=989.4e12, mfu=0.5), 2 * 70e9 * 2048 / (8 * 989.4e12 * 0.5)),
+    (
+        "inference-memory",
+        dict(params=8e9, layers=32, kv_heads=8, head_dim=128, seq_len=8192, batch=4, bytes_per_elem=1),
+        8e9 + 2 * 32 * 8 * 128 * 8192 * 4,
+    ),
+    (
+        "prefill-time",
+        dict(params=70e9, prompt_tokens=2048, tp=8, peak_flops=989.4e12, mfu=0.5),
+        2 * 70e9 * 2048 / (8 * 989.4e12 * 0.5),
+    ),
     ("train-flops", dict(params=70e9, tokens=15e12), 6.3e24),
-    ("tp-allreduce-time", dict(batch=8, seq_len=2048, hidden=4096, bytes_per_elem=2, tp=2, bandwidth=300e9), 2 * 2 * 0.5 * 8 * 2048 * 4096 * 2 / 300e9),
+    (
+        "tp-allreduce-time",
+        dict(batch=8, seq_len=2048, hidden=4096, bytes_per_elem=2, tp=2, bandwidth=300e9),
+        2 * 2 * 0.5 * 8 * 2048 * 4096 * 2 / 300e9,
+    ),
     ("mfu", dict(params=8e9, tokens_per_s=1e6, gpus=1024, peak_flops=989.4e12), 6 * 8e9 * 1e6 / (1024 * 989.4e12)),
 ]
 
@@ -140,11 +219,18 @@ SEEDS_RIGHT = [
     ("roofline-crossover", dict(peak_flops=312e12, hbm_bw=2e12), 156, 1e-9),
     ("attainable-flops", dict(intensity=4 / 12, peak_flops=312e12, hbm_bw=2e12), 0.667e12, 0.01),
     # Ch. 11 template 2: 70B BF16 + KV (as the seed assumes 64 KV heads) = 151 GB
-    ("inference-memory", dict(params=70e9, layers=80, kv_heads=64, head_dim=128, seq_len=4096, batch=1, bytes_per_elem=2), 151e9, 0.01),
+    (
+        "inference-memory",
+        dict(params=70e9, layers=80, kv_heads=64, head_dim=128, seq_len=4096, batch=1, bytes_per_elem=2),
+        151e9,
+        0.01,
+    ),
 ]
 
 
-@pytest.mark.parametrize("fid, params, seed_says, rel", SEEDS_RIGHT, ids=[f"{s[0]}-{i}" for i, s in enumerate(SEEDS_RIGHT)])
+@pytest.mark.parametrize(
+    "fid, params, seed_says, rel", SEEDS_RIGHT, ids=[f"{s[0]}-{i}" for i, s in enumerate(SEEDS_RIGHT)]
+)
 def test_seed_examples_that_are_right(fams, fid, params, seed_says, rel):
     assert value(fams, fid, **params) == pytest.approx(seed_says, rel=rel)
 
@@ -161,12 +247,27 @@ def test_seed_mistakes_are_not_copied(fams):
     # Ch. 9 / Ch. 11 "KV cache per token ~16KB (7B, BF16)": it is 512 KiB (the 32 heads were left out)
     assert value(fams, "kv-per-token", model="llama-2-7b", bytes_per_elem=2) == 2 * 32 * 32 * 128 * 2 == 32 * 16384
     # Ch. 2 says 6.0 GB of activations for 7B at batch 1, seq 2048: it is 6.44 GB (= 6.0 GiB)
-    assert value(fams, "activation-memory", batch=1, seq_len=2048, hidden=4096, layers=32, bytes_per_elem=2) == pytest.approx(6 * 2**30)
+    assert value(
+        fams, "activation-memory", batch=1, seq_len=2048, hidden=4096, layers=32, bytes_per_elem=2
+    ) == pytest.approx(6 * 2**30)
     # Ch. 5 tip: "140 + 140 + 560 + 560 + 560 = 1.96 TB" for 70B with Adam; it is 16 B/param = 1.12 TB
     assert value(fams, "train-memory", params=70e9, zero_stage=0, dp=1) == 1.12e12
     # Ch. 9 capacity plan: 7B INT4, 1000 users × 1K tokens on A100-80GB says 2 GPUs (KV 92.9 GB);
     # its own 0.5 MB/token rule gives 650 GB of KV; with Llama-2-7B it is 9 GPUs
-    assert value(fams, "serving-gpus", model="llama-2-7b", gpu="a100-80gb", weight_bytes=0.5, kv_bytes=2, users=1000, seq_len=1000, usable=0.8) == 9
+    assert (
+        value(
+            fams,
+            "serving-gpus",
+            model="llama-2-7b",
+            gpu="a100-80gb",
+            weight_bytes=0.5,
+            kv_bytes=2,
+            users=1000,
+            seq_len=1000,
+            usable=0.8,
+        )
+        == 9
+    )
 
 
 # --- catalogs ----------------------------------------------------------------------------
@@ -183,9 +284,24 @@ def test_catalog_figures():
     assert gpus["h200"]["hbm_bytes"] == 141e9 and gpus["h200"]["hbm_bw"] == 4.8e12
     assert gpus["b200"]["bf16_flops"] == 2.25e15
     assert gpus["v100"]["bf16_flops"] == 125e12
-    assert [gpus[g]["nvlink_bw"] for g in ("v100", "a100-80gb", "h100-sxm", "h200", "b200")] == [300e9, 600e9, 900e9, 900e9, 1.8e12]
+    assert [gpus[g]["nvlink_bw"] for g in ("v100", "a100-80gb", "h100-sxm", "h200", "b200")] == [
+        300e9,
+        600e9,
+        900e9,
+        900e9,
+        1.8e12,
+    ]
     models = catalogs["models"].entries
-    for mid in ("llama-2-7b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3-1-405b", "mistral-7b", "mixtral-8x7b", "deepseek-v3"):
+    for mid in (
+        "llama-2-7b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3-70b",
+        "llama-3-1-405b",
+        "mistral-7b",
+        "mixtral-8x7b",
+        "deepseek-v3",
+    ):
         for field in ("layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "total_params", "active_params"):
             assert models[mid][field] > 0, (mid, field)
 
@@ -197,7 +313,9 @@ def _dense_params(m) -> int:
     return 2 * m["vocab"] * h + m["layers"] * (attn + 3 * h * m["ffn"] + 2 * h) + h
 
 
-@pytest.mark.parametrize("mid", ["llama-2-7b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3-1-405b", "mistral-7b"])
+@pytest.mark.parametrize(
+    "mid", ["llama-2-7b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3-1-405b", "mistral-7b"]
+)
 def test_dense_param_counts_match_architecture(mid):
     _, catalogs, _ = load_dir(PROBLEMS)
     m = catalogs["models"].entries[mid]

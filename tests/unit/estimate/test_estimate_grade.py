@@ -39,7 +39,9 @@ def test_grade_contract_shape(fams):
 
 
 def test_solve_contract_shape(fams):
-    r = score.solve(fams["kv-cache"], parse_assignments(["model=llama-3-70b", "seq_len=8192", "batch=1", "bytes_per_elem=2"]))
+    r = score.solve(
+        fams["kv-cache"], parse_assignments(["model=llama-3-70b", "seq_len=8192", "batch=1", "bytes_per_elem=2"])
+    )
     assert r == {"value": 2684354560.0, "unit": "byte", "pretty": "2.68 GB"}
     json.dumps(r)
 
@@ -66,7 +68,9 @@ def test_bare_number_is_in_base_units(fams):
     assert grade(fams, "allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, "0.49").correct
     r = grade(fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61")
     assert not r.correct and "days" in r.slip
-    assert grade(fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61 days").correct
+    assert grade(
+        fams, "train-time", dict(params=7e9, tokens=1e12, gpus=64, peak_flops=312e12, mfu=0.4), "61 days"
+    ).correct
 
 
 def test_percent_fraction_and_ratio(fams):
@@ -151,7 +155,9 @@ def test_slip_family_specific(fams):
     assert "ring factor" in slip(fams, "allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, "0.28 s")
     assert "draft" in slip(fams, "spec-decode-speedup", {"alpha": 0.8, "k": 5, "draft_ms": 2, "target_ms": 30}, "3.69x")
     assert "unsharded" in slip(fams, "train-memory", {"params": 70e9, "zero_stage": 3, "dp": 64}, "1.12 TB")
-    assert "2 FLOP" in slip(fams, "matmul-intensity", {"m": 4096, "n": 4096, "k": 4096, "bytes_per_elem": 4}, "341 FLOP/byte")
+    assert "2 FLOP" in slip(
+        fams, "matmul-intensity", {"m": 4096, "n": 4096, "k": 4096, "bytes_per_elem": 4}, "341 FLOP/byte"
+    )
 
 
 def test_slip_divided_by_mfu_missing(fams):
@@ -204,16 +210,25 @@ def test_parse_assignments():
 def test_param_values_with_units_and_expressions(fams):
     r = score.solve(fams["allreduce-time"], {"bytes": "14 GB", "gpus": "8", "bandwidth": "400 Gb/s"})
     assert r["value"] == pytest.approx(0.49)
-    r = score.solve(fams["kv-cache"], {"layers": "80", "kv_heads": "8", "head_dim": "2**7", "seq_len": "8192", "batch": "1", "bytes_per_elem": "2"})
+    r = score.solve(
+        fams["kv-cache"],
+        {"layers": "80", "kv_heads": "8", "head_dim": "2**7", "seq_len": "8192", "batch": "1", "bytes_per_elem": "2"},
+    )
     assert r["value"] == 2684354560
 
 
 def test_catalog_names(fams):
     for name in ("llama-3-70b", "Llama-3-70B", "LLAMA-3-70B"):
         assert score.solve(fams["kv-per-token"], {"model": name, "bytes_per_elem": 2})["value"] == 327680
-    assert score.solve(fams["kv-per-token"], {"model": "Llama-3.1-405B", "bytes_per_elem": 2})["value"] == 2 * 126 * 8 * 128 * 2
+    assert (
+        score.solve(fams["kv-per-token"], {"model": "Llama-3.1-405B", "bytes_per_elem": 2})["value"]
+        == 2 * 126 * 8 * 128 * 2
+    )
     # explicit values win over the catalog's
-    assert score.solve(fams["kv-per-token"], {"model": "llama-3-70b", "layers": 40, "bytes_per_elem": 2})["value"] == 163840
+    assert (
+        score.solve(fams["kv-per-token"], {"model": "llama-3-70b", "layers": 40, "bytes_per_elem": 2})["value"]
+        == 163840
+    )
 
 
 @pytest.mark.parametrize(
@@ -222,10 +237,33 @@ def test_catalog_names(fams):
         ("kv-cache", {"layers": 80}, "missing parameter"),
         ("kv-cache", {"model": "gpt-5", "seq_len": 1, "batch": 1, "bytes_per_elem": 2}, "unknown models entry"),
         ("kv-cache", {"model": "deepseek-v3", "seq_len": 1, "batch": 1, "bytes_per_elem": 2}, "MLA"),
-        ("kv-cache", {"model": "llama-3-70b", "seq_len": 8192, "batch": 1, "bytes_per_elem": 2, "colour": 3}, "unknown parameter"),
-        ("kv-cache", {"layers": "80.5", "kv_heads": 8, "head_dim": 128, "seq_len": 1, "batch": 1, "bytes_per_elem": 2}, "whole number"),
-        ("kv-cache", {"layers": "-80", "kv_heads": 8, "head_dim": 128, "seq_len": 1, "batch": 1, "bytes_per_elem": 2}, "positive"),
-        ("kv-cache", {"layers": "__import__('os')", "kv_heads": 8, "head_dim": 128, "seq_len": 1, "batch": 1, "bytes_per_elem": 2}, "layers"),
+        (
+            "kv-cache",
+            {"model": "llama-3-70b", "seq_len": 8192, "batch": 1, "bytes_per_elem": 2, "colour": 3},
+            "unknown parameter",
+        ),
+        (
+            "kv-cache",
+            {"layers": "80.5", "kv_heads": 8, "head_dim": 128, "seq_len": 1, "batch": 1, "bytes_per_elem": 2},
+            "whole number",
+        ),
+        (
+            "kv-cache",
+            {"layers": "-80", "kv_heads": 8, "head_dim": 128, "seq_len": 1, "batch": 1, "bytes_per_elem": 2},
+            "positive",
+        ),
+        (
+            "kv-cache",
+            {
+                "layers": "__import__('os')",
+                "kv_heads": 8,
+                "head_dim": 128,
+                "seq_len": 1,
+                "batch": 1,
+                "bytes_per_elem": 2,
+            },
+            "layers",
+        ),
         ("train-memory", {"params": 7e9, "zero_stage": 4, "dp": 8}, "between 0 and 3"),
         ("allreduce-time", {"bytes": 1e9, "gpus": 8, "bandwidth": "50 s"}, "that is a time"),
         ("spec-decode-speedup", {"alpha": 1, "k": 4, "draft_ms": 1, "target_ms": 10}, "between 0 and 0.99"),

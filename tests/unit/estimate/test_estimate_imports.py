@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(code: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -61,14 +61,17 @@ def test_allreduce_draws_every_topology_and_times_it_by_that_topology(fams):
             assert (n <= NICS_PER_NODE) == network.startswith("nvlink"), (network, n)
 
 
-@pytest.mark.parametrize("network, said, why", [
-    ("nvlink-a100", "NVLink 3 gives each GPU 600 GB/s", "per-direction rate"),
-    ("nvlink-h100", "NVLink 4 gives each GPU 900 GB/s", "per-direction rate"),
-    ("rail-hdr", "rail-aligned DGX-A100 nodes of 8 GPUs, each GPU with its own 200 Gb/s HDR", "one ring per NIC"),
-    ("rail-ndr", "each GPU with its own 400 Gb/s NDR", "one ring per NIC"),
-    ("one-nic-hdr", "a single 200 Gb/s HDR InfiniBand NIC per node", "one NIC per node"),
-    ("one-nic-ndr", "a single 400 Gb/s NDR InfiniBand NIC per node", "one NIC per node"),
-])
+@pytest.mark.parametrize(
+    "network, said, why",
+    [
+        ("nvlink-a100", "NVLink 3 gives each GPU 600 GB/s", "per-direction rate"),
+        ("nvlink-h100", "NVLink 4 gives each GPU 900 GB/s", "per-direction rate"),
+        ("rail-hdr", "rail-aligned DGX-A100 nodes of 8 GPUs, each GPU with its own 200 Gb/s HDR", "one ring per NIC"),
+        ("rail-ndr", "each GPU with its own 400 Gb/s NDR", "one ring per NIC"),
+        ("one-nic-hdr", "a single 200 Gb/s HDR InfiniBand NIC per node", "one NIC per node"),
+        ("one-nic-ndr", "a single 400 Gb/s NDR InfiniBand NIC per node", "one NIC per node"),
+    ],
+)
 def test_allreduce_prompt_names_the_topology_and_the_steps_say_why(fams, network, said, why):
     fam = fams["allreduce-time"]
     p = draws_by_network(fam)[network][0]
@@ -78,15 +81,20 @@ def test_allreduce_prompt_names_the_topology_and_the_steps_say_why(fams, network
     assert why in worked[0] and worked[0].endswith(f"the ring runs at {bandwidth}")
 
 
-@pytest.mark.parametrize("network, gpus, seconds", [
-    # 7B BF16 gradients (14 GB): one DGX-A100 node, 64 A100s rail-aligned, the same through one NIC each
-    ("nvlink-a100", 8, 2 * 7 / 8 * 14e9 / 300e9),
-    ("rail-hdr", 64, 2 * 63 / 64 * 14e9 / 200e9),
-    ("one-nic-hdr", 64, 2 * 63 / 64 * 14e9 / 25e9),
-    ("rail-ndr", 64, 2 * 63 / 64 * 14e9 / 400e9),
-])
+@pytest.mark.parametrize(
+    "network, gpus, seconds",
+    [
+        # 7B BF16 gradients (14 GB): one DGX-A100 node, 64 A100s rail-aligned, the same through one NIC each
+        ("nvlink-a100", 8, 2 * 7 / 8 * 14e9 / 300e9),
+        ("rail-hdr", 64, 2 * 63 / 64 * 14e9 / 200e9),
+        ("one-nic-hdr", 64, 2 * 63 / 64 * 14e9 / 25e9),
+        ("rail-ndr", 64, 2 * 63 / 64 * 14e9 / 400e9),
+    ],
+)
 def test_solve_by_topology_name(fams, network, gpus, seconds):
-    assert solve(fams["allreduce-time"], {"network": network, "bytes": "14 GB", "gpus": gpus})["value"] == pytest.approx(seconds)
+    assert solve(fams["allreduce-time"], {"network": network, "bytes": "14 GB", "gpus": gpus})[
+        "value"
+    ] == pytest.approx(seconds)
 
 
 def test_rail_aligned_is_eight_times_one_nic_per_node(fams):
@@ -123,11 +131,14 @@ def test_values_given_instead_of_a_topology_still_work(fams):
     assert "across 8 GPUs linked so that each sends at 50 GB/s." in render(fam.prompt, template_values(fam, full))
 
 
-@pytest.mark.parametrize("network, wrong_bandwidth, words", [
-    ("rail-hdr", 25e9, "all 8 NICs of a node"),          # timed through one NIC
-    ("one-nic-ndr", 400e9, "single NIC"),                # as if the node had 8 NICs
-    ("nvlink-h100", 900e9, "two-way figure"),            # NVIDIA's both-directions number
-])
+@pytest.mark.parametrize(
+    "network, wrong_bandwidth, words",
+    [
+        ("rail-hdr", 25e9, "all 8 NICs of a node"),  # timed through one NIC
+        ("one-nic-ndr", 400e9, "single NIC"),  # as if the node had 8 NICs
+        ("nvlink-h100", 900e9, "two-way figure"),  # NVIDIA's both-directions number
+    ],
+)
 def test_topology_slips_are_named(fams, network, wrong_bandwidth, words):
     fam = fams["allreduce-time"]
     params = {"network": network, "bytes": 14e9, "gpus": 8 if network.startswith("nvlink") else 64}
@@ -146,11 +157,17 @@ def test_a_parameter_the_answer_ignores_names_no_slip(fams):
     assert slip is None or "max_gpus" not in slip
 
 
-@pytest.mark.parametrize("fid, params, volume", [
-    ("zero3-comm-volume", {"params": 70e9, "dp": 64, "bytes_per_elem": 2}, 3 * 63 / 64 * 140e9),
-    ("moe-alltoall-volume", {"model": "deepseek-v3", "tokens": 4096, "ep": 64, "bytes_per_elem": 1},
-     2 * 4096 * 8 * 7168 * 63 / 64),
-])
+@pytest.mark.parametrize(
+    "fid, params, volume",
+    [
+        ("zero3-comm-volume", {"params": 70e9, "dp": 64, "bytes_per_elem": 2}, 3 * 63 / 64 * 140e9),
+        (
+            "moe-alltoall-volume",
+            {"model": "deepseek-v3", "tokens": 4096, "ep": 64, "bytes_per_elem": 1},
+            2 * 4096 * 8 * 7168 * 63 / 64,
+        ),
+    ],
+)
 def test_volume_families_give_the_time_per_topology(fams, fid, params, volume):
     fam = fams[fid]
     worked = " ".join(grade(fam, params, f"{volume} B").worked)
@@ -165,7 +182,7 @@ def test_volume_families_give_the_time_per_topology(fams, fid, params, volume):
 
 # --- the engine: a draw's text fields in templates, and its texts when no entry is named ----------
 
-TOY = '''id = "toy-link"
+TOY = """id = "toy-link"
 block = "communication"
 topic = "Toy"
 prompt = "{bytes:byte} {network}?"
@@ -186,7 +203,7 @@ unit = "byte/s"
 [[examples]]
 params = { bytes = 1e9, bandwidth = 1e9 }
 answer = 1
-'''
+"""
 
 
 @pytest.fixture
@@ -207,12 +224,15 @@ def test_toy_with_text_fields_and_unnamed_texts_is_valid(toy_dir):
     assert "one ring per NIC" in grade(fam, {"network": "rail-ndr", "bytes": 1e9}, "1 s").worked[0]
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('unnamed = { name = "at {bandwidth:byte/s}", why = "as given" }\n', "", "examples[0]: worked steps"),
-    ('name = "at {bandwidth:byte/s}", ', "", "unnamed needs a name"),
-    ("at {bandwidth:byte/s}", "at {zz}", "unknown field {zz}"),
-    ('"{network_why}"', '"{network_nope}"', "unknown field {network_nope}"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ('unnamed = { name = "at {bandwidth:byte/s}", why = "as given" }\n', "", "examples[0]: worked steps"),
+        ('name = "at {bandwidth:byte/s}", ', "", "unnamed needs a name"),
+        ("at {bandwidth:byte/s}", "at {zz}", "unknown field {zz}"),
+        ('"{network_why}"', '"{network_nope}"', "unknown field {network_nope}"),
+    ],
+)
 def test_toy_mistakes_are_reported(toy_dir, old, new, message):
     text = TOY.replace(old, new)
     assert text != TOY

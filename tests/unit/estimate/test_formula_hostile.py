@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fo
 MARKER = Path(tempfile.gettempdir()) / "drill-formula-hostile-marker"  # the smuggled shell commands' touch
 PARSE_EXPR_MARKER = Path(tempfile.gettempdir()) / "drill-formula-hostile-parse-expr"  # sympify's way into eval
 RUN = f"""exec('import os; os.system(\\"touch {MARKER}\\")')"""  # inside a "..." formula string
-ESCAPED = r'''ceiling('\x5f\x5fimport\x5f\x5f("os").system("touch ''' + str(MARKER) + r'''") or 1')'''
+ESCAPED = r"""ceiling('\x5f\x5fimport\x5f\x5f("os").system("touch """ + str(MARKER) + r"""") or 1')"""
 SECONDS = 5.0  # per formula: generous for a shared machine, far below a hang
 NOT_AN_ANSWER = "not an answer"  # compiles into float arithmetic that quickly gives no finite positive number
 EXP_TOWER = "exp(exp(exp(exp(5))))"  # sympy's evalf of this never ends, even printing it
@@ -237,7 +237,14 @@ def verdicts() -> dict[str, dict]:
         "module.child_compile(json.load(sys.stdin))\n"
     )
     try:
-        done = subprocess.run([sys.executable, "-c", code], check=False, input=json.dumps(rows), capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            check=False,
+            input=json.dumps(rows),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         out = done.stdout
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
@@ -262,8 +269,10 @@ def test_hostile_formula_refused_quickly(verdicts, name, where, text, message):
 
 def test_the_corpus_timings_are_reported(verdicts):
     slowest = max(verdicts.values(), key=lambda row: row["seconds"])
-    print(f"\n{len(verdicts)} hostile formulas; slowest {slowest['name']} {slowest['seconds']:.3f} s; "
-          f"all {sum(row['seconds'] for row in verdicts.values()):.2f} s")
+    print(
+        f"\n{len(verdicts)} hostile formulas; slowest {slowest['name']} {slowest['seconds']:.3f} s; "
+        f"all {sum(row['seconds'] for row in verdicts.values()):.2f} s"
+    )
     assert len(verdicts) == len(HOSTILE)
 
 
@@ -309,8 +318,15 @@ def test_drill_check_names_each_file_and_line_and_runs_nothing(tmp_path):
     env = {**os.environ, "DRILL_HOME": str(home)}
     start = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-m", "drill", "check"], check=False, env=env, capture_output=True, text=True,
-                              timeout=120, preexec_fn=lambda: _cap_memory(4 << 30))
+        done = subprocess.run(
+            [sys.executable, "-m", "drill", "check"],
+            check=False,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=lambda: _cap_memory(4 << 30),
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("drill check did not finish in 120 s")
     seconds = time.perf_counter() - start

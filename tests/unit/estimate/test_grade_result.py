@@ -22,8 +22,21 @@ from drill.paths import Paths
 from drill.study import Study
 
 KV = {"model": "llama-3-70b", "seq_len": 8192, "batch": 1, "bytes_per_elem": 2}
-KEYS = ["correct", "score", "truth", "parsed", "error", "unit", "log_error", "quality", "truth_pretty",
-        "parsed_pretty", "feedback", "slip", "worked"]
+KEYS = [
+    "correct",
+    "score",
+    "truth",
+    "parsed",
+    "error",
+    "unit",
+    "log_error",
+    "quality",
+    "truth_pretty",
+    "parsed_pretty",
+    "feedback",
+    "slip",
+    "worked",
+]
 ROW = "SELECT parsed, truth, unit, score, log_error, slip, error FROM estimate_attempt WHERE id = :id"
 GRADE = TypeAdapter(GradeResult)
 
@@ -94,18 +107,23 @@ def test_a_stored_attempt_reads_back_as_its_result(study) -> None:
     assert (loaded.feedback, loaded.worked, loaded.parsed_pretty) == ("", (), None)  # not stored
 
 
-@pytest.mark.parametrize(("score", "log_error", "slip", "error", "correct", "quality"), [
-    (1.0, 0.01, None, None, True, 5),
-    (0.25, 0.6, "bits for bytes", None, False, 1),
-    (0.0, None, None, "could not parse", False, 0),
-])
+@pytest.mark.parametrize(
+    ("score", "log_error", "slip", "error", "correct", "quality"),
+    [
+        (1.0, 0.01, None, None, True, 5),
+        (0.25, 0.6, "bits for bytes", None, False, 1),
+        (0.0, None, None, "could not parse", False, 0),
+    ],
+)
 def test_an_older_stored_row_loads(study, score, log_error, slip, error, correct, quality) -> None:
     """A row as drill has written them since migration 3 (only the columns, nothing else)."""
     with study.engine.begin() as connection:
-        row_id = connection.execute(text(
-            """INSERT INTO estimate_attempt (item_id, attempted_at, params, answer, parsed, truth, unit, score,
+        row_id = connection.execute(
+            text(
+                """INSERT INTO estimate_attempt (item_id, attempted_at, params, answer, parsed, truth, unit, score,
             log_error, slip, error, seconds) VALUES ('estimate:kv-cache', '2026-11-01 12:00:00+00:00', '{}', '1 GB',
-            :parsed, 1e9, 'byte', :score, :log_error, :slip, :error, 30.0) RETURNING id"""),
+            :parsed, 1e9, 'byte', :score, :log_error, :slip, :error, 30.0) RETURNING id"""
+            ),
             {"parsed": None if error else 1e9, "score": score, "log_error": log_error, "slip": slip, "error": error},
         ).scalar_one()
     loaded = GRADE.validate_python(stored_row(study, row_id))

@@ -79,7 +79,11 @@ def test_every_card_and_pitch_is_a_note_with_its_guid_fields_and_tags(paths: Pat
     assert "<ol>" in back and "<li>arithmetic intensity</li>" in back
     assert '<pre><code class="language-python">print(&quot;ridge&quot;)' in back
     assert extra == ""
-    assert notes[genanki.guid_for("my-own-card")][1] == {"block::compute", "topic::cheat_sheet_roofline_more", "kind::card"}
+    assert notes[genanki.guid_for("my-own-card")][1] == {
+        "block::compute",
+        "topic::cheat_sheet_roofline_more",
+        "kind::card",
+    }
 
     pitch = next(item for item in items.values() if item.kind == "pitch")
     fields, tags = notes[genanki.guid_for(pitch.id)]

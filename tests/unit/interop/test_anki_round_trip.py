@@ -23,15 +23,21 @@ def test_cards_make_the_round_trip_through_anki_without_duplicates(drill_home: P
     collection = Collection(str(tmp_path / "collection.anki2"))
     try:
         options = ImportAnkiPackageOptions(with_scheduling=False, merge_notetypes=True)
-        collection.import_anki_package(ImportAnkiPackageRequest(package_path=str(tmp_path / "drill.apkg"),
-                                                                options=options))
+        collection.import_anki_package(
+            ImportAnkiPackageRequest(package_path=str(tmp_path / "drill.apkg"), options=options)
+        )
         note = collection.new_note(collection.models.by_name("Basic"))
         note["Front"], note["Back"] = "Written in Anki?", "Yes: <b>bold</b> there."
         note.tags = ["block::training", "topic::anki_notes"]
         collection.add_note(note, collection.decks.id("Default"))
         collection.export_note_csv(
-            out_path=str(tmp_path / "notes.txt"), limit=NoteIdsLimit(note_ids=collection.find_notes("")),
-            with_html=True, with_tags=True, with_deck=True, with_notetype=True, with_guid=True,
+            out_path=str(tmp_path / "notes.txt"),
+            limit=NoteIdsLimit(note_ids=collection.find_notes("")),
+            with_html=True,
+            with_tags=True,
+            with_deck=True,
+            with_notetype=True,
+            with_guid=True,
         )
     finally:
         collection.close()

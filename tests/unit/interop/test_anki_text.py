@@ -24,7 +24,7 @@ EXPORT = (
     "#deck column:3\n"
     "#tags column:6\n"
     "f+x3$Kq!Wl\tBasic\tML\tWhat is the <b>KV cache</b>?\tKeys &amp; values<br>of past tokens\tmemory kv-cache\n"
-    "abc123\tBasic\tML\t\"A field\nover two lines\"\tback\tattention\n"
+    'abc123\tBasic\tML\t"A field\nover two lines"\tback\tattention\n'
 )
 
 
@@ -55,8 +55,7 @@ def test_guids_that_differ_only_in_case_or_escaping_get_different_ids() -> None:
 
 def test_quoted_comma_fields_and_line_numbers_after_a_multi_line_row() -> None:
     text = (
-        '#separator:comma\n#html:false\n#guid column:3\n'
-        '"front, with comma","back\non two lines",g1\nsecond,answer,g2\n'
+        '#separator:comma\n#html:false\n#guid column:3\n"front, with comma","back\non two lines",g1\nsecond,answer,g2\n'
     )
     parsed = parse_anki_text(text, PATH)
     assert parsed.errors == []
@@ -79,7 +78,7 @@ def test_tags_as_drill_export_writes_them_give_block_and_topic() -> None:
 
 
 def test_without_a_guid_column_one_is_appended_and_announced_in_the_header() -> None:
-    text = "#separator:tab\n#html:false\n#columns:Front\tBack\nfirst\tone\n\"multi\nline\"\ttwo\tmemory\n"
+    text = '#separator:tab\n#html:false\n#columns:Front\tBack\nfirst\tone\n"multi\nline"\ttwo\tmemory\n'
     parsed = parse_anki_text(text, PATH, guids())
     assert parsed.new_ids == 2
     assert [card.id for card in parsed.cards] == ["anki-0000000001", "anki-0000000002"]
@@ -108,8 +107,10 @@ def test_a_file_without_headers_gets_its_separator_written_before_the_guid_colum
         ("#separator:tab\n#guid column:1\ng\ta\tb\ng\tc\td\n", "export.txt:4: duplicate guid 'g' (first at line 3)"),
         ("#separator:tab\n#guid column:3\na\tb\n", "export.txt:3: empty guid (column 3)"),
         ("#separator:tab\n#tags column:3\na\tb\tmemory compute\n", "export.txt:3: tags name more than one block"),
-        ("#separator:tab\n#notetype column:1\nCloze\tThe {{c1::KV}} cache\textra\n",
-         "export.txt:3: cloze notes are not supported"),
+        (
+            "#separator:tab\n#notetype column:1\nCloze\tThe {{c1::KV}} cache\textra\n",
+            "export.txt:3: cloze notes are not supported",
+        ),
         ("#separator:weird\na\tb\n", "export.txt:1: unknown separator"),
         ("#separator:tab\n#guid column:zero\na\tb\n", "export.txt:2: #guid column must be a column number"),
         ('#separator:comma\na,"unclosed\n', "export.txt:2: bad CSV"),
@@ -144,5 +145,6 @@ def test_a_note_drill_exported_keeps_its_drill_id_and_others_get_guid_ids() -> N
     parsed = parse_anki_text(text, Path("notes.txt"))
     assert parsed.errors == []
     assert [(card.id, card.from_drill, card.prompt) for card in parsed.cards] == [
-        ("grill-07", True, "Q one"), ("anki-g2", False, "Q two"),
+        ("grill-07", True, "Q one"),
+        ("anki-g2", False, "Q two"),
     ]

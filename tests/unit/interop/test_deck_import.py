@@ -24,8 +24,7 @@ from drill.study.writes import write_grade
 FIRST_ANSWER = "Keys and values of past tokens."
 SECOND_ANSWER = "2 * layers * heads * head_dim * bytes"
 NOTES = (
-    f"# KV cache\n\nQ: What does the KV cache store?\nA: {FIRST_ANSWER}\n\n"
-    f"Q: Its size per token?\nA: {SECOND_ANSWER}\n"
+    f"# KV cache\n\nQ: What does the KV cache store?\nA: {FIRST_ANSWER}\n\nQ: Its size per token?\nA: {SECOND_ANSWER}\n"
 )
 
 
@@ -264,7 +263,10 @@ def test_cli_history_import_hands_the_file_to_the_history_importer(capsys, monke
 def test_python_m_drill_import(notes: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "drill", "import", str(notes), "--block", "memory"],
-        capture_output=True, text=True, env=os.environ.copy(), timeout=120,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert "2 added, 0 updated, 0 unchanged, 0 removed" in done.stdout

@@ -27,8 +27,10 @@ def test_a_markdown_card_over_the_limit_is_refused_by_line(capsys, tmp_path: Pat
     source = tmp_path / "notes.md"
     source.write_text("Q: Short?\nA: Yes.\n\nQ: Long?\nA: " + "x" * 70_000 + "\n")
     assert refused(capsys, source) == [
-        (f"{source}:4: the answer has 70,000 characters; an imported card's question and answer hold at most "
-         "65,536 each"),
+        (
+            f"{source}:4: the answer has 70,000 characters; an imported card's question and answer hold at most "
+            "65,536 each"
+        ),
         f"drill: {source} was not imported (1 problem(s)); nothing was changed",
     ]
 
@@ -38,7 +40,8 @@ def test_an_anki_note_over_the_limit_is_refused_by_line(capsys, tmp_path: Path) 
     source.write_text("#separator:tab\n#html:false\n" + "y" * 100_000 + "\tanswer\nshort\tanswer\n")
     assert refused(capsys, source)[0] == (
         f"{source}:3: the question has 100,000 characters; an imported card's question and answer hold at most "
-        "65,536 each")
+        "65,536 each"
+    )
 
 
 def test_a_50_mb_markdown_card_is_refused_at_once_unread(capsys, tmp_path: Path) -> None:
@@ -52,4 +55,6 @@ def test_a_50_mb_markdown_card_is_refused_at_once_unread(capsys, tmp_path: Path)
     source.unlink()
     assert time.monotonic() - started < 5
     assert peak < 10 * 2**20
-    assert lines[0] == f"{source}: 50.0 MiB is more than drill imports from one file (16 MiB); split it into smaller files"
+    assert (
+        lines[0] == f"{source}: 50.0 MiB is more than drill imports from one file (16 MiB); split it into smaller files"
+    )

@@ -66,8 +66,11 @@ def full_database_line(drill_home: Path) -> str:
 
 def test_history_import_on_a_full_disk(capsys, tmp_path: Path, drill_home: Path, full_store: list[str]) -> None:
     source = tmp_path / "history.csv"
-    source.write_text(HEADER + "\n" + "".join(
-        f"{card_id(full_store[n % len(full_store)])},{NOW_MS - 1000 * n},3,1000\n" for n in range(20_000)))
+    source.write_text(
+        HEADER
+        + "\n"
+        + "".join(f"{card_id(full_store[n % len(full_store)])},{NOW_MS - 1000 * n},3,1000\n" for n in range(20_000))
+    )
     assert one_line(capsys, ["import", "--history", str(source)]) == full_database_line(drill_home)
 
 
@@ -80,9 +83,13 @@ def test_deck_import_on_a_full_disk(capsys, tmp_path: Path, drill_home: Path, fu
 def test_export_on_a_full_disk(capsys, tmp_path: Path, drill_home: Path, full_store: list[str]) -> None:
     # A new user deck, so opening the store has to write (sync) before anything is exported.
     deck = Paths.resolve().user_decks / "mine.toml"
-    deck.write_text("".join(
-        f'[[item]]\nid = "mine-{n}"\nkind = "card"\nblock = "memory"\ntopic = "T"\nprompt = "P{n}?"\n'
-        f'answer = "A{n}."\nsource = "me"\n\n' for n in range(400)))
+    deck.write_text(
+        "".join(
+            f'[[item]]\nid = "mine-{n}"\nkind = "card"\nblock = "memory"\ntopic = "T"\nprompt = "P{n}?"\n'
+            f'answer = "A{n}."\nsource = "me"\n\n'
+            for n in range(400)
+        )
+    )
     assert one_line(capsys, ["export", "--history", str(tmp_path / "h.csv")]) == full_database_line(drill_home)
 
 
@@ -111,8 +118,13 @@ def test_a_deck_that_cannot_be_written_is_not_imported(capsys, monkeypatch, tmp_
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
 def test_export_to_dev_full_is_one_line_and_leaves_the_device(capsys) -> None:
     item_ids()
-    assert one_line(capsys, ["export", "--history", "/dev/full"]) == "drill: cannot write /dev/full: No space left on device"
-    assert one_line(capsys, ["export", "--anki", "/dev/full"]) == "drill: cannot write /dev/full: No space left on device"
+    assert (
+        one_line(capsys, ["export", "--history", "/dev/full"])
+        == "drill: cannot write /dev/full: No space left on device"
+    )
+    assert (
+        one_line(capsys, ["export", "--anki", "/dev/full"]) == "drill: cannot write /dev/full: No space left on device"
+    )
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # written in place, never replaced by a file
 
 
@@ -122,4 +134,5 @@ def test_any_command_stopped_by_a_full_disk_says_which_file(capsys, monkeypatch,
 
     monkeypatch.setattr(Study, "open", no_space)
     assert one_line(capsys, ["import", "--history", str(tmp_path / "h.csv")]) == (
-        f"drill: the disk is full: cannot write {tmp_path / 'somewhere.db-wal'}; free some space and run it again")
+        f"drill: the disk is full: cannot write {tmp_path / 'somewhere.db-wal'}; free some space and run it again"
+    )

@@ -27,9 +27,18 @@ ITEM_COLUMNS = """id, repetitions, interval, easiness, due_day, last_review_day,
     fsrs_due_day"""
 # (days after the start, item, button, duration ms): repeats on one day, a lapse, three weeks of history.
 SESSION = [
-    (0, "m-1", 3, 4000), (0, "c-1", 1, 9000), (0, "c-1", 2, 6000), (0, "c-1", 3, 3000),
-    (1, "m-1", 4, 2000), (1, "c-1", 3, 5000), (2, "i-1", 2, 7000), (2, "i-1", 3, 1500),
-    (7, "m-1", 3, 2500), (7, "c-1", 1, 8000), (7, "c-1", 3, 4500), (21, "m-1", 3, 2200),
+    (0, "m-1", 3, 4000),
+    (0, "c-1", 1, 9000),
+    (0, "c-1", 2, 6000),
+    (0, "c-1", 3, 3000),
+    (1, "m-1", 4, 2000),
+    (1, "c-1", 3, 5000),
+    (2, "i-1", 2, 7000),
+    (2, "i-1", 3, 1500),
+    (7, "m-1", 3, 2500),
+    (7, "c-1", 1, 8000),
+    (7, "c-1", 3, 4500),
+    (21, "m-1", 3, 2200),
 ]
 
 
@@ -136,7 +145,9 @@ def test_imported_reviews_keep_the_fsrs_memory_before_each_as_the_grades_wrote_i
             assert imported.execute(text(memory)).all() == written
         # Each item's first review has none; every later one (same-day repeats too) has one.
         assert [row[0] is None for row in written] == [
-            index == min(i for i, s in enumerate(SESSION) if s[1] == item) for index, (_, item, _, _) in enumerate(SESSION)]
+            index == min(i for i, s in enumerate(SESSION) if s[1] == item)
+            for index, (_, item, _, _) in enumerate(SESSION)
+        ]
     finally:
         a.close()
         b.close()
@@ -144,23 +155,38 @@ def test_imported_reviews_keep_the_fsrs_memory_before_each_as_the_grades_wrote_i
 
 def test_a_hand_made_history_counts_the_first_review_of_each_study_day(small_paths, clock, tmp_path) -> None:
     # Rollover 4 am (TZ=UTC): 02:00 on the 2nd still belongs to study day the 1st.
-    times = [datetime(2026, 11, 1, 10, tzinfo=UTC), datetime(2026, 11, 2, 2, tzinfo=UTC),
-             datetime(2026, 11, 2, 10, tzinfo=UTC)]
+    times = [
+        datetime(2026, 11, 1, 10, tzinfo=UTC),
+        datetime(2026, 11, 2, 2, tzinfo=UTC),
+        datetime(2026, 11, 2, 10, tzinfo=UTC),
+    ]
     source = tmp_path / "hand.csv"
-    source.write_text(HEADER + "\n" + "".join(
-        f"{card_id('m-2')},{int(moment.timestamp() * 1000)},{button},\n" for moment, button in zip(times, (1, 3, 3), strict=True)
-    ))
+    source.write_text(
+        HEADER
+        + "\n"
+        + "".join(
+            f"{card_id('m-2')},{int(moment.timestamp() * 1000)},{button},\n"
+            for moment, button in zip(times, (1, 3, 3), strict=True)
+        )
+    )
     study = open_study(small_paths, clock)
     try:
         assert import_history(study, source).added == 3
         rows = reviews(study)
         assert [(row[2], row[6], row[5]) for row in rows] == [
-            ("2026-11-01", 1, 0), ("2026-11-01", 0, 0), ("2026-11-02", 1, 0)]  # study day, counted, duration
+            ("2026-11-01", 1, 0),
+            ("2026-11-01", 0, 0),
+            ("2026-11-02", 1, 0),
+        ]  # study day, counted, duration
         assert [row[4] for row in rows] == [2, 4, 4]  # SM-2 quality of Again, Good, Good
         (state,) = [row for row in item_states(study) if row.id == "m-2"]
         # Again on the 1st (reps 0, interval 1), then Good on the 2nd: SM-2's first interval again.
         assert (state.repetitions, state.interval, state.last_review_day, state.due_day) == (
-            1, 1, "2026-11-02", "2026-11-03")
+            1,
+            1,
+            "2026-11-02",
+            "2026-11-03",
+        )
     finally:
         study.close()
 
@@ -168,8 +194,9 @@ def test_a_hand_made_history_counts_the_first_review_of_each_study_day(small_pat
 def test_columns_in_any_order_and_extra_columns_are_accepted(small_paths, clock, tmp_path) -> None:
     source = tmp_path / "reordered.csv"
     moment = int(datetime(2026, 11, 20, 9, tzinfo=UTC).timestamp() * 1000)
-    source.write_text(f"review_state,review_rating,review_duration,card_id,review_time\n"
-                      f"2,4,1200,{card_id('i-2')},{moment}\n")
+    source.write_text(
+        f"review_state,review_rating,review_duration,card_id,review_time\n2,4,1200,{card_id('i-2')},{moment}\n"
+    )
     study = open_study(small_paths, clock)
     try:
         assert import_history(study, source).added == 1
@@ -279,7 +306,9 @@ def test_a_cram_grade_that_kept_the_schedule_round_trips_as_cram(small_paths, cl
         assert b.reviews.cards(["m-1"])[0].state == a.reviews.cards(["m-1"])[0].state  # the cram Again moved nothing
         with b.engine.connect() as connection:
             assert connection.execute(text("SELECT button, cram, counted FROM review ORDER BY reviewed_at")).all() == [
-                (3, 0, 1), (1, 1, 0)]
+                (3, 0, 1),
+                (1, 1, 0),
+            ]
     finally:
         a.close()
         b.close()

@@ -60,16 +60,33 @@ def refused(capsys, source: Path) -> list[str]:
         ("{card},{now},3,86400001", "review_duration must be whole milliseconds from 0 to 86400000"),
         ("{card},{now},3,-1", "review_duration must be whole milliseconds"),
         ("1" * 5000 + ",{now},3,0", "card_id 111111111111111111111111111111… (5000 characters) is out of range"),
-        ("{card}," + "1" * 5000 + ",3,0", "review_time 111111111111111111111111111111… (5000 characters) is not between"),
-        ("{card},{now},3" + "1" * 5000 + ",0", "review_rating must be 1, 2, 3 or 4, not '31111111111111111111111111111"),
+        (
+            "{card}," + "1" * 5000 + ",3,0",
+            "review_time 111111111111111111111111111111… (5000 characters) is not between",
+        ),
+        (
+            "{card},{now},3" + "1" * 5000 + ",0",
+            "review_rating must be 1, 2, 3 or 4, not '31111111111111111111111111111",
+        ),
         (str(2**53) + ",{now},3,0", f"card_id {2**53} is out of range (0 to 2^53 - 1"),
         ("-7,{now},3,0", "card_id -7 is out of range"),
         ("{card},-5,3,0", "review_time -5 is not between 2000-01-01 and tomorrow"),
         ("{card},99999999999999,3,0", "review_time 99999999999999 is not between"),
         ("{card},{now},-3,0", "review_rating must be 1, 2, 3 or 4, not '-3'"),
     ],
-    ids=["20-digit-duration", "duration-over-a-day", "negative-duration", "5000-digit-card", "5000-digit-time",
-         "5000-digit-rating", "card-2^53", "negative-card", "negative-time", "time-in-5138", "negative-rating"],
+    ids=[
+        "20-digit-duration",
+        "duration-over-a-day",
+        "negative-duration",
+        "5000-digit-card",
+        "5000-digit-time",
+        "5000-digit-rating",
+        "card-2^53",
+        "negative-card",
+        "negative-time",
+        "time-in-5138",
+        "negative-rating",
+    ],
 )
 def test_every_number_is_range_checked(capsys, tmp_path: Path, card: int, row: str, complaint: str) -> None:
     source = tmp_path / "hostile.csv"
@@ -126,8 +143,9 @@ def test_a_bad_byte_is_named_by_its_line(capsys, tmp_path: Path, card: int) -> N
 
 def test_a_file_with_a_bom_and_windows_line_ends_imports(capsys, tmp_path: Path, card: int) -> None:
     source = tmp_path / "windows.csv"
-    source.write_bytes(("\ufeff" + f"{HEADER}\r\n{card},{NOW_MS - 2000},3,100\r\n{card},{NOW_MS - 1000},4,\r\n")
-                       .encode())
+    source.write_bytes(
+        ("\ufeff" + f"{HEADER}\r\n{card},{NOW_MS - 2000},3,100\r\n{card},{NOW_MS - 1000},4,\r\n").encode()
+    )
     assert main(["import", "--history", str(source)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"{source}: 2 review(s) read"
     assert stored_reviews() == 2
@@ -138,8 +156,9 @@ def test_an_unreadable_file_is_one_line(capsys, tmp_path: Path, card: int) -> No
     assert lines[0] == f"{tmp_path / 'missing.csv'}: cannot read: No such file or directory"
 
 
-def test_progress_is_drawn_on_a_terminal_and_the_json_stays_the_same(capsys, monkeypatch, tmp_path: Path,
-                                                                     card: int) -> None:
+def test_progress_is_drawn_on_a_terminal_and_the_json_stays_the_same(
+    capsys, monkeypatch, tmp_path: Path, card: int
+) -> None:
     source = tmp_path / "history.csv"
     source.write_text(HEADER + "\n" + "".join(f"{card},{NOW_MS - 1000 * n},3,100\n" for n in range(1, 30_001)))
     report = {"path": str(source), "rows": 30_000, "added": 30_000, "skipped_duplicates": 0, "items_rebuilt": 1}

@@ -56,8 +56,13 @@ def test_grades_given_while_a_large_history_imports_are_all_kept_and_replayed(dr
     rng = random.Random(9)
     graded: list[datetime] = []
     slowest = 0.0
-    importer = subprocess.Popen([sys.executable, "-m", "drill", "import", "--history", str(source), "--json"],
-                                env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    importer = subprocess.Popen(
+        [sys.executable, "-m", "drill", "import", "--history", str(source), "--json"],
+        env=os.environ.copy(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         while importer.poll() is None:
             card = app.reviews.cards([rng.choice(item_ids)])[0]
@@ -82,10 +87,14 @@ def test_grades_given_while_a_large_history_imports_are_all_kept_and_replayed(dr
                 histories[row.item_id].append(row)
         states = {card.item_id: card.state for card in app.reviews.cards(item_ids)}
         for item_id, rows in histories.items():
-            steps = list(replay_grades([(row.id, date.fromisoformat(row.study_day), row.quality) for row in rows],
-                                       app.config.scheduler))
+            steps = list(
+                replay_grades(
+                    [(row.id, date.fromisoformat(row.study_day), row.quality) for row in rows], app.config.scheduler
+                )
+            )
             assert [(row.counted, row.reps_after, row.interval_after) for row in rows] == [
-                (step.counted, step.after.repetitions, step.after.interval) for step in steps], item_id
+                (step.counted, step.after.repetitions, step.after.interval) for step in steps
+            ], item_id
             assert states[item_id] == (steps[-1].after if steps else ItemState()), item_id
     finally:
         if importer.poll() is None:

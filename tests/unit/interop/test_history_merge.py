@@ -56,19 +56,31 @@ def assert_replayed(study: Study) -> None:
     with study.engine.connect() as connection:
         for item_id in ITEMS:
             rows = connection.execute(text(GRADES), {"item_id": item_id}).all()
-            steps = list(replay_grades([(row.id, date.fromisoformat(row.study_day), row.quality) for row in rows],
-                                       study.config.scheduler))
+            steps = list(
+                replay_grades(
+                    [(row.id, date.fromisoformat(row.study_day), row.quality) for row in rows], study.config.scheduler
+                )
+            )
             assert [(row.counted, row.reps_after, row.interval_after, row.due_after) for row in rows] == [
-                (step.counted, step.after.repetitions, step.after.interval,
-                 step.after.due_day and step.after.due_day.isoformat()) for step in steps]
+                (
+                    step.counted,
+                    step.after.repetitions,
+                    step.after.interval,
+                    step.after.due_day and step.after.due_day.isoformat(),
+                )
+                for step in steps
+            ]
             assert study.reviews.cards([item_id])[0].state == (steps[-1].after if steps else ItemState())
 
 
 def all_reviews(study: Study) -> list[tuple]:
     with study.engine.connect() as connection:
-        return connection.execute(text(
-            """SELECT item_id, reviewed_at, study_day, button, duration_ms, counted, reps_after, interval_after,
-            due_after, fsrs_stability_before FROM review ORDER BY reviewed_at, id""")).all()
+        return connection.execute(
+            text(
+                """SELECT item_id, reviewed_at, study_day, button, duration_ms, counted, reps_after, interval_after,
+            due_after, fsrs_stability_before FROM review ORDER BY reviewed_at, id"""
+            )
+        ).all()
 
 
 @pytest.mark.parametrize("scheduler", ["sm2", "fsrs"])
@@ -139,7 +151,8 @@ def test_an_interrupted_import_leaves_items_whole_and_running_it_again_adds_the_
         assert (again.added, again.items) == (400, 4)
         assert all_reviews(study) == all_reviews(whole)
         assert [study.reviews.cards([item])[0].state for item in ITEMS] == [
-            whole.reviews.cards([item])[0].state for item in ITEMS]
+            whole.reviews.cards([item])[0].state for item in ITEMS
+        ]
     finally:
         study.close()
         whole.close()
@@ -190,8 +203,10 @@ def test_reviews_stored_before_in_the_same_millisecond_are_skipped(small_paths, 
         clock.now = datetime(2026, 11, 1, 9, 0, 0, 123_456, tzinfo=UTC)
         write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
         source = tmp_path / "history.csv"
-        source.write_text(f"{HEADER}\n{card_id('m-1')},{int(clock.now.timestamp() * 1000)},1,5\n"
-                          f"{card_id('m-1')},{int(clock.now.timestamp() * 1000) - 86_400_000},1,5\n")
+        source.write_text(
+            f"{HEADER}\n{card_id('m-1')},{int(clock.now.timestamp() * 1000)},1,5\n"
+            f"{card_id('m-1')},{int(clock.now.timestamp() * 1000) - 86_400_000},1,5\n"
+        )
         clock.now += timedelta(days=2)
         report = import_history(study, source)
         assert (report.rows, report.added, report.duplicates) == (2, 1, 1)

@@ -96,8 +96,10 @@ def test_a_new_id_never_repeats_one_written_further_down() -> None:
         ("Q: one\nA: 1\n\nA: stray\n", ["notes.md:4: A: without a Q:"]),
         ("Q:\nA: answer\n", ["notes.md:1: empty question"]),
         ("Q: question\nA:\n\nQ: next\nA: x\n", ["notes.md:2: empty answer"]),
-        ("<!-- drill-id: a-1 -->\nQ: one\nA: 1\n\n<!-- drill-id: a-1 -->\nQ: two\nA: 2\n",
-         ["notes.md:5: duplicate drill-id `a-1` (first at line 1)"]),
+        (
+            "<!-- drill-id: a-1 -->\nQ: one\nA: 1\n\n<!-- drill-id: a-1 -->\nQ: two\nA: 2\n",
+            ["notes.md:5: duplicate drill-id `a-1` (first at line 1)"],
+        ),
         ("<!-- drill-id: Not An Id -->\nQ: one\nA: 1\n", ["notes.md:1: malformed drill-id comment"]),
         ("<!-- drill-id: a-1 -->\n\nQ: one\nA: 1\n", ["notes.md:1: a drill-id comment must sit directly above"]),
         ("Q: one\nA: 1\n```\ncode\n", ["notes.md:3: this ``` fence is never closed"]),

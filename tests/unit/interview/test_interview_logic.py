@@ -19,14 +19,24 @@ TODAY = date(2026, 11, 22)
 NEW = ItemState()
 
 
-def card(item_id: str, kind: str = "card", block: str = "memory", topic: str = "Memory", target: int | None = None,
-         state: ItemState = NEW) -> Card:
+def card(
+    item_id: str,
+    kind: str = "card",
+    block: str = "memory",
+    topic: str = "Memory",
+    target: int | None = None,
+    state: ItemState = NEW,
+) -> Card:
     return Card(item_id, kind, block, topic, f"Prompt of {item_id}?", "Answer.", "source", ["a point"], target, state)
 
 
 def pool() -> list[Card]:
-    seen = ItemState(repetitions=1, interval=4, due_day=TODAY + timedelta(days=3), last_review_day=TODAY - timedelta(days=1))
-    due = ItemState(repetitions=1, interval=1, due_day=TODAY - timedelta(days=1), last_review_day=TODAY - timedelta(days=2))
+    seen = ItemState(
+        repetitions=1, interval=4, due_day=TODAY + timedelta(days=3), last_review_day=TODAY - timedelta(days=1)
+    )
+    due = ItemState(
+        repetitions=1, interval=1, due_day=TODAY - timedelta(days=1), last_review_day=TODAY - timedelta(days=2)
+    )
     return [
         card("grill-01", topic="Memory", state=seen),
         card("grill-02", topic="Memory"),
@@ -45,7 +55,19 @@ def pool() -> list[Card]:
 
 def test_sections_come_from_the_grill_prefix_and_the_kinds() -> None:
     assert [section_of(c) for c in pool()] == [
-        "grill", "grill", "grill", "grill", None, "pitch", "pitch", "pitch", "estimate", "estimate", "estimate", "coding"]
+        "grill",
+        "grill",
+        "grill",
+        "grill",
+        None,
+        "pitch",
+        "pitch",
+        "pitch",
+        "estimate",
+        "estimate",
+        "estimate",
+        "coding",
+    ]
 
 
 def test_draw_asks_in_interview_order_due_first_spread_over_topics_and_blocks() -> None:
@@ -79,8 +101,15 @@ def test_settings_validate_and_round_trip_through_config() -> None:
     assert InterviewSettings.model_validate(settings.model_dump()) == settings
 
 
-@pytest.mark.parametrize("line", ["mock_interview_pitch = 45", "mock_interview_grill = -1",
-                                  "mock_interview_coding = 1", 'mock_interview_minutes = "long"'])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mock_interview_pitch = 45",
+        "mock_interview_grill = -1",
+        "mock_interview_coding = 1",
+        'mock_interview_minutes = "long"',
+    ],
+)
 def test_bad_interview_settings_in_config_are_refused(tmp_path, line) -> None:
     path = tmp_path / "config.toml"
     path.write_text(line + "\n")
@@ -102,7 +131,9 @@ def test_scorecard_scores_each_section_unanswered_as_zero_and_weighs_sections_eq
         answer(3, "estimate", 0.9, detail="slip A"),
         answer(4, "estimate", 0.3, detail="slip B"),
     )
-    card = Scorecard(settings=settings, planned=planned, answers=answers, seconds_used=900.0, ended="time", interview_id=7)
+    card = Scorecard(
+        settings=settings, planned=planned, answers=answers, seconds_used=900.0, ended="time", interview_id=7
+    )
     scores = card.section_scores()
     assert scores["grill"] == pytest.approx(5 / 6)
     assert scores["pitch"] == pytest.approx(1 / 3)
@@ -120,4 +151,7 @@ def test_plan_counts_what_was_drawn() -> None:
     steps = (Step("grill", card("grill-01")), Step("estimate", card("estimate:mfu", "estimate")))
     plan = InterviewPlan(InterviewSettings(grill=3, estimates=1, pitch_seconds=0), steps)
     assert plan.planned == {"grill": 1, "pitch": 0, "estimate": 1, "coding": 0}
-    assert TypeAdapter(InterviewPlan).dump_python(plan, mode="json")["items"] == [["grill", "grill-01"], ["estimate", "estimate:mfu"]]
+    assert TypeAdapter(InterviewPlan).dump_python(plan, mode="json")["items"] == [
+        ["grill", "grill-01"],
+        ["estimate", "estimate:mfu"],
+    ]

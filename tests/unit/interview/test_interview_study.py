@@ -39,16 +39,25 @@ def test_an_interview_draws_from_the_real_content_and_stores_every_answer_as_a_r
     assert sections == ["grill", "grill", "pitch", "estimate", "estimate"]
     assert all(item.startswith("grill-") for section, item in card.items if section == "grill")
     assert rows(study, "SELECT seconds_allowed, ended, abandoned, finished_at IS NOT NULL FROM mock_interview") == [
-        (1200, "done", 0, 1)]
+        (1200, "done", 0, 1)
+    ]
     assert rows(study, "SELECT grill_score, pitch_score, estimate_score, coding_score FROM mock_interview") == [
-        (pytest.approx(2 / 3), pytest.approx(2 / 3), 1.0, None)]
-    answered = rows(study, """SELECT a.section, a.item_id, r.item_id FROM mock_interview_answer a
-        JOIN review r ON r.id = a.review_id ORDER BY a.position""")
+        (pytest.approx(2 / 3), pytest.approx(2 / 3), 1.0, None)
+    ]
+    answered = rows(
+        study,
+        """SELECT a.section, a.item_id, r.item_id FROM mock_interview_answer a
+        JOIN review r ON r.id = a.review_id ORDER BY a.position""",
+    )
     assert [(section, item) for section, item, _ in answered] == list(card.items)
     assert all(item == reviewed for _, item, reviewed in answered)  # each answer points at its own review
     assert rows(study, "SELECT COUNT(*) FROM estimate_attempt WHERE review_id IS NOT NULL") == [(2,)]
-    due = rows(study, "SELECT COUNT(*) FROM item WHERE due_day > '2026-11-22' AND id IN ("
-               + ", ".join(f"'{item}'" for _, item in card.items) + ")")
+    due = rows(
+        study,
+        "SELECT COUNT(*) FROM item WHERE due_day > '2026-11-22' AND id IN ("
+        + ", ".join(f"'{item}'" for _, item in card.items)
+        + ")",
+    )
     assert due == [(5,)]  # every item's due day moved on
 
     [stored] = interview_history(study.engine)

@@ -4,8 +4,8 @@ log their grades as cram and keep schedules unless they reschedule; `c` on home 
 from datetime import date, timedelta
 
 import pytest
-from textual.widgets import Checkbox, Input
 from helpers.pilot import db_rows, wait_ready, wait_until
+from textual.widgets import Checkbox, Input
 
 from drill.cli import main
 from drill.commands.review import session
@@ -22,15 +22,27 @@ from drill.tui.screens.review import ReviewScreen
 TODAY = date(2026, 11, 22)
 
 
-def card(item_id: str, block: str = "memory", kind: str = "card", topic: str = "KV cache",
-         due: int | None = None) -> Card:
-    state = ItemState() if due is None else ItemState(repetitions=2, interval=6, due_day=TODAY + timedelta(days=due),
-                                                      last_review_day=TODAY - timedelta(days=3))
+def card(
+    item_id: str, block: str = "memory", kind: str = "card", topic: str = "KV cache", due: int | None = None
+) -> Card:
+    state = (
+        ItemState()
+        if due is None
+        else ItemState(
+            repetitions=2, interval=6, due_day=TODAY + timedelta(days=due), last_review_day=TODAY - timedelta(days=3)
+        )
+    )
     return Card(item_id, kind, block, topic, "p", "a", "s", [], None, state)
 
 
-POOL = [card("new", due=None), card("due", due=0), card("soon", due=2), card("later", due=9),
-        card("pitch", kind="pitch", due=1), card("other", block="compute", topic="Roofline", due=1)]
+POOL = [
+    card("new", due=None),
+    card("due", due=0),
+    card("soon", due=2),
+    card("later", due=9),
+    card("pitch", kind="pitch", due=1),
+    card("other", block="compute", topic="Roofline", due=1),
+]
 
 
 def ids(cards) -> list[str]:
@@ -44,7 +56,12 @@ def test_review_ahead_takes_items_not_yet_due_within_the_window() -> None:
 
 def test_cram_takes_every_matching_item_due_first_new_last() -> None:
     assert ids(choose(CustomSession(cram=True, topics=("kv",)), POOL, TODAY, {}, {}, {})) == [
-        "due", "pitch", "soon", "later", "new"]
+        "due",
+        "pitch",
+        "soon",
+        "later",
+        "new",
+    ]
 
 
 def test_weakest_orders_by_recall_then_lapses_then_estimation_score() -> None:

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from helpers.content import TestPaths, write_deck
 from sqlalchemy import text
 
 from drill.config import Config, ConfigError
@@ -16,15 +17,23 @@ from drill.schedule.grading import ItemState, advance
 from drill.schedule.load_balance import Balance, balanced_day, window
 from drill.study import Study
 from drill.study.writes import write_grade
-from helpers.content import TestPaths, write_deck
 
 TODAY = date(2026, 11, 22)
 
 
-@pytest.mark.parametrize("interval, bounds", [
-    (1, (1, 1)), (2, (2, 2)), (3, (2, 4)), (6, (5, 7)), (20, (19, 21)), (30, (28, 32)), (100, (95, 105)),
-    (36_500, (34_675, 36_500)),
-])
+@pytest.mark.parametrize(
+    "interval, bounds",
+    [
+        (1, (1, 1)),
+        (2, (2, 2)),
+        (3, (2, 4)),
+        (6, (5, 7)),
+        (20, (19, 21)),
+        (30, (28, 32)),
+        (100, (95, 105)),
+        (36_500, (34_675, 36_500)),
+    ],
+)
 def test_the_window_is_five_percent_at_least_a_day_from_three_days_on(interval: int, bounds: tuple[int, int]) -> None:
     assert window(interval) == bounds
 
@@ -64,12 +73,17 @@ def test_the_least_loaded_day_wins_then_the_nearest_then_the_seed() -> None:
     picks = {balanced_day(TODAY, due, even, f"m-{n}|2026-11-22") for n in range(20)}
     assert picks == {due - timedelta(days=1), due + timedelta(days=1)}
     assert [balanced_day(TODAY, due, even, f"m-{n}|2026-11-22") for n in range(20)] == [
-        balanced_day(TODAY, due, even, f"m-{n}|2026-11-22") for n in range(20)]
+        balanced_day(TODAY, due, even, f"m-{n}|2026-11-22") for n in range(20)
+    ]
 
 
 def test_a_failed_item_stays_due_today_and_short_intervals_never_move() -> None:
-    packed = Balance("m-1", lambda first, last: {first + timedelta(days=n): 100 for n in range((last - first).days + 1)})
-    learnt = ItemState(repetitions=2, interval=6, easiness=2.5, due_day=TODAY, last_review_day=TODAY - timedelta(days=6))
+    packed = Balance(
+        "m-1", lambda first, last: {first + timedelta(days=n): 100 for n in range((last - first).days + 1)}
+    )
+    learnt = ItemState(
+        repetitions=2, interval=6, easiness=2.5, due_day=TODAY, last_review_day=TODAY - timedelta(days=6)
+    )
     assert advance(learnt, 2, TODAY, "sm2", packed).due_day == TODAY  # Again: relearning, today
     assert advance(ItemState(), 4, TODAY, "sm2", packed).due_day == TODAY + timedelta(days=1)  # 1 day: kept
     moved = advance(learnt, 4, TODAY, "sm2", Balance("m-1", lambda first, last: {TODAY + timedelta(days=15): 9}))
@@ -159,12 +173,18 @@ def test_the_day_a_grade_names_is_the_spread_day(small_paths, clock) -> None:
     try:
         study.sync()
         card = study.reviews.cards(["m-1"])[0]
-        learnt = ItemState(repetitions=2, interval=6, easiness=2.5, due_day=study.today,
-                           last_review_day=study.today - timedelta(days=6))
+        learnt = ItemState(
+            repetitions=2,
+            interval=6,
+            easiness=2.5,
+            due_day=study.today,
+            last_review_day=study.today - timedelta(days=6),
+        )
         card = replace(card, state=learnt)
         with study.engine.begin() as connection:  # the other five cards all due on SM-2's day for it
-            connection.execute(text("UPDATE item SET due_day = :day WHERE id != 'm-1'"),
-                               {"day": study.today + timedelta(days=15)})
+            connection.execute(
+                text("UPDATE item SET due_day = :day WHERE id != 'm-1'"), {"day": study.today + timedelta(days=15)}
+            )
         good = study.reviews.grade(card, 3, 1000)
         assert good.after.due_day in (study.today + timedelta(days=14), study.today + timedelta(days=16))
         assert study.reviews.scheduled_day(good.after) == good.after.due_day

@@ -104,7 +104,7 @@ def test_config_refuses_an_unregistered_scheduler_and_lists_the_registered_ones(
     path.write_text('scheduler = "every-other-day"\n')
     with pytest.raises(ConfigError) as raised:
         Config.load(path)
-    assert str(raised.value) == f"{path}:1: scheduler must be \"sm2\" or \"fsrs\", not 'every-other-day'"
+    assert str(raised.value) == f'{path}:1: scheduler must be "sm2" or "fsrs", not \'every-other-day\''
     path.write_text("scheduler = 2\n")
     with pytest.raises(ConfigError, match='scheduler must be "sm2" or "fsrs", not 2'):
         Config.load(path)
@@ -164,7 +164,11 @@ def test_the_daily_queue_follows_a_third_model(small_paths, clock, every_other_d
     clock.now += timedelta(days=1)  # day 4: the Easy ones (SM-2 would wait 6 days after a second Easy)
     assert sorted(study.reviews.queue()) == ["c-1", "i-1", "m-1"] == sorted(due_by_hand())
     easy = study.reviews.cards(["m-1"])[0].state
-    assert (easy.interval, easy.due_day, easy.sm2_due_day()) == (6, start + timedelta(days=4), start + timedelta(days=8))
+    assert (easy.interval, easy.due_day, easy.sm2_due_day()) == (
+        6,
+        start + timedelta(days=4),
+        start + timedelta(days=8),
+    )
     assert easy.fsrs_due_day is not None  # FSRS's memory is kept too, whichever model is in use
 
     clock.now += timedelta(days=1)  # day 5: everything graded by day 3 and not since
@@ -187,8 +191,11 @@ def test_the_daily_queue_follows_a_third_model(small_paths, clock, every_other_d
 
 def test_the_comparison_scores_every_registered_model(every_other_day) -> None:
     start = date(2026, 3, 1)
-    history = [PastReview("a", start, 3, 4), PastReview("a", start + timedelta(days=1), 3, 4),
-               PastReview("a", start + timedelta(days=7), 1, 2)]
+    history = [
+        PastReview("a", start, 3, 4),
+        PastReview("a", start + timedelta(days=1), 3, 4),
+        PastReview("a", start + timedelta(days=7), 1, 2),
+    ]
     result = compare(history)
     assert list(result.fits) == ["sm2", "fsrs", "every-other-day"]
     assert result.fits["every-other-day"].log_loss == pytest.approx(math.log(2))  # 0.5 for a pass and a lapse

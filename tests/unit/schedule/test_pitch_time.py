@@ -6,8 +6,9 @@ from drill.schedule.pitch_time import SHORTEST_SHARE, pitch_timing
 from drill.study.writes import write_grade
 
 
-@pytest.mark.parametrize("seconds,expected", [(3, "too short"), (149.9, "too short"), (150, "in time"),
-                                              (300, "in time"), (300.5, "over")])
+@pytest.mark.parametrize(
+    "seconds,expected", [(3, "too short"), (149.9, "too short"), (150, "in time"), (300, "in time"), (300.5, "over")]
+)
 def test_a_five_minute_pitch(seconds, expected) -> None:
     assert pitch_timing(seconds, 300) == expected
 

@@ -12,7 +12,12 @@ def due(item_id: str, block: str, day: int) -> Candidate:
 
 
 def test_most_overdue_first_then_blocks_interleaved() -> None:
-    items = [due("m-late", "memory", 20), due("m-old", "memory", 1), due("c-old", "compute", 1), due("m-old2", "memory", 1)]
+    items = [
+        due("m-late", "memory", 20),
+        due("m-old", "memory", 1),
+        due("c-old", "compute", 1),
+        due("m-old2", "memory", 1),
+    ]
     assert build(items, [], Limits()) == ["m-old", "c-old", "m-old2", "m-late"]
 
 
@@ -37,5 +42,10 @@ def test_daily_review_maximum_caps_everything() -> None:
 
 
 def test_interleave_round_robins_blocks_keeping_their_order() -> None:
-    items = [Candidate("m1", "memory"), Candidate("m2", "memory"), Candidate("m3", "memory"), Candidate("c1", "compute")]
+    items = [
+        Candidate("m1", "memory"),
+        Candidate("m2", "memory"),
+        Candidate("m3", "memory"),
+        Candidate("c1", "compute"),
+    ]
     assert [c.item_id for c in interleave_blocks(items)] == ["m1", "c1", "m2", "m3"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_CEILING, Decimal
 
 import fsrs
@@ -44,19 +44,31 @@ def published_sm2(repetitions: int, interval: int, easiness: float, quality: int
 
 
 def noon(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
 
 
 def package_fsrs(state: FSRSState, button: int, day: date, settings: FSRSSettings) -> FSRSState:
     """One review through py-fsrs's Card and review_card, as drill gave it its reviews before."""
     parameters = DEFAULT_PARAMETERS if settings.parameters is None else settings.parameters
-    scheduler = fsrs.Scheduler(parameters=parameters, desired_retention=settings.desired_retention,
-                               learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    scheduler = fsrs.Scheduler(
+        parameters=parameters,
+        desired_retention=settings.desired_retention,
+        learning_steps=(),
+        relearning_steps=(),
+        enable_fuzzing=False,
+    )
     if state.stability is None:
         card = fsrs.Card(card_id=0, state=fsrs.State.Learning, due=noon(date(1970, 1, 1)))
     else:
-        card = fsrs.Card(card_id=0, state=fsrs.State.Review, step=None, stability=state.stability,
-                         difficulty=state.difficulty, due=noon(state.due_day), last_review=noon(state.last_day))
+        card = fsrs.Card(
+            card_id=0,
+            state=fsrs.State.Review,
+            step=None,
+            stability=state.stability,
+            difficulty=state.difficulty,
+            due=noon(state.due_day),
+            last_review=noon(state.last_day),
+        )
     card, _ = scheduler.review_card(card, fsrs.Rating(button), noon(day))
     return FSRSState(card.stability, card.difficulty, day, day + (card.due - card.last_review), state.reviews + 1)
 
@@ -66,13 +78,23 @@ def published_advance(state: ItemState, quality: int, today: date, scheduler: st
     button = grading.button_for_quality(quality)
     if state.last_review_day != today:
         repetitions, interval, easiness = published_sm2(state.repetitions, state.interval, state.easiness, quality)
-        after = replace(state, repetitions=repetitions, interval=interval, easiness=easiness,
-                        due_day=today + timedelta(days=interval), last_review_day=today)
-        memory = FSRSState() if state.fsrs_stability is None else FSRSState(
-            state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, state.fsrs_due_day)
+        after = replace(
+            state,
+            repetitions=repetitions,
+            interval=interval,
+            easiness=easiness,
+            due_day=today + timedelta(days=interval),
+            last_review_day=today,
+        )
+        memory = (
+            FSRSState()
+            if state.fsrs_stability is None
+            else FSRSState(state.fsrs_stability, state.fsrs_difficulty, state.last_review_day, state.fsrs_due_day)
+        )
         moved = package_fsrs(memory, button, today, fsrs_model.DEFAULT)
-        state = replace(after, fsrs_stability=moved.stability, fsrs_difficulty=moved.difficulty,
-                        fsrs_due_day=moved.due_day)
+        state = replace(
+            after, fsrs_stability=moved.stability, fsrs_difficulty=moved.difficulty, fsrs_due_day=moved.due_day
+        )
     if button in (1, 2):
         return replace(state, due_day=today)
     return replace(state, due_day=grading.due_day(state, scheduler))
@@ -80,10 +102,17 @@ def published_advance(state: ItemState, quality: int, today: date, scheduler: st
 
 def assert_same_state(fast: ItemState, published: ItemState) -> None:
     assert (fast.repetitions, fast.interval, fast.easiness, fast.due_day, fast.last_review_day, fast.fsrs_due_day) == (
-        published.repetitions, published.interval, published.easiness, published.due_day,
-        published.last_review_day, published.fsrs_due_day)
-    for mine, theirs in ((fast.fsrs_stability, published.fsrs_stability),
-                         (fast.fsrs_difficulty, published.fsrs_difficulty)):
+        published.repetitions,
+        published.interval,
+        published.easiness,
+        published.due_day,
+        published.last_review_day,
+        published.fsrs_due_day,
+    )
+    for mine, theirs in (
+        (fast.fsrs_stability, published.fsrs_stability),
+        (fast.fsrs_difficulty, published.fsrs_difficulty),
+    ):
         assert (mine is None) == (theirs is None)
         if mine is not None:
             assert mine == pytest.approx(theirs, rel=REL, abs=0)
@@ -115,15 +144,18 @@ def fsrs_settings(draw: st.DrawFn) -> FSRSSettings:
     """Default parameters or fitted ones (anywhere in py-fsrs's bounds), and a desired retention."""
     parameters = None
     if draw(st.booleans()):
-        parameters = tuple(draw(st.floats(low, high)) for low, high in zip(LOWER_BOUNDS_PARAMETERS,
-                                                                            UPPER_BOUNDS_PARAMETERS, strict=True))
+        parameters = tuple(
+            draw(st.floats(low, high))
+            for low, high in zip(LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+        )
     return FSRSSettings(draw(st.floats(0.7, 0.97)), parameters)
 
 
 @settings(max_examples=300, deadline=None)
 @given(fsrs_settings(), st.lists(st.tuples(GAPS, st.integers(1, 4)), min_size=1, max_size=40))
-def test_fsrs_memory_is_py_fsrs_review_card_to_the_last_bit(chosen: FSRSSettings,
-                                                            history: list[tuple[int, int]]) -> None:
+def test_fsrs_memory_is_py_fsrs_review_card_to_the_last_bit(
+    chosen: FSRSSettings, history: list[tuple[int, int]]
+) -> None:
     mine = theirs = FSRSState()
     day = START
     for gap, button in history:
@@ -136,10 +168,15 @@ def test_fsrs_memory_is_py_fsrs_review_card_to_the_last_bit(chosen: FSRSSettings
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.integers(0, 8), st.integers(0, 40_000), st.one_of(
-    st.integers(100, 600).map(lambda hundredths: hundredths / 100),  # the grid SM-2 keeps easiness on
-    st.floats(0.5, 6, allow_nan=False),  # anything else a store might hold, computed as its decimal text
-), st.integers(0, 5))
+@given(
+    st.integers(0, 8),
+    st.integers(0, 40_000),
+    st.one_of(
+        st.integers(100, 600).map(lambda hundredths: hundredths / 100),  # the grid SM-2 keeps easiness on
+        st.floats(0.5, 6, allow_nan=False),  # anything else a store might hold, computed as its decimal text
+    ),
+    st.integers(0, 5),
+)
 def test_sm2_in_hundredths_is_sm2_in_decimal(repetitions: int, interval: int, easiness: float, quality: int) -> None:
     assert sm2.step(repetitions, interval, easiness, quality) == published_sm2(repetitions, interval, easiness, quality)
 
@@ -150,5 +187,5 @@ def test_out_of_range_inputs_are_refused_as_before() -> None:
     with pytest.raises(ValueError):
         sm2.step(0, 0, 2.5, 6)
     with pytest.raises(TypeError):
-        fsrs_model.review(FSRSState(), 3, datetime(2026, 1, 1, tzinfo=timezone.utc))
+        fsrs_model.review(FSRSState(), 3, datetime(2026, 1, 1, tzinfo=UTC))
     assert math.isclose(fsrs_model.review(FSRSState(), 3, START).stability, DEFAULT_PARAMETERS[2])

@@ -1,6 +1,6 @@
 """The in-memory review session: order, repeats, undo, suspend, summary."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from drill.schedule.grading import ItemState, apply
 from drill.schedule.records import Card, Grade
@@ -15,7 +15,7 @@ def card(item_id: str) -> Card:
 
 def grade_of(c: Card, button: int) -> Grade:
     after = apply(c.state, button, TODAY)
-    return Grade(c.item_id, button, button + 1, 1000, datetime(2026, 11, 22, tzinfo=timezone.utc), TODAY, c.state, after)
+    return Grade(c.item_id, button, button + 1, 1000, datetime(2026, 11, 22, tzinfo=UTC), TODAY, c.state, after)
 
 
 def test_failed_cards_return_until_passed_and_summary_counts_everything() -> None:

@@ -32,13 +32,16 @@ target_seconds = {seconds}
 
 
 def pitches(topic: str) -> str:
-    return "".join(PITCH.format(topic=topic, slug=topic.lower(), rung=rung, seconds=seconds)
-                   for rung, seconds in (("30s", 30), ("2m", 120), ("5m", 300)))
+    return "".join(
+        PITCH.format(topic=topic, slug=topic.lower(), rung=rung, seconds=seconds)
+        for rung, seconds in (("30s", 30), ("2m", 120), ("5m", 300))
+    )
 
 
 def cards(*entries: tuple[str, str, str | None]) -> str:
-    return "".join(CARD.format(id=id_, block=block) + (f'siblings = "{key}"\n' if key else "")
-                   for id_, block, key in entries)
+    return "".join(
+        CARD.format(id=id_, block=block) + (f'siblings = "{key}"\n' if key else "") for id_, block, key in entries
+    )
 
 
 def test_a_group_is_the_siblings_key_else_a_pitchs_topic() -> None:
@@ -59,7 +62,9 @@ def test_bury_keeps_the_first_of_a_group_and_leaves_out_siblings_of_todays_revie
 
 
 def test_the_queue_introduces_one_rung_a_day_and_no_new_sibling_of_a_due_item() -> None:
-    rungs = [Candidate(f"pitch-zero-{rung}", "training", kind="pitch", siblings="pitch:ZeRO") for rung in ("30s", "2m", "5m")]
+    rungs = [
+        Candidate(f"pitch-zero-{rung}", "training", kind="pitch", siblings="pitch:ZeRO") for rung in ("30s", "2m", "5m")
+    ]
     fresh = [Candidate(f"n-{i}", "memory") for i in range(3)]
     order = build([], rungs + fresh, Limits(new_per_day=10))
     assert sorted(order) == ["n-0", "n-1", "n-2", "pitch-zero-30s"]
@@ -104,14 +109,20 @@ def test_a_deck_may_give_a_siblings_key_and_sync_stores_it(drill_home: Path, dec
 
 def test_siblings_never_share_a_day_over_a_simulated_month(drill_home: Path, deck_dir: Path, clock) -> None:
     (deck_dir / "p.toml").write_text(pitches("ZeRO") + pitches("MoE"))
-    (deck_dir / "c.toml").write_text(cards(
-        ("tp-1", "compute", "tp"), ("tp-2", "compute", "tp"), ("tp-3", "compute", "tp"),
-        ("m-1", "memory", None), ("m-2", "memory", None),
-    ))
+    (deck_dir / "c.toml").write_text(
+        cards(
+            ("tp-1", "compute", "tp"),
+            ("tp-2", "compute", "tp"),
+            ("tp-3", "compute", "tp"),
+            ("m-1", "memory", None),
+            ("m-2", "memory", None),
+        )
+    )
     paths = TestPaths(drill_home, deck_dir)
     paths.ensure()
     groups = {"tp-1": "tp", "tp-2": "tp", "tp-3": "tp"} | {
-        f"pitch-{topic.lower()}-{rung}": topic for topic in ("ZeRO", "MoE") for rung in ("30s", "2m", "5m")}
+        f"pitch-{topic.lower()}-{rung}": topic for topic in ("ZeRO", "MoE") for rung in ("30s", "2m", "5m")
+    }
     study = Study(paths, Config(new_mix={"card": 5, "pitch": 6}), clock)
     try:
         study.sync()

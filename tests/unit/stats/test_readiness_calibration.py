@@ -29,6 +29,7 @@ def floor4(value: float) -> float:
     """`value` rounded down to 4 places, as `drill stats --json` writes a share."""
     return math.floor(value * 10_000) / 10_000
 
+
 CARD = """
 [[item]]
 id = "{id}"
@@ -40,9 +41,16 @@ answer = "Answer of {id}."
 source = "seed 000 §10"
 """
 # Eight memory cards over three topics; nothing else in the block.
-CARDS = [("a-1", "Attention"), ("a-2", "Attention"), ("a-3", "Attention"),
-         ("k-1", "KV cache"), ("k-2", "KV cache"), ("k-3", "KV cache"),
-         ("z-1", "ZeRO"), ("z-2", "ZeRO")]
+CARDS = [
+    ("a-1", "Attention"),
+    ("a-2", "Attention"),
+    ("a-3", "Attention"),
+    ("k-1", "KV cache"),
+    ("k-2", "KV cache"),
+    ("k-3", "KV cache"),
+    ("z-1", "ZeRO"),
+    ("z-2", "ZeRO"),
+]
 
 
 def day(offset: int) -> str:
@@ -75,8 +83,10 @@ def set_states(paths: TestPaths, *states: tuple[str, int, int]) -> None:
         paths,
         """UPDATE item SET repetitions = 1, interval = ?, due_day = ?, last_review_day = ?, fsrs_stability = ?,
         fsrs_difficulty = 5.0, fsrs_due_day = ? WHERE id = ?""",
-        *((interval, day(last + interval), day(last), float(interval), day(last + interval), item)
-          for item, interval, last in states),
+        *(
+            (interval, day(last + interval), day(last), float(interval), day(last + interval), item)
+            for item, interval, last in states
+        ),
     )
 
 
@@ -87,10 +97,22 @@ def add_reviews(paths: TestPaths, *reviews: tuple[str, int, int, int, int | None
         """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
         reps_before, interval_before, ease_before, due_before, last_day_before, reps_after, interval_after,
         ease_after, due_after) VALUES (?, ?, ?, ?, ?, 5000, ?, ?, ?, 2.5, ?, ?, 1, 1, 2.5, ?)""",
-        *((item, f"{day(offset)}T12:00:00+00:00", day(offset), button, button + 1, counted,
-           0 if last is None else 1, interval or 0,
-           None if last is None else day(last + (interval or 0)), None if last is None else day(last), day(offset + 1))
-          for item, offset, button, counted, interval, last in reviews),
+        *(
+            (
+                item,
+                f"{day(offset)}T12:00:00+00:00",
+                day(offset),
+                button,
+                button + 1,
+                counted,
+                0 if last is None else 1,
+                interval or 0,
+                None if last is None else day(last + (interval or 0)),
+                None if last is None else day(last),
+                day(offset + 1),
+            )
+            for item, offset, button, counted, interval, last in reviews
+        ),
     )
 
 
@@ -124,8 +146,8 @@ def test_expected_counts_the_unseen_items_as_zero(paths, clock) -> None:
     assert [t.topic for t in memory.weakest] == ["ZeRO", "KV cache", "Attention"]
     zero, kv, attention = memory.weakest
     assert (zero.seen, zero.items, zero.expected, zero.recall) == (0, 2, 0.0, None)
-    assert kv.expected == pytest.approx(R ** 3 / 3) and kv.recall == pytest.approx(R ** 3)
-    assert attention.expected == pytest.approx(2 * R ** 0.5 / 3)
+    assert kv.expected == pytest.approx(R**3 / 3) and kv.recall == pytest.approx(R**3)
+    assert attention.expected == pytest.approx(2 * R**0.5 / 3)
 
 
 def test_expected_on_the_interview_day(paths, clock) -> None:
@@ -154,8 +176,12 @@ def test_drill_stats_json_after_three_first_reviews_of_the_shipped_decks(clock, 
         with study.engine.connect() as connection:
             from sqlalchemy import text
 
-            ids = [row[0] for row in connection.execute(text(
-                "SELECT id FROM item WHERE block = 'memory' AND kind = 'card' ORDER BY position, id LIMIT 3"))]
+            ids = [
+                row[0]
+                for row in connection.execute(
+                    text("SELECT id FROM item WHERE block = 'memory' AND kind = 'card' ORDER BY position, id LIMIT 3")
+                )
+            ]
         for card in study.reviews.cards(ids):
             write_grade(study, study.reviews.grade(card, 3, 4000))
     finally:
@@ -180,8 +206,8 @@ def test_drill_stats_json_after_three_first_reviews_of_the_shipped_decks(clock, 
     clock.now += timedelta(days=3)  # three days on: interval 1, so recall 0.9³ each
     assert main(["stats", "--json", "--block", "memory"]) == 0
     memory = json.loads(capsys.readouterr().out)["readiness"]["by_block"]["memory"]
-    assert memory["recall"] == round(R ** 3, 4)
-    assert memory["expected"] == floor4(3 * R ** 3 / memory["items"]) < 3 / 44
+    assert memory["recall"] == round(R**3, 4)
+    assert memory["expected"] == floor4(3 * R**3 / memory["items"]) < 3 / 44
 
 
 # -- calibration ---------------------------------------------------------------------------------
@@ -200,7 +226,7 @@ HISTORY = [
 
 def test_calibration_with_sm2_brier_and_bins(paths, clock, monkeypatch, capsys) -> None:
     add_reviews(paths, *HISTORY)
-    p1, p2, p3 = R, R ** 0.5, R ** 2
+    p1, p2, p3 = R, R**0.5, R**2
     brier = ((p1 - 1) ** 2 + (p2 - 0) ** 2 + (p3 - 1) ** 2) / 3  # = (0.01 + 0.9 + 0.0361) / 3
 
     calibration = report(paths, clock).readiness.calibration
@@ -222,11 +248,18 @@ def test_calibration_with_sm2_brier_and_bins(paths, clock, monkeypatch, capsys) 
     found = json.loads(capsys.readouterr().out)["readiness"]["calibration"]
     assert (found["reviews"], found["brier"]) == (3, round(brier, 4))
     assert found["bins"][3] == {"low": 0.8, "high": 0.9, "reviews": 1, "predicted": 0.81, "actual": 1.0}
-    assert found["bins"][4] == {"low": 0.9, "high": 1.0, "reviews": 2, "predicted": round((p1 + p2) / 2, 4),
-                                "actual": 0.5}
+    assert found["bins"][4] == {
+        "low": 0.9,
+        "high": 1.0,
+        "reviews": 2,
+        "predicted": round((p1 + p2) / 2, 4),
+        "actual": 0.5,
+    }
     assert main(["stats"]) == 0
-    assert ("calibration (last 30 days, sm2): 3 reviews, Brier 0.315 (0 perfect, 0.25 a coin flip); "
-            "predicted 89%, passed 67%") in capsys.readouterr().out
+    assert (
+        "calibration (last 30 days, sm2): 3 reviews, Brier 0.315 (0 perfect, 0.25 a coin flip); "
+        "predicted 89%, passed 67%"
+    ) in capsys.readouterr().out
 
 
 def test_calibration_with_fsrs_replays_the_memory_before_each_review(paths, clock) -> None:
@@ -247,7 +280,7 @@ def test_calibration_with_fsrs_replays_the_memory_before_each_review(paths, cloc
     p2 = curve(5, a1.stability)
     k1 = fsrs_model.replay([(TODAY - timedelta(days=45), 3), (TODAY - timedelta(days=35), 3)])
     p3 = curve(32, k1.stability)
-    brier = ((p1 - 1) ** 2 + p2 ** 2 + (p3 - 1) ** 2) / 3
+    brier = ((p1 - 1) ** 2 + p2**2 + (p3 - 1) ** 2) / 3
 
     calibration = report(paths, clock, 'scheduler = "fsrs"\n').readiness.calibration
     assert (calibration.model, calibration.reviews, calibration.passed) == ("fsrs", 3, 2)
@@ -274,8 +307,10 @@ def test_band_edges() -> None:
 
     connection = sqlite3.connect(":memory:")
     try:
-        bands = [connection.execute(f"SELECT {band_sql()} FROM (SELECT ? AS p)", (p,)).fetchone()[0]
-                 for p in (0.0, 0.49, 0.5, 0.7, 0.79, 0.8, 0.9, 1.0)]
+        bands = [
+            connection.execute(f"SELECT {band_sql()} FROM (SELECT ? AS p)", (p,)).fetchone()[0]
+            for p in (0.0, 0.49, 0.5, 0.7, 0.79, 0.8, 0.9, 1.0)
+        ]
     finally:
         connection.close()
     assert bands == [0, 0, 1, 2, 2, 3, 4, 4]

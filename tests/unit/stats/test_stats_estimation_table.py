@@ -15,7 +15,11 @@ SLIP = "you may have forgotten the 2 for K and V"
 def report(slip: str = SLIP) -> SimpleNamespace:
     families = tuple(
         FamilyStats(name, "inference", "Topic", 12, 0.41, 0.83, 0.2, 0.5, -0.12, (SlipCount(slip, 4),) if slips else ())
-        for name, slips in (("decode-tokens-per-s", True), ("prefix-cache-memory", False), ("moe-alltoall-volume", True))
+        for name, slips in (
+            ("decode-tokens-per-s", True),
+            ("prefix-cache-memory", False),
+            ("moe-alltoall-volume", True),
+        )
     )
     return SimpleNamespace(estimation=Estimation(36, 0.55, 0.61, families, (SlipCount(SLIP, 8),), 7, ()))
 
@@ -39,8 +43,9 @@ def test_at_80_columns_every_column_and_slip_is_whole() -> None:
 def test_wide_the_slip_has_its_column() -> None:
     text = shown(116, narrow=False)
     assert "…" not in text and "commonest slip" in text
-    assert any(line.startswith("decode-tokens-per-s") and line.rstrip().endswith(f"{SLIP} ×4")
-               for line in text.splitlines())
+    assert any(
+        line.startswith("decode-tokens-per-s") and line.rstrip().endswith(f"{SLIP} ×4") for line in text.splitlines()
+    )
 
 
 def test_wide_a_long_slip_wraps_in_its_column_and_squeezes_no_other() -> None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from helpers.stats_history import TODAY, make_history, open_history
 
 from drill.days import study_day
 from drill.stats.report import load_report
 from drill.store.stats.scope import day_start
-from helpers.stats_history import TODAY, make_history, open_history
 
 R = 0.9  # the SM-2 recall proxy's base
 
@@ -32,28 +32,34 @@ def test_readiness_per_block_and_the_weakest_topics(study) -> None:
     assert ready.target_day == TODAY
     rows = {b.block: (b.items, b.seen, b.mature, b.due) for b in ready.blocks}
     assert rows == {
-        "memory": (5, 4, 1, 2), "compute": (4, 2, 1, 0), "inference": (3, 1, 0, 1),
-        "training": (1, 0, 0, 0), "communication": (0, 0, 0, 0),
+        "memory": (5, 4, 1, 2),
+        "compute": (4, 2, 1, 0),
+        "inference": (3, 1, 0, 1),
+        "training": (1, 0, 0, 0),
+        "communication": (0, 0, 0, 0),
     }
     recall = {b.block: b.recall for b in ready.blocks}
     assert recall["memory"] == pytest.approx((R ** (1 / 30) + R + R + R ** (2 / 6)) / 4)
     assert recall["compute"] == pytest.approx((R ** (3 / 6) + 1.0) / 2)
-    assert recall["inference"] == pytest.approx(R ** 10)
+    assert recall["inference"] == pytest.approx(R**10)
     assert recall["training"] is None and recall["communication"] is None
-    every = [R ** (1 / 30), R, R, R ** (2 / 6), R ** (3 / 6), 1.0, R ** 10]
+    every = [R ** (1 / 30), R, R, R ** (2 / 6), R ** (3 / 6), 1.0, R**10]
     assert ready.recall == pytest.approx(sum(every) / 7)
     # Expected: the seen items' recall summed over all the items, unseen ones counting 0.
     expected = {b.block: b.expected for b in ready.blocks}
     assert expected["memory"] == pytest.approx((R ** (1 / 30) + R + R + R ** (2 / 6)) / 5)  # p-300 unseen
     assert expected["compute"] == pytest.approx((R ** (3 / 6) + 1.0) / 4)  # the family and the drill unseen
-    assert expected["inference"] == pytest.approx(R ** 10 / 3)
+    assert expected["inference"] == pytest.approx(R**10 / 3)
     assert expected["training"] == 0.0 and expected["communication"] is None  # no items: no share
     assert ready.expected == pytest.approx(sum(every) / 13)
     assert ready.expected < ready.recall
     # The weakest topics rank by expected: the five untouched one-item topics (0) come first.
     assert [(t.block, t.topic) for t in ready.weakest] == [
-        ("compute", "Arithmetic intensity of a matmul"), ("compute", "online softmax"),
-        ("inference", "Batching"), ("inference", "KV cache size"), ("training", "LoRA"),
+        ("compute", "Arithmetic intensity of a matmul"),
+        ("compute", "online softmax"),
+        ("inference", "Batching"),
+        ("inference", "KV cache size"),
+        ("training", "LoRA"),
     ]
     assert all(t.expected == 0.0 and t.seen == 0 and t.recall is None for t in ready.weakest)
     memory = next(b for b in ready.blocks if b.block == "memory")
@@ -82,7 +88,7 @@ def test_with_fsrs_predicted_recall_is_its_retrievability(history, clock) -> Non
     assert recall["memory"] == pytest.approx((r(1, 30) + r(1, 1) + r(1, 1) + r(2, 6)) / 4)
     assert recall["compute"] == pytest.approx((r(3, 6) + 1.0) / 2)
     assert recall["inference"] == pytest.approx(r(10, 1))
-    assert r(10, 1) != pytest.approx(R ** 10)  # a different model from the SM-2 proxy
+    assert r(10, 1) != pytest.approx(R**10)  # a different model from the SM-2 proxy
 
 
 def test_recall_is_predicted_for_the_interview_date_while_it_is_ahead(history, clock, drill_home) -> None:
@@ -94,7 +100,7 @@ def test_recall_is_predicted_for_the_interview_date_while_it_is_ahead(history, c
         study.close()
     assert ready.target_day == date(2026, 12, 2)
     inference = next(b for b in ready.blocks if b.block == "inference")
-    assert inference.recall == pytest.approx(R ** 20)  # last seen 2026-11-12, interval 1
+    assert inference.recall == pytest.approx(R**20)  # last seen 2026-11-12, interval 1
     plan = load_report_with(history, clock, "interview_date = 2026-12-02\n").plan
     # m-1 (due 21 Dec) and c-2 (due 17 Dec), last seen before the final week, come forward into it
     assert plan is not None and plan.brought_forward == 2 and len(plan.days) == 10
@@ -163,11 +169,14 @@ def test_heatmap_streak_and_time_per_day(study) -> None:
     assert activity.seconds.values[-4:] == (8.0, 125.0, 70.0, 12.0)
 
 
-@pytest.mark.parametrize("period, reviews, seconds, start", [
-    (7, 8, 215.0, TODAY - timedelta(days=6)),
-    (365, 11, 233.0, TODAY - timedelta(days=364)),
-    (None, 12, 240.0, TODAY - timedelta(days=400)),
-])
+@pytest.mark.parametrize(
+    "period, reviews, seconds, start",
+    [
+        (7, 8, 215.0, TODAY - timedelta(days=6)),
+        (365, 11, 233.0, TODAY - timedelta(days=364)),
+        (None, 12, 240.0, TODAY - timedelta(days=400)),
+    ],
+)
 def test_periods(study, period, reviews, seconds, start) -> None:
     activity = load_report(study, period).activity
     assert (activity.reviews.total, activity.seconds.total, activity.reviews.start) == (reviews, seconds, start)
@@ -176,7 +185,11 @@ def test_periods(study, period, reviews, seconds, start) -> None:
 
 def test_true_retention_like_anki(study) -> None:
     retention = {w.days: w for w in load_report(study).activity.retention}
-    assert {d: (w.mature.reviews, w.mature.passed) for d, w in retention.items()} == {7: (2, 1), 30: (3, 2), 365: (4, 3)}
+    assert {d: (w.mature.reviews, w.mature.passed) for d, w in retention.items()} == {
+        7: (2, 1),
+        30: (3, 2),
+        365: (4, 3),
+    }
     assert {d: (w.young.reviews, w.young.passed) for d, w in retention.items()} == {7: (2, 2), 30: (2, 2), 365: (2, 2)}
     assert retention[7].mature.rate == 0.5 and retention[365].mature.rate == 0.75
 
@@ -199,13 +212,19 @@ def test_estimation_per_family(study) -> None:
     assert est.median_log_error == pytest.approx(0.3)
     kv, matmul = est.families
     assert (kv.family, kv.block, kv.attempts, kv.last_score, kv.trend) == ("kv-cache", "inference", 5, 1.0, None)
-    assert (kv.mean_score, kv.median_log_error, kv.recent_score) == (pytest.approx(0.5), pytest.approx(0.3),
-                                                                     pytest.approx(0.5))
+    assert (kv.mean_score, kv.median_log_error, kv.recent_score) == (
+        pytest.approx(0.5),
+        pytest.approx(0.3),
+        pytest.approx(0.5),
+    )
     assert [(s.slip, s.count) for s in kv.slips] == [("forgot the 2 for K and V", 2), ("bits for bytes", 1)]
     assert (matmul.family, matmul.attempts, matmul.last_score) == ("matmul-intensity", 2, 0.9)
     assert matmul.median_log_error == pytest.approx(0.26)  # the mean of the middle two
     assert [(s.slip, s.count) for s in est.slips] == [
-        ("forgot the 2 for K and V", 2), ("bits for bytes", 1), ("off by 1000", 1)]
+        ("forgot the 2 for K and V", 2),
+        ("bits for bytes", 1),
+        ("off by 1000", 1),
+    ]
 
 
 def test_estimation_over_time_follows_the_study_day(study) -> None:
@@ -243,18 +262,40 @@ def test_mock_round_history(study) -> None:
     assert [r.id for r in load_report(study, 30, "inference").mock.rounds] == [2]
     everything = load_report(study, None).mock
     assert (everything.count, everything.finished, everything.mean_score, everything.best_score) == (
-        3, 2, pytest.approx(0.7), 0.8)
+        3,
+        2,
+        pytest.approx(0.7),
+        0.8,
+    )
 
 
 def test_coding_drills(study) -> None:
     coding = load_report(study).coding
     assert coding.available == 2 and (coding.attempts, coding.passed, coding.hints) == (3, 2, 3)
     lora, softmax = coding.drills
-    assert (lora.drill, lora.attempts, lora.runs, lora.passed, lora.best_s, lora.last_s, lora.last_passed,
-            lora.hints, lora.budget_s) == ("lora-linear", 1, 1, 1, 450.0, 450.0, True, 0, 600)
-    assert (softmax.drill, softmax.attempts, softmax.runs, softmax.passed, softmax.pass_rate, softmax.best_s,
-            softmax.last_s, softmax.last_passed, softmax.hints, softmax.budget_s) == (
-        "online-softmax", 2, 5, 1, 0.5, 700.0, 400.0, False, 3, 900)
+    assert (
+        lora.drill,
+        lora.attempts,
+        lora.runs,
+        lora.passed,
+        lora.best_s,
+        lora.last_s,
+        lora.last_passed,
+        lora.hints,
+        lora.budget_s,
+    ) == ("lora-linear", 1, 1, 1, 450.0, 450.0, True, 0, 600)
+    assert (
+        softmax.drill,
+        softmax.attempts,
+        softmax.runs,
+        softmax.passed,
+        softmax.pass_rate,
+        softmax.best_s,
+        softmax.last_s,
+        softmax.last_passed,
+        softmax.hints,
+        softmax.budget_s,
+    ) == ("online-softmax", 2, 5, 1, 0.5, 700.0, 400.0, False, 3, 900)
     assert [d.drill for d in load_report(study, 30, "training").coding.drills] == ["lora-linear"]
 
 
@@ -263,7 +304,13 @@ def test_pitch_ladder(study) -> None:
     assert sorted(rungs) == [30, 120, 300]
     thirty = rungs[30]
     assert (thirty.items, thirty.reviews, thirty.mean_s, thirty.median_s, thirty.within, thirty.last_s) == (
-        1, 2, 32.5, 32.5, 1, 40.0)
+        1,
+        2,
+        32.5,
+        32.5,
+        1,
+        40.0,
+    )
     assert (rungs[120].reviews, rungs[120].median_s, rungs[120].within_rate) == (1, 100.0, 1.0)
     assert (rungs[300].items, rungs[300].reviews, rungs[300].median_s) == (1, 0, None)
     assert all(r.reviews == 0 and r.items == 0 for r in load_report(study, 30, "compute").pitch)
@@ -290,7 +337,7 @@ def test_day_start_is_the_inverse_of_study_day(zone, monkeypatch) -> None:
         for day in (date(2026, 3, 8), date(2026, 3, 29), date(2026, 4, 5), date(2026, 11, 1), date(2026, 11, 22)):
             for hour in (0, 4, 23):
                 start = day_start(day, hour)
-                assert start.tzinfo == timezone.utc
+                assert start.tzinfo == UTC
                 assert study_day(start, hour) == day
                 assert study_day(start - timedelta(microseconds=1), hour) == day - timedelta(days=1)
     finally:

@@ -9,9 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from helpers.stats_history import TODAY, make_history
 
 from drill.store.stats.scope import Scope
-from helpers.stats_history import TODAY, make_history
+
 
 def test_the_app_loads_plotting_only_with_the_stats_screen() -> None:
     code = (
@@ -63,5 +64,10 @@ def test_the_stats_migration_adds_its_indexes(drill_home, tmp_path, clock) -> No
         names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     finally:
         connection.close()
-    assert {"ix_review_stats_day", "ix_review_stats_item", "ix_estimate_stats", "ix_estimate_error",
-            "ix_estimate_round"} <= names
+    assert {
+        "ix_review_stats_day",
+        "ix_review_stats_item",
+        "ix_estimate_stats",
+        "ix_estimate_error",
+        "ix_estimate_round",
+    } <= names

@@ -13,11 +13,11 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers.interview import run_interview
+from helpers.stats_history import make_history, open_history
 
 from drill.cli import main
 from drill.interview.settings import InterviewSettings
-from helpers.interview import run_interview
-from helpers.stats_history import make_history, open_history
 
 GOLDEN = Path(__file__).parent / "golden"
 RUNS = {  # golden file -> the arguments after `drill stats`

@@ -27,8 +27,13 @@ RENDER = textwrap.dedent("""
 
 
 def render(days: int, seed: int) -> str:
-    done = subprocess.run([sys.executable, "-c", RENDER.format(days=days)], capture_output=True, text=True,
-                          env={"PYTHONHASHSEED": str(seed), "PATH": ""}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", RENDER.format(days=days)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONHASHSEED": str(seed), "PATH": ""},
+        check=True,
+    )
     return done.stdout
 
 

@@ -32,7 +32,9 @@ def test_a_backup_holds_every_row_and_is_a_self_contained_file(study, tmp_path) 
     target.parent.mkdir()
     backup_to(study.paths.database, target)
     for table in ("item", "review"):
-        assert rows(target, f"SELECT * FROM {table} ORDER BY 1") == rows(study.paths.database, f"SELECT * FROM {table} ORDER BY 1")
+        assert rows(target, f"SELECT * FROM {table} ORDER BY 1") == rows(
+            study.paths.database, f"SELECT * FROM {table} ORDER BY 1"
+        )
     assert reviewed(target) == ["m-1", "c-1"]
     assert rows(target, "PRAGMA integrity_check") == [("ok",)]
     assert rows(target, "PRAGMA journal_mode") == [("delete",)]
@@ -92,8 +94,14 @@ def test_backups_taken_while_a_thread_writes_are_consistent_snapshots(study, tmp
 def test_keep_prunes_only_the_oldest_backups_and_nothing_else(study, clock, tmp_path) -> None:
     backups = tmp_path / "backups"
     backups.mkdir()
-    others = ["notes.txt", "drill-latest.sqlite", "drill-20200101-000000.sqlite.bak", "drill-2020-01-01.sqlite",
-              "drill-000009-weekly-20200101-000000.sqlite", "drill-000009-manual-20201399-000000.sqlite"]
+    others = [
+        "notes.txt",
+        "drill-latest.sqlite",
+        "drill-20200101-000000.sqlite.bak",
+        "drill-2020-01-01.sqlite",
+        "drill-000009-weekly-20200101-000000.sqlite",
+        "drill-000009-manual-20201399-000000.sqlite",
+    ]
     for name in others:
         (backups / name).write_text("mine")
     made = []
@@ -191,9 +199,13 @@ def broken_files(good_backup: Path, folder: Path) -> dict[str, tuple[Path, str]]
     shutil.copy(good_backup, inconsistent)
     connection = sqlite3.connect(inconsistent)
     connection.execute("PRAGMA writable_schema = ON")  # swap two indexes' pages: each now disagrees with the table
-    roots = dict(connection.execute("SELECT name, rootpage FROM sqlite_master WHERE name IN ('ix_item_due', 'ix_item_new')"))
-    connection.executemany("UPDATE sqlite_master SET rootpage = ? WHERE name = ?",
-                           [(roots["ix_item_new"], "ix_item_due"), (roots["ix_item_due"], "ix_item_new")])
+    roots = dict(
+        connection.execute("SELECT name, rootpage FROM sqlite_master WHERE name IN ('ix_item_due', 'ix_item_new')")
+    )
+    connection.executemany(
+        "UPDATE sqlite_master SET rootpage = ? WHERE name = ?",
+        [(roots["ix_item_new"], "ix_item_due"), (roots["ix_item_due"], "ix_item_new")],
+    )
     connection.commit()
     connection.close()
     foreign = folder / "foreign.sqlite"

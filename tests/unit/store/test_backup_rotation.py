@@ -11,7 +11,7 @@ from drill.cli import main
 from drill.store.backup import daily_backup, list_backups, make_backup
 
 
-def test_a_backup_made_after_the_clock_went_back_is_the_one_kept(study, clock, tmp_path) -> None:  # noqa: F811
+def test_a_backup_made_after_the_clock_went_back_is_the_one_kept(study, clock, tmp_path) -> None:
     made = []
     for hour in range(8):  # each made an hour "earlier" than the last
         grade(study, "m-1")
@@ -21,14 +21,14 @@ def test_a_backup_made_after_the_clock_went_back_is_the_one_kept(study, clock, t
     assert len(reviewed(made[-1])) == 8
 
 
-def test_daily_backups_survive_the_clock_going_back_days(study, clock, tmp_path) -> None:  # noqa: F811
+def test_daily_backups_survive_the_clock_going_back_days(study, clock, tmp_path) -> None:
     made = [daily_backup(study.paths.database, tmp_path, 3, clock.now - timedelta(days=day)) for day in range(5)]
     assert all(path is not None for path in made)
     assert [backup.path for backup in list_backups(tmp_path)] == made[2:]
     assert daily_backup(study.paths.database, tmp_path, 3, clock.now - timedelta(days=4)) is None  # that day has one
 
 
-def test_manual_backups_do_not_evict_the_daily_ones(study, clock, tmp_path) -> None:  # noqa: F811
+def test_manual_backups_do_not_evict_the_daily_ones(study, clock, tmp_path) -> None:
     daily = [daily_backup(study.paths.database, tmp_path, 7, clock.now + timedelta(days=day)) for day in range(7)]
     later = clock.now + timedelta(days=7)
     manual = [make_backup(study.paths.database, tmp_path, 10, later + timedelta(minutes=n)) for n in range(12)]
@@ -37,10 +37,12 @@ def test_manual_backups_do_not_evict_the_daily_ones(study, clock, tmp_path) -> N
     assert [backup.kind for backup in list_backups(tmp_path)] == ["daily"] * 7 + ["manual"] * 10
 
 
-def test_legacy_names_are_daily_backups_older_than_any_numbered_one(study, clock, tmp_path) -> None:  # noqa: F811
+def test_legacy_names_are_daily_backups_older_than_any_numbered_one(study, clock, tmp_path) -> None:
     first = make_backup(study.paths.database, tmp_path / "made", 1, clock.now)
-    legacy = [tmp_path / name for name in
-              ("drill-20261101-000000.sqlite", "drill-20261101-000000-2.sqlite", "drill-20261102-000000.sqlite")]
+    legacy = [
+        tmp_path / name
+        for name in ("drill-20261101-000000.sqlite", "drill-20261101-000000-2.sqlite", "drill-20261102-000000.sqlite")
+    ]
     for path in legacy:
         shutil.copy(first, path)
     listed = list_backups(tmp_path)
@@ -50,10 +52,12 @@ def test_legacy_names_are_daily_backups_older_than_any_numbered_one(study, clock
     newest = daily_backup(study.paths.database, tmp_path, 2, clock.now + timedelta(days=11))
     assert [backup.path for backup in list_backups(tmp_path)][-1] == newest
     assert [backup.path.name for backup in list_backups(tmp_path)] == [
-        "drill-000001-daily-20261202-150000.sqlite", "drill-000002-daily-20261203-150000.sqlite"]
+        "drill-000001-daily-20261202-150000.sqlite",
+        "drill-000002-daily-20261203-150000.sqlite",
+    ]
 
 
-def test_restore_after_the_clock_went_back_names_an_undo_copy_that_exists(study, capsys, drill_home) -> None:  # noqa: F811
+def test_restore_after_the_clock_went_back_names_an_undo_copy_that_exists(study, capsys, drill_home) -> None:
     future = study.clock() + timedelta(days=3650)  # backups from a clock that was set ten years ahead
     grade(study, "m-1")
     for day in range(7):

@@ -51,9 +51,18 @@ def test_each_row_carries_the_items_state(small_paths, clock) -> None:
     assert c1.due == today + timedelta(days=c1.interval) and c1.interval >= 1
     assert c1.easiness > 2.5 and c1.stability is not None
     assert (i2.suspended, i2.is_new, i2.due, i2.interval, i2.stability) == (True, True, None, 0, None)
-    assert c1.state_json() == {"due": c1.due.isoformat(), "interval": c1.interval, "reviews": 1,
-                               "lapses": 0, "suspended": False, "leech": False}
-    assert item_row(study.engine, "m-1", study.config.leech_threshold) == m1 and item_row(study.engine, "nope", study.config.leech_threshold) is None
+    assert c1.state_json() == {
+        "due": c1.due.isoformat(),
+        "interval": c1.interval,
+        "reviews": 1,
+        "lapses": 0,
+        "suspended": False,
+        "leech": False,
+    }
+    assert (
+        item_row(study.engine, "m-1", study.config.leech_threshold) == m1
+        and item_row(study.engine, "nope", study.config.leech_threshold) is None
+    )
     study.close()
 
 
@@ -66,9 +75,12 @@ def test_forget_puts_an_item_back_to_new_and_keeps_its_history(small_paths, cloc
     study.reviews.save_forget("m-1")
     study.drain()
     with study.engine.connect() as connection:
-        state = connection.execute(text(
-            """SELECT repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
-            fsrs_due_day FROM item WHERE id = 'm-1'""")).one()
+        state = connection.execute(
+            text(
+                """SELECT repetitions, interval, easiness, due_day, last_review_day, fsrs_stability, fsrs_difficulty,
+            fsrs_due_day FROM item WHERE id = 'm-1'"""
+            )
+        ).one()
         reviews = connection.execute(text("SELECT COUNT(*) FROM review WHERE item_id = 'm-1'")).scalar_one()
     assert tuple(state) == (0, 0, 2.5, None, None, None, None, None)
     assert reviews == 2
@@ -85,8 +97,13 @@ def test_item_info_holds_every_review_with_what_was_said(small_paths, clock) -> 
     grade(study, "c-2", 3)  # the same day's repeat: logged, moves nothing more
     info = item_info(study.engine, "c-2", study.config.leech_threshold)
     first, repeat = info.reviews
-    assert (first.button, first.seconds, first.counted, first.typed_answer, first.ticked) == (1, 12.0, True,
-                                                                                              "a guess", (0,))
+    assert (first.button, first.seconds, first.counted, first.typed_answer, first.ticked) == (
+        1,
+        12.0,
+        True,
+        "a guess",
+        (0,),
+    )
     assert first.interval_after == 0  # Again: due again today
     assert (repeat.button, repeat.counted, repeat.interval_after) == (3, False, 1)
     assert first.reviewed_at.tzinfo is not None and first.reviewed_at == clock.now
@@ -120,19 +137,36 @@ def test_unknown_ids_are_those_no_item_has(small_paths, clock) -> None:
 
 
 def row(item_id: str, **changes) -> ItemRow:
-    plain = ItemRow(item_id, "card", "memory", "Topic", f"Prompt of {item_id}?", f"Answer of {item_id}.", "s",
-                    None, 0, 2.5, None, 0, 0, False, False)
+    plain = ItemRow(
+        item_id,
+        "card",
+        "memory",
+        "Topic",
+        f"Prompt of {item_id}?",
+        f"Answer of {item_id}.",
+        "s",
+        None,
+        0,
+        2.5,
+        None,
+        0,
+        0,
+        False,
+        False,
+    )
     return replace(plain, **changes)
 
 
 def test_search_and_filters_keep_the_matching_rows_in_order(clock) -> None:
     today = clock.now.date()
-    index = ItemIndex([
-        row("m-1", topic="KV cache", due=today, interval=3),
-        row("m-2", answer="Uses RING all-reduce.", suspended=True, due=today),
-        row("c-1", block="compute", kind="pitch", leech=True, due=today + timedelta(days=2)),
-        row("c-2", block="compute", kind="estimate", due=today - timedelta(days=1)),
-    ])
+    index = ItemIndex(
+        [
+            row("m-1", topic="KV cache", due=today, interval=3),
+            row("m-2", answer="Uses RING all-reduce.", suspended=True, due=today),
+            row("c-1", block="compute", kind="pitch", leech=True, due=today + timedelta(days=2)),
+            row("c-2", block="compute", kind="estimate", due=today - timedelta(days=1)),
+        ]
+    )
 
     def ids(**choice) -> list[str]:
         return [kept.item_id for kept in index.select(ItemFilter(**choice), today)]

@@ -90,9 +90,15 @@ def test_a_failed_run_counts_reviews_since_the_last_pass(small_paths, clock) -> 
     study.close()
 
 
-@pytest.mark.parametrize(("kind", "lapses", "run", "leech"), [
-    ("card", 7, 9, False), ("card", 8, 0, True), ("estimate", 0, 4, True), ("coding", 0, 3, False),
-])
+@pytest.mark.parametrize(
+    ("kind", "lapses", "run", "leech"),
+    [
+        ("card", 7, 9, False),
+        ("card", 8, 0, True),
+        ("estimate", 0, 4, True),
+        ("coding", 0, 3, False),
+    ],
+)
 def test_what_makes_a_leech(kind, lapses, run, leech) -> None:
     assert Standing("x", kind, "t", lapses, run).is_leech(8) is leech
 
@@ -160,8 +166,13 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> No
     study.drain()
     figures = load_report(study).steering.model_dump(mode="json")
     study.close()
-    assert figures == {"cram_reviews": 1, "cram_rescheduled": 0, "leeches": [
-        {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}]}
+    assert figures == {
+        "cram_reviews": 1,
+        "cram_rescheduled": 0,
+        "leeches": [
+            {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}
+        ],
+    }
 
 
 def test_counting_lapses_and_cram_reviews_reads_their_partial_indexes(small_paths, clock) -> None:
@@ -171,7 +182,8 @@ def test_counting_lapses_and_cram_reviews_reads_their_partial_indexes(small_path
     study = open_study(small_paths, clock)
     with study.engine.connect() as connection:
         lapses = connection.execute(text("EXPLAIN QUERY PLAN " + str(LAPSES))).all()
-        cram = connection.execute(text(
-            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM review WHERE cram = TRUE AND study_day >= '2026-01-01'")).all()
+        cram = connection.execute(
+            text("EXPLAIN QUERY PLAN SELECT COUNT(*) FROM review WHERE cram = TRUE AND study_day >= '2026-01-01'")
+        ).all()
     study.close()
     assert "ix_review_lapse" in str(lapses) and "ix_review_cram" in str(cram)

@@ -14,7 +14,7 @@ from drill.store.backup import check_backup, list_backups, make_backup
 from drill.store.session_lock import hold_session
 
 
-def two_states(study, clock) -> Path:  # noqa: F811
+def two_states(study, clock) -> Path:
     """A backup holding m-1, then c-1 graded: the live database holds both."""
     grade(study, "m-1")
     earlier = make_backup(study.paths.database, study.paths.backups, 10, clock.now)
@@ -33,7 +33,7 @@ def assert_refused(capsys, earlier: Path, words: str) -> None:
     assert [backup.path for backup in list_backups(backups)] == [earlier]
 
 
-def test_restore_names_a_checked_undo_copy(study, clock, capsys) -> None:  # noqa: F811
+def test_restore_names_a_checked_undo_copy(study, clock, capsys) -> None:
     earlier = two_states(study, clock)
     assert main(["restore", str(earlier)]) == 0
     out = capsys.readouterr().out
@@ -44,7 +44,7 @@ def test_restore_names_a_checked_undo_copy(study, clock, capsys) -> None:  # noq
     assert reviewed(before) == ["m-1", "c-1"] and reviewed(study.paths.database) == ["m-1"]
 
 
-def test_restore_is_refused_when_the_undo_copy_cannot_be_written(study, clock, capsys, monkeypatch) -> None:  # noqa: F811
+def test_restore_is_refused_when_the_undo_copy_cannot_be_written(study, clock, capsys, monkeypatch) -> None:
     earlier = two_states(study, clock)
 
     def full_disk(database: Path, target: Path) -> None:
@@ -54,13 +54,13 @@ def test_restore_is_refused_when_the_undo_copy_cannot_be_written(study, clock, c
     assert_refused(capsys, earlier, "before restoring (No space left on device); nothing was restored")
 
 
-def test_restore_is_refused_when_the_undo_copy_is_garbage(study, clock, capsys, monkeypatch) -> None:  # noqa: F811
+def test_restore_is_refused_when_the_undo_copy_is_garbage(study, clock, capsys, monkeypatch) -> None:
     earlier = two_states(study, clock)
     monkeypatch.setattr(backup_module, "backup_to", lambda database, target: target.write_bytes(b"junk" * 2000))
     assert_refused(capsys, earlier, "made before restoring")  # and the bad copy is gone
 
 
-def test_restore_is_refused_when_the_undo_copy_lost_reviews(study, clock, capsys, monkeypatch) -> None:  # noqa: F811
+def test_restore_is_refused_when_the_undo_copy_lost_reviews(study, clock, capsys, monkeypatch) -> None:
     earlier = two_states(study, clock)
     real = backup_module.backup_to
 
@@ -74,7 +74,7 @@ def test_restore_is_refused_when_the_undo_copy_lost_reviews(study, clock, capsys
     assert_refused(capsys, earlier, "its tables or reviews differ")
 
 
-def test_restore_is_refused_while_a_session_has_the_database_open(study, clock, capsys) -> None:  # noqa: F811
+def test_restore_is_refused_while_a_session_has_the_database_open(study, clock, capsys) -> None:
     earlier = two_states(study, clock)
     with hold_session(study.paths.database):  # its own open file, as another process's would be
         assert_refused(capsys, earlier, "is open in another drill")
@@ -82,10 +82,12 @@ def test_restore_is_refused_while_a_session_has_the_database_open(study, clock, 
     assert reviewed(study.paths.database) == ["m-1"]
 
 
-def test_restore_is_refused_while_another_process_holds_a_session(study, clock, capsys) -> None:  # noqa: F811
+def test_restore_is_refused_while_another_process_holds_a_session(study, clock, capsys) -> None:
     earlier = two_states(study, clock)
-    script = ("import sys; from pathlib import Path; from drill.store.session_lock import hold_session; "
-              f"lock = hold_session(Path({str(study.paths.database)!r})); print('held', flush=True); sys.stdin.read()")
+    script = (
+        "import sys; from pathlib import Path; from drill.store.session_lock import hold_session; "
+        f"lock = hold_session(Path({str(study.paths.database)!r})); print('held', flush=True); sys.stdin.read()"
+    )
     holder = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline() == "held\n"
@@ -96,7 +98,7 @@ def test_restore_is_refused_while_another_process_holds_a_session(study, clock, 
     assert reviewed(study.paths.database) == ["m-1"]
 
 
-def test_only_the_last_five_pre_restore_copies_are_kept(study, clock, capsys) -> None:  # noqa: F811
+def test_only_the_last_five_pre_restore_copies_are_kept(study, clock, capsys) -> None:
     earlier = two_states(study, clock)
     for _ in range(7):
         assert main(["restore", str(earlier)]) == 0

@@ -25,8 +25,7 @@ from drill.store.tables import METADATA
 def drift(engine: Engine) -> list[Any]:
     """What autogenerate would change to make the database match the tables (empty: nothing)."""
     with engine.connect() as connection:
-        context = MigrationContext.configure(
-            connection, opts={"compare_type": True, "compare_server_default": True})
+        context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": True})
         found = compare_metadata(context, METADATA)
         if connection.dialect.name == "sqlite":
             found = _past_sqlite_catalog(connection, found)
@@ -73,7 +72,8 @@ def _stored_foreign_keys(connection) -> set[tuple[str, str, str, str, str]]:
 def _declared_foreign_keys() -> set[tuple[str, str, str, str, str]]:
     return {
         (table.name, key.parent.name, key.column.table.name, key.column.name, key.ondelete or "NO ACTION")
-        for table in METADATA.tables.values() for key in table.foreign_keys
+        for table in METADATA.tables.values()
+        for key in table.foreign_keys
     }
 
 
@@ -104,9 +104,13 @@ def indexes(engine: Engine) -> dict[str, tuple[str, list[str], dict[str, str]]]:
     """Every index as the database reads it back: its table, columns and dialect options (a WHERE)."""
     inspector = inspect(engine)
     return {
-        index["name"]: (table, index["column_names"],
-                        {key: " ".join(str(value).split()) for key, value in index.get("dialect_options", {}).items()})
-        for table in inspector.get_table_names() for index in inspector.get_indexes(table)
+        index["name"]: (
+            table,
+            index["column_names"],
+            {key: " ".join(str(value).split()) for key, value in index.get("dialect_options", {}).items()},
+        )
+        for table in inspector.get_table_names()
+        for index in inspector.get_indexes(table)
     }
 
 

@@ -2,9 +2,10 @@
 
 import shutil
 import sqlite3
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
+from helpers.content import write_deck
 from sqlalchemy import inspect, text
 
 from drill.content.decks import load_decks
@@ -14,10 +15,9 @@ from drill.store.engine import open_engine
 from drill.store.migrations import HEAD, SCHEMA_VERSION
 from drill.store.sync import sync_content
 from drill.store.writes import record_grade, undo_grade
-from helpers.content import write_deck
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
-NOW = datetime(2026, 11, 22, 12, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
 def scalar(engine, sql: str, **params):
@@ -37,8 +37,10 @@ def schema(engine) -> dict[str, object]:
     """Every table's columns (name, declared type, nullable, default) and indexes."""
     inspector = inspect(engine)
     return {
-        name: ([(c["name"], str(c["type"]), c["nullable"], c["default"]) for c in inspector.get_columns(name)],
-               sorted((i["name"], tuple(i["column_names"])) for i in inspector.get_indexes(name)))
+        name: (
+            [(c["name"], str(c["type"]), c["nullable"], c["default"]) for c in inspector.get_columns(name)],
+            sorted((i["name"], tuple(i["column_names"])) for i in inspector.get_indexes(name)),
+        )
         for name in sorted(inspector.get_table_names())
     }
 
@@ -63,7 +65,9 @@ def test_first_schema_database_upgrades_without_loss(tmp_path: Path) -> None:
     assert scalar(engine, "SELECT COUNT(*) FROM review") == 3
     assert scalar(engine, "SELECT easiness FROM item WHERE id = 'grill-01'") == 2.6
     assert scalar(engine, "SELECT due_day FROM item WHERE id = 'grill-15'") == "2026-11-07"
-    indexes = {row[1] for row in sqlite3.connect(path).execute("SELECT type, name FROM sqlite_master WHERE type='index'")}
+    indexes = {
+        row[1] for row in sqlite3.connect(path).execute("SELECT type, name FROM sqlite_master WHERE type='index'")
+    }
     assert {"ix_item_due", "ix_item_new", "ix_review_item", "ix_review_day"} <= indexes
     # Every row of every first-schema table survives, column for column.
     before = sqlite3.connect(f"file:{FIXTURES / 'schema_v1.sqlite'}?mode=ro", uri=True)
@@ -132,11 +136,18 @@ def test_grade_is_committed_and_undo_restores(tmp_path: Path, deck_dir: Path) ->
     record_grade(engine, grade, lambda _grade, _state: after)
     # A separate connection sees it at once: it was committed, not held.
     other = sqlite3.connect(path)
-    assert other.execute("SELECT button, quality, duration_ms, counted, reps_after FROM review").fetchall() == [(4, 5, 1500, 1, 1)]
+    assert other.execute("SELECT button, quality, duration_ms, counted, reps_after FROM review").fetchall() == [
+        (4, 5, 1500, 1, 1)
+    ]
     assert other.execute("SELECT interval, easiness, due_day FROM item").fetchone() == (1, 2.6, "2026-11-23")
     undo_grade(engine, grade, "sm2")
     assert other.execute("SELECT COUNT(*) FROM review").fetchone() == (0,)
-    assert other.execute("SELECT interval, easiness, due_day, last_review_day FROM item").fetchone() == (0, 2.5, None, None)
+    assert other.execute("SELECT interval, easiness, due_day, last_review_day FROM item").fetchone() == (
+        0,
+        2.5,
+        None,
+        None,
+    )
 
 
 def test_a_database_from_before_alembic_is_stamped_at_its_version_and_upgraded(tmp_path: Path) -> None:
@@ -171,9 +182,14 @@ def test_opening_a_current_database_does_not_import_alembic(tmp_path: Path) -> N
     import sys
 
     open_engine(tmp_path / "d.db").dispose()
-    code = ("import sys; from drill.store.engine import open_engine; "
-            f"open_engine(__import__('pathlib').Path({str(tmp_path / 'd.db')!r})); print('alembic' in sys.modules)")
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    code = (
+        "import sys; from drill.store.engine import open_engine; "
+        f"open_engine(__import__('pathlib').Path({str(tmp_path / 'd.db')!r})); print('alembic' in sys.modules)"
+    )
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+        == "False"
+    )
 
 
 def test_revision_11_gives_pitches_their_sibling_group_and_the_queue_indexes_hold_it(tmp_path: Path) -> None:

@@ -46,8 +46,13 @@ def test_repeats_in_a_session_are_logged_but_change_state_once(small_paths, cloc
     assert repeat.after == replace(repeat.before, due_day=date(2026, 11, 23)) and not repeat.counted
     write_grade(study, repeat)
     assert first.item_id not in study.reviews.queue()
-    assert rows(study, f"SELECT counted, button FROM review WHERE item_id='{first.item_id}' ORDER BY id") == [(1, 1), (0, 3)]
-    assert rows(study, f"SELECT easiness, due_day FROM item WHERE id='{first.item_id}'") == [(2.18, "2026-11-23")]  # 2.5 + 0.1 − 3·(0.08 + 3·0.02)
+    assert rows(study, f"SELECT counted, button FROM review WHERE item_id='{first.item_id}' ORDER BY id") == [
+        (1, 1),
+        (0, 3),
+    ]
+    assert rows(study, f"SELECT easiness, due_day FROM item WHERE id='{first.item_id}'") == [
+        (2.18, "2026-11-23")
+    ]  # 2.5 + 0.1 − 3·(0.08 + 3·0.02)
 
 
 def test_new_limit_and_next_day(small_paths, clock) -> None:

@@ -43,7 +43,9 @@ def small_history(small_paths, clock) -> Study:
     study = Study(small_paths, Config(), clock)
     study.sync()
     for button in (3, 1):
-        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], button, 1000))  # the Again is a repeat: not counted
+        write_grade(
+            study, study.reviews.grade(study.reviews.cards(["m-1"])[0], button, 1000)
+        )  # the Again is a repeat: not counted
     write_grade(study, study.reviews.grade(study.reviews.cards(["c-1"])[0], 3, 1000))
     clock.now += timedelta(days=1)
     write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 3, 1000))
@@ -69,7 +71,11 @@ def test_small_history(capsys, small_history) -> None:
     # SM-2: 0.9^(1/1) then 0.9^(6/6); a pass then a lapse.
     assert body["models"]["sm2"]["log_loss"] == pytest.approx(-(math.log(0.9) + math.log(0.1)) / 2)
     assert body["models"]["sm2"]["rmse"] == pytest.approx(math.sqrt((0.01 + 0.81) / 2))
-    assert body == {"scheduler": "sm2", "reviews_stored": 5, **compare(review_history(small_history.engine)).model_dump(mode="json")}
+    assert body == {
+        "scheduler": "sm2",
+        "reviews_stored": 5,
+        **compare(review_history(small_history.engine)).model_dump(mode="json"),
+    }
     code, out = run(capsys)
     lines = out.splitlines()
     assert code == 0

@@ -12,8 +12,6 @@ def loaded_after(code: str) -> list[str]:
 
 def test_fsrs_loads_when_a_state_is_first_computed() -> None:
     code = (
-        "from datetime import date\n"
-        "from drill.schedule import fsrs_model\n"
-        "fsrs_model.replay([(date(2026, 1, 1), 3)])\n"
+        "from datetime import date\nfrom drill.schedule import fsrs_model\nfsrs_model.replay([(date(2026, 1, 1), 3)])\n"
     )
     assert loaded_after(code) == ["fsrs"]

@@ -44,8 +44,11 @@ def review_log(study: Study) -> list:
 def memory(study: Study, item_id: str):
     with study.engine.connect() as connection:
         return connection.execute(
-            text("SELECT fsrs_stability, fsrs_difficulty, fsrs_due_day, due_day, interval, last_review_day "
-                 "FROM item WHERE id = :id"), {"id": item_id},
+            text(
+                "SELECT fsrs_stability, fsrs_difficulty, fsrs_due_day, due_day, interval, last_review_day "
+                "FROM item WHERE id = :id"
+            ),
+            {"id": item_id},
         ).one()
 
 
@@ -70,8 +73,11 @@ def test_undo_puts_the_memory_back(small_paths, clock) -> None:
     second, _ = grade(study, item, 1)
     assert second.after.fsrs_stability < first.after.fsrs_stability  # a lapse shrinks stability
     write_undo(study, second)
-    assert memory(study, item)[:3] == (first.after.fsrs_stability, first.after.fsrs_difficulty,
-                                       first.after.fsrs_due_day.isoformat())
+    assert memory(study, item)[:3] == (
+        first.after.fsrs_stability,
+        first.after.fsrs_difficulty,
+        first.after.fsrs_due_day.isoformat(),
+    )
     study.close()
 
 
@@ -127,21 +133,33 @@ def test_rebuild_rewrites_imported_review_rows(small_paths, clock) -> None:
     study = open_with(small_paths, clock)
     item = study.reviews.queue()[0]
     with study.engine.begin() as connection:
-        for at, day, button in (("2026-11-01T10:00", "2026-11-01", 3), ("2026-11-01T11:00", "2026-11-01", 1),
-                                ("2026-11-05T10:00", "2026-11-05", 3)):
-            connection.execute(text(
-                """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
+        for at, day, button in (
+            ("2026-11-01T10:00", "2026-11-01", 3),
+            ("2026-11-01T11:00", "2026-11-01", 1),
+            ("2026-11-05T10:00", "2026-11-05", 3),
+        ):
+            connection.execute(
+                text(
+                    """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
                 reps_before, interval_before, ease_before, reps_after, interval_after, ease_after)
-                VALUES (:item, :at, :day, :button, :button + 1, 0, 1, 0, 0, 2.5, 0, 0, 2.5)"""),
-                {"item": item, "at": at, "day": day, "button": button})
+                VALUES (:item, :at, :day, :button, :button + 1, 0, 1, 0, 0, 2.5, 0, 0, 2.5)"""
+                ),
+                {"item": item, "at": at, "day": day, "button": button},
+            )
     reschedule.rebuild(study.engine, [item], "sm2", rewrite_log=True)
     with study.engine.connect() as connection:
-        rows = connection.execute(text(
-            "SELECT counted, reps_before, interval_before, reps_after, interval_after, due_after "
-            "FROM review WHERE item_id = :item ORDER BY id"), {"item": item}).all()
+        rows = connection.execute(
+            text(
+                "SELECT counted, reps_before, interval_before, reps_after, interval_after, due_after "
+                "FROM review WHERE item_id = :item ORDER BY id"
+            ),
+            {"item": item},
+        ).all()
     assert [tuple(row) for row in rows] == [
         # The Again repeat on 11-01 leaves the item due that day (relearning) until the next pass.
-        (1, 0, 0, 1, 1, "2026-11-02"), (0, 1, 1, 1, 1, "2026-11-01"), (1, 1, 1, 2, 6, "2026-11-11"),
+        (1, 0, 0, 1, 1, "2026-11-02"),
+        (0, 1, 1, 1, 1, "2026-11-01"),
+        (1, 1, 1, 2, 6, "2026-11-11"),
     ]
     state = study.reviews.cards([item])[0].state
     assert (state.repetitions, state.interval, state.due_day.isoformat()) == (2, 6, "2026-11-11")
@@ -200,13 +218,35 @@ def test_estimate_and_coding_reviews_keep_the_memory_before_them_too(small_paths
     clock.now += timedelta(days=2)
     card = study.reviews.cards([item])[0]
     estimate = study.reviews.grade(card, 3, 1000)
-    review_id = record_review_attempt(study.engine, estimate, AttemptRow(item_id=item, attempted_at=clock.now, params="{}", answer="1 GB", parsed=1e9, truth=1e9, unit="B", score=1.0, log_error=0.0, slip=None, error=None, seconds=9.0), study.regrade)
+    review_id = record_review_attempt(
+        study.engine,
+        estimate,
+        AttemptRow(
+            item_id=item,
+            attempted_at=clock.now,
+            params="{}",
+            answer="1 GB",
+            parsed=1e9,
+            truth=1e9,
+            unit="B",
+            score=1.0,
+            log_error=0.0,
+            slip=None,
+            error=None,
+            seconds=9.0,
+        ),
+        study.regrade,
+    )
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     clock.now += timedelta(days=4)
     card = study.reviews.cards([item])[0]
     drill = study.reviews.grade(card, 4, 1000)
     review_id = record_attempt(
-        study.engine, CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"), drill, study.regrade)
+        study.engine,
+        CodingAttempt(item, clock.now, clock.now, "pass", 3, 0, "cpu", 0, 60.0, None, "w"),
+        drill,
+        study.regrade,
+    )
     assert memory_before(study)[-1] == (review_id, card.state.fsrs_stability, card.state.fsrs_difficulty)
     assert card.state.fsrs_stability != memory_before(study)[-2][1]  # the estimate moved the memory
     study.close()
@@ -216,21 +256,31 @@ def test_a_rewritten_log_gets_the_memory_before_each_review(small_paths, clock) 
     """The replay that rewrites imported rows fills the FSRS memory before each of them as well."""
     study = open_with(small_paths, clock)
     item = study.reviews.queue()[0]
-    days_buttons = [("2026-11-01T10:00", "2026-11-01", 3), ("2026-11-01T11:00", "2026-11-01", 1),
-                    ("2026-11-05T10:00", "2026-11-05", 3), ("2026-11-09T10:00", "2026-11-09", 1)]
+    days_buttons = [
+        ("2026-11-01T10:00", "2026-11-01", 3),
+        ("2026-11-01T11:00", "2026-11-01", 1),
+        ("2026-11-05T10:00", "2026-11-05", 3),
+        ("2026-11-09T10:00", "2026-11-09", 1),
+    ]
     with study.engine.begin() as connection:
         for at, day, button in days_buttons:
-            connection.execute(text(
-                """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
+            connection.execute(
+                text(
+                    """INSERT INTO review (item_id, reviewed_at, study_day, button, quality, duration_ms, counted,
                 reps_before, interval_before, ease_before, reps_after, interval_after, ease_after)
-                VALUES (:item, :at, :day, :button, :button + 1, 0, 1, 0, 0, 2.5, 0, 0, 2.5)"""),
-                {"item": item, "at": at, "day": day, "button": button})
+                VALUES (:item, :at, :day, :button, :button + 1, 0, 1, 0, 0, 2.5, 0, 0, 2.5)"""
+                ),
+                {"item": item, "at": at, "day": day, "button": button},
+            )
     reschedule.rebuild(study.engine, [item], "sm2", rewrite_log=True)
     first = fsrs_model.replay([(date(2026, 11, 1), 3)])
     second = fsrs_model.replay([(date(2026, 11, 1), 3), (date(2026, 11, 5), 3)])
     assert [row[1:] for row in memory_before(study)] == [
-        (None, None), (first.stability, first.difficulty), (first.stability, first.difficulty),
-        (second.stability, second.difficulty)]
+        (None, None),
+        (first.stability, first.difficulty),
+        (first.stability, first.difficulty),
+        (second.stability, second.difficulty),
+    ]
     study.close()
 
 
@@ -264,7 +314,9 @@ def test_finding_reviews_without_memory_reads_only_the_partial_index(small_paths
     """Every open asks; the partial index holds only the rows to fill, so up to date it reads nothing."""
     study = open_with(small_paths, clock)
     with study.engine.connect() as connection:
-        plan = [str(row[-1]) for row in connection.execute(
-            text("EXPLAIN QUERY PLAN " + str(reschedule.WITHOUT_MEMORY_BEFORE)))]
+        plan = [
+            str(row[-1])
+            for row in connection.execute(text("EXPLAIN QUERY PLAN " + str(reschedule.WITHOUT_MEMORY_BEFORE)))
+        ]
     assert plan == ["SCAN review USING INDEX ix_review_without_memory"], plan
     study.close()

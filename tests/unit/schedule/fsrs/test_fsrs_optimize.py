@@ -44,13 +44,22 @@ def test_too_few_reviews_say_how_many_are_needed_and_change_nothing(capsys, smal
     study.close()
     code, out = run(capsys, "optimize")
     assert code == 0
-    assert out.strip() == (f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the "
-                           "same item on another day; you have 4. Nothing changed.")
+    assert out.strip() == (
+        f"Fitting FSRS needs at least {MIN_REVIEWS} reviews that follow an earlier review of the "
+        "same item on another day; you have 4. Nothing changed."
+    )
     code, out = run(capsys, "optimize", "--json")
     body = json.loads(out)
     assert code == 0
-    assert body == {"reviews": 6, "scored": 4, "needed": MIN_REVIEWS, "parameters": None,
-                    "log_loss_default": body["log_loss_default"], "log_loss_fitted": None, "stored": False}
+    assert body == {
+        "reviews": 6,
+        "scored": 4,
+        "needed": MIN_REVIEWS,
+        "parameters": None,
+        "log_loss_default": body["log_loss_default"],
+        "log_loss_fitted": None,
+        "stored": False,
+    }
     assert body["log_loss_default"] > 0
     reopened = Study(small_paths, Config(), clock)
     try:
@@ -104,8 +113,12 @@ def test_a_simulated_learners_history_is_fitted_stored_used_and_compared(
 
 def test_scored_and_log_loss_count_only_reviews_with_an_earlier_day() -> None:
     day = date(2026, 11, 1)
-    history = [PastReview("a", day, 3, 4), PastReview("a", day + timedelta(days=3), 1, 2),
-               PastReview("b", day, 3, 4), PastReview("a", day + timedelta(days=4), 3, 4)]
+    history = [
+        PastReview("a", day, 3, 4),
+        PastReview("a", day + timedelta(days=3), 1, 2),
+        PastReview("b", day, 3, 4),
+        PastReview("a", day + timedelta(days=4), 3, 4),
+    ]
     assert scored(history) == 2
     first = fsrs_model.review(fsrs_model.FSRSState(), 3, day)
     recall = fsrs_model.retrievability(first, day + timedelta(days=3))
@@ -124,9 +137,15 @@ def test_desired_retention_shortens_or_lengthens_fsrs_intervals(small_paths, clo
             study.sync()
             card = study.reviews.cards(["m-1"])[0]
             learnt = fsrs_model.replay([(study.today - timedelta(days=10), 3), (study.today - timedelta(days=4), 3)])
-            state = ItemState(repetitions=2, interval=6, due_day=study.today,
-                                     last_review_day=learnt.last_day, fsrs_stability=learnt.stability,
-                                     fsrs_difficulty=learnt.difficulty, fsrs_due_day=learnt.due_day)
+            state = ItemState(
+                repetitions=2,
+                interval=6,
+                due_day=study.today,
+                last_review_day=learnt.last_day,
+                fsrs_stability=learnt.stability,
+                fsrs_difficulty=learnt.difficulty,
+                fsrs_due_day=learnt.due_day,
+            )
             card = replace(card, state=state)
             intervals[retention] = (study.reviews.grade(card, 3, 1000).after.due_day - study.today).days
         finally:

@@ -68,7 +68,10 @@ def test_fit_by_hand() -> None:
 def test_predictions_on_a_tiny_history() -> None:
     scored = predictions(HISTORY)
     assert [(p.item_id, p.day, p.elapsed_days, p.passed) for p in scored] == [
-        ("a", day(2), 1, True), ("a", day(8), 6, False), ("a", day(10), 2, True)]
+        ("a", day(2), 1, True),
+        ("a", day(8), 6, False),
+        ("a", day(10), 2, True),
+    ]
     assert [p.sm2 for p in scored] == pytest.approx(SM2)
     by_package = fsrs_by_the_package()
     assert [p.fsrs for p in scored] == pytest.approx(by_package, rel=1e-12)

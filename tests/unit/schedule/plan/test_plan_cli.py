@@ -107,8 +107,10 @@ def test_days_with_nothing_planned_are_one_line_per_run() -> None:
 
     start = date(2026, 11, 23)
     loads = [(3, 0, 2), (0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0), (0, 2, 0)]
-    days = [DayLoad(day=start + timedelta(days=n), reviews=reviews, brought_forward=brought, new=new)
-            for n, (reviews, brought, new) in enumerate(loads)]
+    days = [
+        DayLoad(day=start + timedelta(days=n), reviews=reviews, brought_forward=brought, new=new)
+        for n, (reviews, brought, new) in enumerate(loads)
+    ]
     assert load_lines(days)[1:] == [
         "Mon 23 Nov         3       0     2      5",
         "Tue 24 Nov … Thu 26 Nov  nothing planned (3 days)",

@@ -65,7 +65,9 @@ def test_new_items_give_way_to_reviews_within_the_daily_maximum() -> None:
     plan = make(TODAY, TODAY + timedelta(days=2), counts, new_per_day=5, max_reviews_per_day=20)
     assert [(day.reviews, day.new) for day in plan.days] == [(18, 2), (0, 5)]
     assert not plan.finishes_new and plan.days_over_maximum == 0
-    backlog = make(TODAY, TODAY + timedelta(days=2), PlanCounts(pending=0, scheduled={TODAY: 250}), max_reviews_per_day=200)
+    backlog = make(
+        TODAY, TODAY + timedelta(days=2), PlanCounts(pending=0, scheduled={TODAY: 250}), max_reviews_per_day=200
+    )
     assert backlog.days_over_maximum == 1 and backlog.model_dump(mode="json")["days_over_maximum"] == 1
 
 

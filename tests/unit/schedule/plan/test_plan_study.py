@@ -73,8 +73,16 @@ def test_items_due_after_the_interview_are_seen_on_their_target_days(drill_home,
     assert shares == [0, 0, 0, 2, 0, 2, 1, 2, 2, 1]
     expected = assign_targets(sorted(LATE), WINDOW, shares[3:])
     assert expected == {
-        "x-00": WINDOW[0], "x-01": WINDOW[0], "x-02": WINDOW[2], "x-03": WINDOW[2], "x-04": WINDOW[3],
-        "x-05": WINDOW[4], "x-06": WINDOW[4], "x-07": WINDOW[5], "x-08": WINDOW[5], "x-09": WINDOW[6],
+        "x-00": WINDOW[0],
+        "x-01": WINDOW[0],
+        "x-02": WINDOW[2],
+        "x-03": WINDOW[2],
+        "x-04": WINDOW[3],
+        "x-05": WINDOW[4],
+        "x-06": WINDOW[4],
+        "x-07": WINDOW[5],
+        "x-08": WINDOW[5],
+        "x-09": WINDOW[6],
     }
     assert study.reviews.queue() == [] and stored_due(study) == before  # planning writes nothing
 
@@ -125,10 +133,12 @@ def test_unseen_content_is_finished_before_the_interview(drill_home, deck_dir, c
         seen = review_all(study)
         assert study.browsing.home().new_per_day_needed == needed[-1]  # steady through the day
         with study.engine.connect() as connection:
-            new_seen.append(connection.execute(
-                text("SELECT COUNT(*) FROM review WHERE study_day = :d AND last_day_before IS NULL"),
-                {"d": study.today},
-            ).scalar_one())
+            new_seen.append(
+                connection.execute(
+                    text("SELECT COUNT(*) FROM review WHERE study_day = :d AND last_day_before IS NULL"),
+                    {"d": study.today},
+                ).scalar_one()
+            )
         assert len(seen) >= new_seen[-1]
         clock.now += timedelta(days=1)
     assert needed == [8, 8, 7, 7]  # ceil(30/4), ceil(22/3), ceil(14/2), ceil(7/1)
@@ -153,12 +163,15 @@ def test_after_the_date_normal_due_days_return(drill_home, deck_dir, clock) -> N
 
 def test_items_already_seen_in_the_final_window_stay_put(drill_home, deck_dir, clock) -> None:
     study = make_study(drill_home, deck_dir, clock, cards=4)
-    set_states(study, {
-        "x-00": (INTERVIEW + timedelta(days=5), date(2026, 11, 25)),  # seen in the window: not brought forward
-        "x-01": (INTERVIEW + timedelta(days=5), date(2026, 11, 24)),  # seen just before it: brought forward
-        "x-02": (INTERVIEW, date(2026, 11, 10)),  # due on the interview day itself: not brought forward
-        "x-03": (INTERVIEW + timedelta(days=1), date(2026, 11, 10)),
-    })
+    set_states(
+        study,
+        {
+            "x-00": (INTERVIEW + timedelta(days=5), date(2026, 11, 25)),  # seen in the window: not brought forward
+            "x-01": (INTERVIEW + timedelta(days=5), date(2026, 11, 24)),  # seen just before it: brought forward
+            "x-02": (INTERVIEW, date(2026, 11, 10)),  # due on the interview day itself: not brought forward
+            "x-03": (INTERVIEW + timedelta(days=1), date(2026, 11, 10)),
+        },
+    )
     clock.now += timedelta(days=5)  # 27 Nov
     assert study.browsing.home().plan.brought_forward == 2
     assert study.reviews.queue() == ["x-03"]  # earliest due first
