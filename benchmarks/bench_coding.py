@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,12 +70,12 @@ def main() -> None:
             drill = find_drill(ROOT / "kernels", drill_id)
             _checked(drill, worker=worker)  # the first run starts the worker; reruns are what we measure
             row = {
-                "plain_pytest_s": _median(lambda: _plain_pytest(drill), args.runs),
-                "cold_s": _median(lambda: _checked(drill, warm=False), args.runs),
-                "warm_s": _median(lambda: _checked(drill, worker=worker), args.runs),
+                "plain_pytest_s": _median(partial(_plain_pytest, drill), args.runs),
+                "cold_s": _median(partial(_checked, drill, warm=False), args.runs),
+                "warm_s": _median(partial(_checked, drill, worker=worker), args.runs),
             }
             os.environ["DRILL_SANDBOX"] = "off"
-            row["warm_fallback_s"] = _median(lambda: _checked(drill, worker=worker), args.runs)
+            row["warm_fallback_s"] = _median(partial(_checked, drill, worker=worker), args.runs)
             del os.environ["DRILL_SANDBOX"]
             row["ratio"] = round(row["cold_s"] / row["warm_s"], 1)
             row["plain_ratio"] = round(row["plain_pytest_s"] / row["warm_s"], 1)

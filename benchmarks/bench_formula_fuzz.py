@@ -20,11 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drill.estimate import formula
 from drill.estimate.schema import FUNCTION_NAMES, Family, load_dir
+
+ROOT = Path(__file__).resolve().parents[1]
 
 ARITY = {"Min": 4, "Max": 4, "min": 4, "max": 4, "log": 2, "shard": 3}
 LEAVES = (

@@ -76,7 +76,7 @@ def collect(ids: list[str] | None = None) -> tuple[list[tuple[Drill, ModuleType]
         if ids is None or drill.id in ids:
             try:
                 collected.append((drill, load_module(drill.tests, f"gpu_bench_tests_{drill.id.replace('-', '_')}")))
-            except (Exception, pytest.skip.Exception) as error:
+            except (Exception, pytest.skip.Exception) as error:  # noqa: BLE001 - recorded; the others still run
                 errors[drill.id] = {"error": f"{type(error).__name__}: {error}"}
     return collected, errors
 
@@ -113,7 +113,7 @@ def report(device: str, ids: list[str] | None = None, **timing) -> dict:
         try:
             reference = load_module(drill.solution, f"gpu_bench_reference_{drill.id.replace('-', '_')}")
             drills[drill.id] = measure(tests, reference, device, peak, **timing)
-        except (Exception, pytest.skip.Exception) as error:  # one broken drill must not hide the others
+        except (Exception, pytest.skip.Exception) as error:  # noqa: BLE001 - one broken drill must not hide the others
             drills[drill.id] = {"error": f"{type(error).__name__}: {error}"}
         if device == "cuda":
             torch.cuda.empty_cache()

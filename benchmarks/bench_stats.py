@@ -35,7 +35,7 @@ def build(home: Path, today: date | None = None) -> Path:
     """large_home's 10,000 items and 1,000,000 reviews, made into a plausible history."""
     import sqlite3
 
-    today = today or date.today()
+    today = today or datetime.now(UTC).astimezone().date()  # local on purpose: drill's due dates are local days
     large_home.build(home, reviews=REVIEWS * 17 // 16, today=today)  # a 17th of the days is then emptied
     now = datetime.now(UTC)
     step = SPREAD_DAYS * 86_400 / REVIEWS
@@ -136,7 +136,7 @@ def _history(connection, now: datetime, estimates: list[str], drills: list[str],
         coding,
     )
     pitch_reviews = []
-    for n in range(5_000):
+    for _ in range(5_000):
         when = now - timedelta(seconds=rng.random() * SPREAD_DAYS * 86_400)
         day = (when.astimezone() - timedelta(hours=4)).date().isoformat()
         pitch_reviews.append(

@@ -15,7 +15,7 @@ def build(home: Path, items: int = 10_000, reviews: int = 100_000, today: date |
     from drill.paths import Paths
     from drill.study import Study
 
-    today = today or date.today()
+    today = today or datetime.now(UTC).astimezone().date()  # local on purpose: drill's due dates are local days
     rng = random.Random(7)
     decks = home / "decks"
     decks.mkdir(parents=True, exist_ok=True)

@@ -79,7 +79,10 @@ def test_the_first_quickstart_line_alone_runs_coding_drills(tmp_path: Path) -> N
         assert (result["status"], result["environment"]) == ("pass", False), result["reason"]
         assert result["passed"] > 0 and result["failed"] == 0
     # the app process itself never imports torch
-    code = "import sys, drill.cli, drill.coding.runner.environment as e; print(e.missing_requirements(), 'torch' in sys.modules)"
+    code = (
+        "import sys, drill.cli, drill.coding.runner.environment as e; "
+        "print(e.missing_requirements(), 'torch' in sys.modules)"
+    )
     out = subprocess.run(
         [bin_dir / "python", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
     ).stdout

@@ -34,7 +34,8 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen))
     rows = db_rows(
         app,
-        "SELECT r.quality, r.counted, a.score, a.answer FROM review r JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id",
+        "SELECT r.quality, r.counted, a.score, a.answer FROM review r "
+        "JOIN estimate_attempt a ON a.review_id = r.id ORDER BY r.id",
     )
     assert [(quality, counted, score) for quality, counted, score, _ in rows] == [(5, 1, 1.0), (0, 1, 0.0), (5, 0, 1.0)]
     assert [answer for *_, answer in rows][:2] == [typed for _, typed in answers]

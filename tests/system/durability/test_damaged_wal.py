@@ -54,7 +54,7 @@ def test_a_log_cut_short_is_refused_and_left_as_it_is(small_paths, clock, tmp_pa
     with wal.open("r+b") as log:
         log.truncate(wal.stat().st_size - 4096)  # the last frames, with the last commit, are gone
     before = (copy.database.read_bytes(), wal.read_bytes())
-    with pytest.raises(DamagedDatabaseError, match="write-ahead log drill.db-wal is cut short or belongs to another"):
+    with pytest.raises(DamagedDatabaseError, match=r"write-ahead log drill\.db-wal is cut short or belongs to another"):
         Study.open(copy, clock)
     assert (copy.database.read_bytes(), wal.read_bytes()) == before
 

@@ -84,11 +84,13 @@ def test_appending_to_the_real_report_is_noticed(runner, toy: Drill, tmp_path: P
     [
         "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n",
         (
-            "import _pytest.reports\n_pytest.reports.TestReport.outcome = property(lambda self: 'passed', lambda self, v: None)\n"
+            "import _pytest.reports\n"
+            "_pytest.reports.TestReport.outcome = property(lambda self: 'passed', lambda self, v: None)\n"
         ),
         (
             "import _pytest.runner\n_original = _pytest.runner.call_runtest_hook\n"
-            "_pytest.runner.call_runtest_hook = lambda item, when, **kw: _original(item, 'setup' if when == 'call' else when, **kw)\n"
+            "_pytest.runner.call_runtest_hook = "
+            "lambda item, when, **kw: _original(item, 'setup' if when == 'call' else when, **kw)\n"
         ),
     ],
     ids=["runtest", "report-outcome", "skip-call"],

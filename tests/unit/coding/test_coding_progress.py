@@ -36,14 +36,14 @@ def test_progress_is_kept_beside_the_workspace_not_in_it(tmp_path: Path) -> None
 
 
 def test_the_newest_unfinished_attempt_is_offered(tmp_path: Path) -> None:
-    older, newer, ended = workspaces(tmp_path, Progress(60.0), Progress(30.0, 1), Progress(90.0, 0, "gave up"))
+    older, newer, _ended = workspaces(tmp_path, Progress(60.0), Progress(30.0, 1), Progress(90.0, 0, "gave up"))
     assert last_unfinished(tmp_path / "ws", "toy-add") == (newer, Progress(30.0, 1))
     save_progress(newer, Progress(30.0, 1).ending("discarded"))
     assert last_unfinished(tmp_path / "ws", "toy-add") == (older, Progress(60.0))
 
 
 def test_ended_unknown_or_unreadable_attempts_are_not_offered(tmp_path: Path) -> None:
-    passed, unknown, broken = workspaces(tmp_path, Progress(1.0, 0, "pass"), None, Progress(2.0))
+    _passed, unknown, broken = workspaces(tmp_path, Progress(1.0, 0, "pass"), None, Progress(2.0))
     progress_file(broken).write_text("{not json")
     assert read_progress(broken) is None and read_progress(unknown) is None
     assert last_unfinished(tmp_path / "ws", "toy-add") is None

@@ -10,6 +10,7 @@ from drill.coding.runner.result import Exit, TestRun, interpret
 from drill.coding.sandbox.plugin import truncate
 
 END = {"event": "end", "exitstatus": 0}
+PASSED_EXIT = Exit(0)
 SYNTAX = "SyntaxError: '(' was never closed (solution.py, line 2)"
 
 
@@ -17,7 +18,7 @@ def result(name: str, outcome: str, message: str = "", summary: str = "") -> dic
     return {"event": "result", "name": name, "outcome": outcome, "message": message, "summary": summary}
 
 
-def judge(events: list[dict], exit: Exit = Exit(0), output: str = "", tampered: bool = False):
+def judge(events: list[dict], exit: Exit = PASSED_EXIT, output: str = "", tampered: bool = False):
     """The verdict on `events`, after the `collected` event the reporter writes first (naming the results)."""
     collected = {"event": "collected", "names": [event["name"] for event in events if event.get("event") == "result"]}
     return interpret(
@@ -64,7 +65,7 @@ def test_some_failed_names_the_first() -> None:
 
 def test_every_test_erroring_in_setup_is_an_error() -> None:
     events = [result(f"test_{n}", "error", "...", "SyntaxError: invalid syntax (solution.py, line 3)") for n in "ab"]
-    run = judge(events + [END], Exit(1))
+    run = judge([*events, END], Exit(1))
     assert (run.status, run.failed) == ("error", 2)
     assert run.reason == "the tests could not run your code: SyntaxError: invalid syntax (solution.py, line 3)"
 
@@ -122,13 +123,13 @@ def test_a_pass_needs_every_collected_test_reported_passed() -> None:
     assert short.status == "fail" and short.reason == (
         "the run did not report its tests: 1 of 3 collected tests never reported (first: test_c)"
     )
-    unlisted = interpret(passed + [END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
+    unlisted = interpret([*passed, END], Exit(0), seconds=1, timeout_s=10, memory_mb=1, device="cpu")
     assert unlisted.status == "fail" and unlisted.reason.endswith("no list of collected tests")
     twice = judge([result("test_a", "passed"), result("test_a", "passed"), END])
     assert twice.status == "fail" and twice.reason.endswith("a test reported twice")
-    assert judge(passed + [END], Exit(1)).status == "fail"
-    assert judge(passed + [END], tampered=True).reason.endswith("holds lines the test runner did not write")
-    assert judge(passed + [END]).status == "pass"
+    assert judge([*passed, END], Exit(1)).status == "fail"
+    assert judge([*passed, END], tampered=True).reason.endswith("holds lines the test runner did not write")
+    assert judge([*passed, END]).status == "pass"
 
 
 def test_truncate_keeps_head_or_tail() -> None:

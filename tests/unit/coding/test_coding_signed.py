@@ -40,7 +40,7 @@ def test_replayed_reordered_or_edited_lines_are_tampering() -> None:
     key = new_key()
     lines = signed_lines(key, EVENTS)
     for bad in (
-        lines[:2] + [lines[1]],
+        [*lines[:2], lines[1]],
         [lines[0], lines[2], lines[1]],
         [lines[0], lines[1].replace("failed", "passed")],
         [lines[0], json.dumps({"seq": 1, "event": json.dumps(EVENTS[1]), "mac": "0" * 64}) + "\n"],

@@ -40,7 +40,11 @@ def test_reruns_are_served_by_the_same_warm_process(worker: WarmWorker, drill) -
 
 
 def test_a_fifty_gigabyte_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
-    source = "import torch\ndef quantize_per_channel(w, bits=8):\n    return torch.ones(50 * 2**30, dtype=torch.uint8), None\n"
+    source = (
+        "import torch\n"
+        "def quantize_per_channel(w, bits=8):\n"
+        "    return torch.ones(50 * 2**30, dtype=torch.uint8), None\n"
+    )
     run = run_tests(drill, write_candidate(tmp_path, "huge", source), worker=worker)
     assert run.status == "fail" and "can't allocate memory" in run.tests[0].message
     assert run.reason.endswith("(the tests may allocate 4096 MiB)")

@@ -38,7 +38,7 @@ def assert_same_output(reference, builtin, where: str = "output") -> None:
     tiny); integer codes equal but for a rare tie rounded one code apart."""
     if isinstance(reference, (tuple, list)):
         assert isinstance(builtin, (tuple, list)) and len(builtin) == len(reference), f"{where}: structure differs"
-        for i, (a, b) in enumerate(zip(reference, builtin)):
+        for i, (a, b) in enumerate(zip(reference, builtin, strict=True)):
             assert_same_output(a, b, f"{where}[{i}]")
         return
     assert (builtin.shape, builtin.dtype) == (reference.shape, reference.dtype), f"{where}: shape or dtype differs"

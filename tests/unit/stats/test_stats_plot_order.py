@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 from datetime import date, timedelta
+from itertools import pairwise
 
 import pytest
 
@@ -54,6 +55,6 @@ def test_ticks_are_spread_evenly_and_end_on_the_last_position() -> None:
     assert spaced_ticks(13) == [0, 3, 6, 9, 12]
     for length in range(2, 400):
         ticks = spaced_ticks(length)
-        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+        gaps = [b - a for a, b in pairwise(ticks)]
         assert ticks[0] == 0 and ticks[-1] == length - 1 and len(ticks) <= 6
         assert min(gaps) * 2 >= max(gaps) - 1, (length, ticks)

@@ -122,7 +122,7 @@ def test_item_info_holds_estimation_and_drill_attempts(small_paths, clock) -> No
     answer_estimate(study, study.reviews.cards([estimate.item_id])[0], right=False)
     finish_drill(study, study.reviews.cards(["kernel:dpo-loss"])[0], passed=False)
     estimates = item_info(study.engine, "estimate:weights-memory", study.config.leech_threshold).estimates
-    assert [attempt.score for attempt in estimates][0] == 1.0 and estimates[1].score < 0.5
+    assert estimates[0].score == 1.0 and estimates[1].score < 0.5
     assert all(not attempt.in_round and attempt.seconds == 40.0 and attempt.unit for attempt in estimates)
     [drill] = item_info(study.engine, "kernel:dpo-loss", study.config.leech_threshold).drills
     assert (drill.status, drill.passed, drill.failed, drill.hints_used, drill.seconds) == ("fail", 2, 7, 3, 600.0)
