@@ -9,15 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.terminal import tmux, tmux_status
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"),
 ]
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
 
 
 def wait_for_screen(session: str, text: str, timeout: float = 20.0) -> str:
@@ -47,11 +44,11 @@ def test_review_reveal_grade_quit_in_a_real_terminal(drill_home: Path) -> None:
         wait_for_screen(session, "2 done")
         tmux("send-keys", "-t", session, "C-q")
         deadline = time.monotonic() + 15
-        while subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode == 0:
+        while tmux_status("has-session", "-t", session) == 0:
             assert time.monotonic() < deadline, "drill did not quit on ctrl+q"
             time.sleep(0.1)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        tmux_status("kill-session", "-t", session)
     rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()
     assert rows == [(3, 1), (1, 1)]
 
@@ -83,7 +80,7 @@ def test_closing_the_terminal_while_the_database_is_locked_keeps_every_grade(dri
             wait_for_screen(session, done)
         wait_for_screen(session, "Another drill is writing")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)  # the terminal closes: SIGHUP
+        tmux_status("kill-session", "-t", session)  # the terminal closes: SIGHUP
     deadline = time.monotonic() + 15
     while running(pid):
         assert time.monotonic() < deadline, "drill did not end when its terminal closed"

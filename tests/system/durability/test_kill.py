@@ -17,7 +17,6 @@ import select
 import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from helpers.content import TestPaths, write_deck
+from helpers.terminal import tmux, tmux_status
 
 from drill.schedule.session import ReviewSession
 from drill.study import Study
@@ -197,10 +197,6 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_grade(drill_home:
 # -- the real app, in a real terminal --------------------------------------------------------
 
 
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
-
-
 def wait_for(check, what: str, timeout: float = 20.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -263,7 +259,7 @@ def test_sigkill_of_the_real_app_keeps_its_grades(drill_home: Path) -> None:
         os.kill(pid, signal.SIGKILL)  # raises if the app had already gone
         wait_for(lambda: not pid_alive(pid), "the kill")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        tmux_status("kill-session", "-t", session)
     integrity, _, mismatched = database_rows(drill_home / "drill.db")
     assert integrity == "ok"
     assert mismatched == []
@@ -278,4 +274,4 @@ def test_sigkill_of_the_real_app_keeps_its_grades(drill_home: Path) -> None:
     try:
         wait_for(screen_shows(again, "Show answer"), "the review screen after the kill")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", again], capture_output=True)
+        tmux_status("kill-session", "-t", again)
