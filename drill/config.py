@@ -104,9 +104,11 @@ def _blocks(value: object) -> tuple[str, ...]:
 
 def _new_mix(value: object) -> dict[str, int]:
     """A daily mix of new items: kinds to counts, at most MOST_PER_DAY together."""
-    if not isinstance(value, dict) or any(
-        kind not in KINDS or not _whole(number, 0, MOST_PER_DAY) for kind, number in value.items()
-    ) or sum(value.values()) > MOST_PER_DAY:
+    if (
+        not isinstance(value, dict)
+        or any(kind not in KINDS or not _whole(number, 0, MOST_PER_DAY) for kind, number in value.items())
+        or sum(value.values()) > MOST_PER_DAY
+    ):
         raise ValueError(
             f"must map kinds ({', '.join(KINDS)}) to non-negative integers adding up to at most {MOST_PER_DAY}, "
             f"e.g. new_mix = {{ card = 10, pitch = 2, estimate = 2, coding = 1 }}; not {value!r}"
@@ -157,8 +159,9 @@ class MockInterview(Settings):
     TABLE = "mock_interview."
     minutes: int = 45
     grill: int = 3
-    pitch_seconds: Annotated[int, _checked(
-        "0, 30, 120 or 300", lambda value: _whole(value, 0, max(PITCH_RUNGS)) and value in PITCH_RUNGS)] = 120
+    pitch_seconds: Annotated[
+        int, _checked("0, 30, 120 or 300", lambda value: _whole(value, 0, max(PITCH_RUNGS)) and value in PITCH_RUNGS)
+    ] = 120
     estimates: int = 3
     coding: Flag = False
 
@@ -168,26 +171,38 @@ class Config(Settings):
 
     new_per_day: int = 15  # all kinds together; when only new_mix is set, its sum
     new_mix: Annotated[dict[str, int], BeforeValidator(_new_mix)] = Field(
-        default_factory=lambda: dict(DEFAULT_NEW_MIX))  # new items a day per kind
+        default_factory=lambda: dict(DEFAULT_NEW_MIX)
+    )  # new items a day per kind
     max_reviews_per_day: int = 200
     rollover_hour: int = 4
-    interview_date: Annotated[date | None, _checked(
-        "a date like 2026-12-01",
-        lambda value: value is None or (isinstance(value, date) and not isinstance(value, datetime)))] = None
+    interview_date: Annotated[
+        date | None,
+        _checked(
+            "a date like 2026-12-01",
+            lambda value: value is None or (isinstance(value, date) and not isinstance(value, datetime)),
+        ),
+    ] = None
     plan_window_days: int = 7  # the interview plan brings items forward into this many final days
     scheduler: Annotated[str, BeforeValidator(_scheduler)] = "sm2"  # a name in drill.schedule.memory.names()
     fuzz: Flag = True  # spread passed items' due days over the least loaded nearby days (drill.schedule.load_balance)
-    desired_retention: Annotated[float, _checked(
-        "a number from 0.7 to 0.97",
-        lambda value: isinstance(value, (int, float)) and not isinstance(value, bool) and 0.7 <= value <= 0.97,
-    )] = 0.9  # the recall FSRS schedules for: higher means shorter intervals
+    desired_retention: Annotated[
+        float,
+        _checked(
+            "a number from 0.7 to 0.97",
+            lambda value: isinstance(value, (int, float)) and not isinstance(value, bool) and 0.7 <= value <= 0.97,
+        ),
+    ] = 0.9  # the recall FSRS schedules for: higher means shorter intervals
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
     backups_keep_manual: int = 10  # `drill backup` copies kept there
     leech_threshold: int = 8  # lapses that make a card a leech (as Anki); flagged again every half threshold
     leech_action: Annotated[str, _checked('"suspend" or "tag"', lambda value: value in ACTIONS)] = "suspend"
-    theme: Annotated[str | None, _checked(
-        'the name of a theme, like "nord"', lambda value: value is None or (isinstance(value, str) and value != ""),
-    )] = None  # the TUI's theme as last picked in the command palette; none: Textual's default
+    theme: Annotated[
+        str | None,
+        _checked(
+            'the name of a theme, like "nord"',
+            lambda value: value is None or (isinstance(value, str) and value != ""),
+        ),
+    ] = None  # the TUI's theme as last picked in the command palette; none: Textual's default
     mock_round: MockRound = Field(default_factory=MockRound)
     mock_interview: MockInterview = Field(default_factory=MockInterview)
 
@@ -255,7 +270,7 @@ def _problem(where: str, detail: Any) -> str:
 
 
 def _did_you_mean(where: str) -> str:
-    """"; did you mean `key`?" naming the known key closest to the unknown `where`, if one is close."""
+    """ "; did you mean `key`?" naming the known key closest to the unknown `where`, if one is close."""
     *table, name = where.split(".")
     if table:
         keys: type[Settings] = Config.model_fields[table[0]].annotation  # type: ignore[assignment]

@@ -7,8 +7,9 @@ import argparse
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     queue = commands.add_parser("queue", help="today's queue in order: due and new items of every kind")
-    queue.add_argument("--json", action="store_true",
-                       help='print [{"id", "kind", "block", "topic", "new"}] in review order')
+    queue.add_argument(
+        "--json", action="store_true", help='print [{"id", "kind", "block", "topic", "new"}] in review order'
+    )
     queue.set_defaults(handler=cmd_queue)
 
 
@@ -24,8 +25,10 @@ def cmd_queue(args: argparse.Namespace) -> int:
         cards = study.reviews.cards(study.reviews.queue())
     finally:
         study.close()
-    rows = [{"id": card.item_id, "kind": card.kind, "block": card.block, "topic": card.topic,
-             "new": card.state.is_new} for card in cards]
+    rows = [
+        {"id": card.item_id, "kind": card.kind, "block": card.block, "topic": card.topic, "new": card.state.is_new}
+        for card in cards
+    ]
     if args.json:
         print_json(rows)
         return 0

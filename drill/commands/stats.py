@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     stats = commands.add_parser("stats", help="summary of your progress")
     stats.add_argument("--json", action="store_true", help="print every figure as JSON")
-    stats.add_argument("--period", choices=["7", "30", "365", "all"], default="30",
-                       help="days the history figures cover (default 30)")
+    stats.add_argument(
+        "--period", choices=["7", "30", "365", "all"], default="30", help="days the history figures cover (default 30)"
+    )
     stats.add_argument("--block", choices=BLOCKS, default=None, help="only this block")
     stats.set_defaults(handler=cmd_stats)
 
@@ -60,15 +61,21 @@ def summary_lines(stats: Stats) -> list[str]:
     streak = activity.streak
     left = "" if today.minutes_left is None else f" · about {duration(today.minutes_left * 60)} left"
     forward = f" + {today.brought_forward} brought forward" if today.brought_forward else ""
-    lines.append(f"today: {today.due} due ({today.overdue} overdue){forward}, {today.new} new, "
-                 f"{today.done} done in {duration(today.seconds_done)}{left}")
+    lines.append(
+        f"today: {today.due} due ({today.overdue} overdue){forward}, {today.new} new, "
+        f"{today.done} done in {duration(today.seconds_done)}{left}"
+    )
     plan = report.plan
     if plan:
-        lines.append(f"plan: {plan.brought_forward} items brought forward into the last {plan.window} "
-                     f"days; {plan.new_per_day} new a day ({plan.new_per_day_needed} needed to finish)")
-    lines.append(f"streak {counted(streak.current, 'day')} (longest {streak.longest}) · "
-                 f"{counted(int(activity.reviews.total), 'review')} in {duration(activity.seconds.total)} "
-                 f"on {counted(activity.reviews.active_days, 'day')}")
+        lines.append(
+            f"plan: {plan.brought_forward} items brought forward into the last {plan.window} "
+            f"days; {plan.new_per_day} new a day ({plan.new_per_day_needed} needed to finish)"
+        )
+    lines.append(
+        f"streak {counted(streak.current, 'day')} (longest {streak.longest}) · "
+        f"{counted(int(activity.reviews.total), 'review')} in {duration(activity.seconds.total)} "
+        f"on {counted(activity.reviews.active_days, 'day')}"
+    )
     lines.append("")
     lines.extend(readiness_lines(report.readiness))
     lines.append(steering_line(report.steering))
@@ -82,22 +89,32 @@ def summary_lines(stats: Stats) -> list[str]:
     estimation = report.estimation
     if estimation.attempts:
         worst = estimation.families[0]
-        lines.append(f"estimation: {estimation.attempts} attempts, mean score {score(estimation.mean_score)}, "
-                     f"median |log10 error| {score(estimation.median_log_error)}; "
-                     f"weakest {worst.family} {score(worst.mean_score)}")
+        lines.append(
+            f"estimation: {estimation.attempts} attempts, mean score {score(estimation.mean_score)}, "
+            f"median |log10 error| {score(estimation.median_log_error)}; "
+            f"weakest {worst.family} {score(worst.mean_score)}"
+        )
         if estimation.slips:
             lines.append("  slips: " + ", ".join(f"{s.slip} ×{s.count}" for s in estimation.slips[:3]))
     mock = report.mock
     if mock.count:
         last = mock.rounds[0]
-        lines.append(f"mock rounds: {mock.count} (mean {percent(mock.mean_score)}, best "
-                     f"{percent(mock.best_score)}); last {last.started_at[:10]} {percent(last.score)}")
+        lines.append(
+            f"mock rounds: {mock.count} (mean {percent(mock.mean_score)}, best "
+            f"{percent(mock.best_score)}); last {last.started_at[:10]} {percent(last.score)}"
+        )
     coding = report.coding
     if coding.attempts:
-        lines.append(f"coding: {len(coding.drills)} of {coding.available} drills tried, "
-                     f"{coding.passed}/{coding.attempts} attempts passed, {coding.hints} hints")
+        lines.append(
+            f"coding: {len(coding.drills)} of {coding.available} drills tried, "
+            f"{coding.passed}/{coding.attempts} attempts passed, {coding.hints} hints"
+        )
     rungs = [rung for rung in report.pitch if rung.reviews]
     if rungs:
-        lines.append("pitch: " + " · ".join(
-            f"{clock(r.target_s)} {percent(r.within_rate)} in time (median {clock(r.median_s)})" for r in rungs))
+        lines.append(
+            "pitch: "
+            + " · ".join(
+                f"{clock(r.target_s)} {percent(r.within_rate)} in time (median {clock(r.median_s)})" for r in rungs
+            )
+        )
     return lines

@@ -128,7 +128,8 @@ def check_backup(backup_file: Path) -> None:
         raise BackupError(f"{backup_file}: not a drill database (it has no review table)")
     if version > SCHEMA_VERSION:
         raise BackupError(
-            f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill")
+            f"{backup_file}: written by a newer drill (schema {version} > {SCHEMA_VERSION}); upgrade drill"
+        )
 
 
 def _intact(database: Path) -> bool:
@@ -175,8 +176,9 @@ def _verify_copy(database: Path, copy: Path) -> None:
     except sqlite3.DatabaseError as error:
         problem = str(error)
     if problem is not None:
-        raise BackupError(f"the copy of {database} made before restoring, {copy}, is not sound ({problem}); "
-                          "nothing was restored")
+        raise BackupError(
+            f"the copy of {database} made before restoring, {copy}, is not sound ({problem}); nothing was restored"
+        )
 
 
 def _undo_copy(database: Path, backups_dir: Path, now: datetime) -> Path | None:

@@ -21,9 +21,21 @@ from drill.store.tables import coding_attempt, estimate_attempt, item, review
 
 _REVIEWS = select(func.count()).where(review.c.item_id == item.c.id).scalar_subquery()
 ALL_ROWS = (
-    select(item.c.id, item.c.kind, item.c.block, item.c.topic, item.c.prompt, item.c.answer, item.c.source,
-           item.c.due_day, item.c.last_review_day, item.c.easiness, item.c.fsrs_stability, item.c.suspended,
-           _REVIEWS.label("reviews"))
+    select(
+        item.c.id,
+        item.c.kind,
+        item.c.block,
+        item.c.topic,
+        item.c.prompt,
+        item.c.answer,
+        item.c.source,
+        item.c.due_day,
+        item.c.last_review_day,
+        item.c.easiness,
+        item.c.fsrs_stability,
+        item.c.suspended,
+        _REVIEWS.label("reviews"),
+    )
     .where(item.c.retired == false())
     .order_by(item.c.position)
 )
@@ -31,21 +43,45 @@ SOME_ROWS = ALL_ROWS.where(item.c.id.in_(bindparam("ids", expanding=True)))
 KNOWN = select(item.c.id).where(item.c.retired == false(), item.c.id.in_(bindparam("ids", expanding=True)))
 POINTS = select(item.c.points).where(item.c.id == bindparam("id"))
 REVIEWS = (
-    select(review.c.reviewed_at, review.c.study_day, review.c.button, review.c.due_after, review.c.duration_ms,
-           review.c.counted, review.c.cram, review.c.typed_answer, review.c.ticked)
+    select(
+        review.c.reviewed_at,
+        review.c.study_day,
+        review.c.button,
+        review.c.due_after,
+        review.c.duration_ms,
+        review.c.counted,
+        review.c.cram,
+        review.c.typed_answer,
+        review.c.ticked,
+    )
     .where(review.c.item_id == bindparam("id"))
     .order_by(review.c.reviewed_at, review.c.id)
 )
 ESTIMATES = (
-    select(estimate_attempt.c.attempted_at, estimate_attempt.c.answer, estimate_attempt.c.truth,
-           estimate_attempt.c.unit, estimate_attempt.c.score, estimate_attempt.c.slip, estimate_attempt.c.error,
-           estimate_attempt.c.seconds, estimate_attempt.c.mock_round_id)
+    select(
+        estimate_attempt.c.attempted_at,
+        estimate_attempt.c.answer,
+        estimate_attempt.c.truth,
+        estimate_attempt.c.unit,
+        estimate_attempt.c.score,
+        estimate_attempt.c.slip,
+        estimate_attempt.c.error,
+        estimate_attempt.c.seconds,
+        estimate_attempt.c.mock_round_id,
+    )
     .where(estimate_attempt.c.item_id == bindparam("id"))
     .order_by(estimate_attempt.c.attempted_at, estimate_attempt.c.id)
 )
 DRILLS = (
-    select(coding_attempt.c.started_at, coding_attempt.c.status, coding_attempt.c.passed, coding_attempt.c.failed,
-           coding_attempt.c.hints_used, coding_attempt.c.seconds, coding_attempt.c.device)
+    select(
+        coding_attempt.c.started_at,
+        coding_attempt.c.status,
+        coding_attempt.c.passed,
+        coding_attempt.c.failed,
+        coding_attempt.c.hints_used,
+        coding_attempt.c.seconds,
+        coding_attempt.c.device,
+    )
     .where(coding_attempt.c.item_id == bindparam("id"))
     .order_by(coding_attempt.c.started_at, coding_attempt.c.id)
 )
@@ -140,8 +176,21 @@ def _row(row: Row[*tuple[Any, ...]], lapses: int, leech: bool) -> ItemRow:
     due, last = as_date(row.due_day), as_date(row.last_review_day)
     interval = (due - last).days if due is not None and last is not None else 0
     return ItemRow(
-        row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source, due, max(0, interval),
-        row.easiness, row.fsrs_stability, row.reviews, lapses, bool(row.suspended), leech,
+        row.id,
+        row.kind,
+        row.block,
+        row.topic,
+        row.prompt,
+        row.answer,
+        row.source,
+        due,
+        max(0, interval),
+        row.easiness,
+        row.fsrs_stability,
+        row.reviews,
+        lapses,
+        bool(row.suspended),
+        leech,
     )
 
 
@@ -180,22 +229,41 @@ def item_info(engine: Engine, item_id: str, leech_threshold: int) -> ItemInfo | 
         points = tuple(json.loads(connection.execute(POINTS, {"id": item_id}).scalar_one()))
         reviews = tuple(
             ReviewEntry(
-                reviewed_at=moment(r.reviewed_at), button=r.button,
+                reviewed_at=moment(r.reviewed_at),
+                button=r.button,
                 interval_after=None if r.due_after is None else (as_day(r.due_after) - as_day(r.study_day)).days,
-                seconds=r.duration_ms / 1000, counted=r.counted, cram=r.cram, typed_answer=r.typed_answer,
+                seconds=r.duration_ms / 1000,
+                counted=r.counted,
+                cram=r.cram,
+                typed_answer=r.typed_answer,
                 ticked=None if r.ticked is None else json.loads(r.ticked),
             )
             for r in connection.execute(REVIEWS, {"id": item_id})
         )
         estimates = tuple(
-            EstimateEntry(attempted_at=moment(r.attempted_at), answer=r.answer, truth=r.truth, unit=r.unit,
-                          score=r.score, slip=r.slip, error=r.error, seconds=r.seconds,
-                          in_round=r.mock_round_id is not None)
+            EstimateEntry(
+                attempted_at=moment(r.attempted_at),
+                answer=r.answer,
+                truth=r.truth,
+                unit=r.unit,
+                score=r.score,
+                slip=r.slip,
+                error=r.error,
+                seconds=r.seconds,
+                in_round=r.mock_round_id is not None,
+            )
             for r in connection.execute(ESTIMATES, {"id": item_id})
         )
         drills = tuple(
-            DrillEntry(started_at=moment(r.started_at), status=r.status, passed=r.passed, failed=r.failed,
-                       hints_used=r.hints_used, seconds=r.seconds, device=r.device)
+            DrillEntry(
+                started_at=moment(r.started_at),
+                status=r.status,
+                passed=r.passed,
+                failed=r.failed,
+                hints_used=r.hints_used,
+                seconds=r.seconds,
+                device=r.device,
+            )
             for r in connection.execute(DRILLS, {"id": item_id})
         )
     return ItemInfo(rows[0], points, reviews, estimates, drills)

@@ -14,7 +14,8 @@ from drill.store.writes import insert_review
 
 INSERT_ATTEMPT = insert(coding_attempt)  # the columns are the row's keys
 SAME_ATTEMPT = select(coding_attempt.c.review_id).where(
-    coding_attempt.c.item_id == bindparam("item_id"), coding_attempt.c.finished_at == bindparam("finished_at"))
+    coding_attempt.c.item_id == bindparam("item_id"), coding_attempt.c.finished_at == bindparam("finished_at")
+)
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,9 @@ class DrillRecord:
     hints_used: int
 
 
-def record_attempt(engine: Engine, attempt: CodingAttempt, grade: Grade | None, regrade: Regrade,
-                   replayed: bool = False) -> int | None:
+def record_attempt(
+    engine: Engine, attempt: CodingAttempt, grade: Grade | None, regrade: Regrade, replayed: bool = False
+) -> int | None:
     """Store a test run; with `grade` (the attempt ended) also the review and new SM-2 state.
     A `replayed` run (from the journal) already stored is not stored again.
 

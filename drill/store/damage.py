@@ -59,8 +59,10 @@ class DatabaseBusyError(UserFacingError):
     """Another drill held the write lock for longer than drill waits when it opens."""
 
     def __init__(self) -> None:
-        super().__init__("another drill (or `drill import`) has been writing to the database for too long; "
-                         "nothing was changed: try again in a moment")
+        super().__init__(
+            "another drill (or `drill import`) has been writing to the database for too long; "
+            "nothing was changed: try again in a moment"
+        )
 
 
 def checked_open(database: Path, backups_dir: Path, open_database: Callable[[], T]) -> T:

@@ -61,8 +61,10 @@ class Dialect:
     def json_has(self, column: str, value: str) -> str:
         """True when the JSON array of strings in `column` holds `value`."""
         if self.postgres:
-            return (f"EXISTS (SELECT 1 FROM json_array_elements_text(CAST({column} AS JSON)) AS e(value) "
-                    f"WHERE e.value = {value})")
+            return (
+                f"EXISTS (SELECT 1 FROM json_array_elements_text(CAST({column} AS JSON)) AS e(value) "
+                f"WHERE e.value = {value})"
+            )
         return f"EXISTS (SELECT 1 FROM json_each({column}) WHERE value = {value})"
 
     def json_ranges(self, param: str) -> str:
@@ -74,8 +76,10 @@ class Dialect:
                 f"CAST(pair ->> 1 AS TIMESTAMPTZ) AS hi FROM json_array_elements(CAST({param} AS JSON)) "
                 "WITH ORDINALITY AS r(pair, n)"
             )
-        return (f"SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi "
-                f"FROM json_each({param})")
+        return (
+            f"SELECT key AS bucket, json_extract(value, '$[0]') AS lo, json_extract(value, '$[1]') AS hi "
+            f"FROM json_each({param})"
+        )
 
 
 SQLITE = Dialect(postgres=False)

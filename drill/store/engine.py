@@ -76,8 +76,11 @@ def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
     try:
         foreign = foreign_tables(raw)
         if foreign:
-            raise damaged(path, backups_dir or path.parent / "backups",
-                          f"not a drill database: it holds tables drill did not make ({', '.join(foreign[:3])})")
+            raise damaged(
+                path,
+                backups_dir or path.parent / "backups",
+                f"not a drill database: it holds tables drill did not make ({', '.join(foreign[:3])})",
+            )
         _configure(raw)
         _use_wal(raw)
     finally:
@@ -100,4 +103,3 @@ def _backup_before_migrating(engine: Engine, path: Path, backups_dir: Path) -> N
         empty = not connection.exec_driver_sql("SELECT 1 FROM sqlite_master LIMIT 1").first()
     if not empty:
         make_backup(path, backups_dir, SAFETY_KEEP, utc_now(), Kind.PRE_MIGRATION)
-

@@ -33,20 +33,23 @@ class RoundRow(ReadModel):
     abandoned: bool
 
 
-SAME_ATTEMPT = select(1).where(estimate_attempt.c.item_id == bindparam("item_id"),
-                               estimate_attempt.c.attempted_at == bindparam("attempted_at"))
+SAME_ATTEMPT = select(1).where(
+    estimate_attempt.c.item_id == bindparam("item_id"), estimate_attempt.c.attempted_at == bindparam("attempted_at")
+)
 
 
-def _insert_attempt(connection: Connection, attempt: AttemptRow, review_id: int | None, round_id: int | None,
-                    replayed: bool) -> None:
+def _insert_attempt(
+    connection: Connection, attempt: AttemptRow, review_id: int | None, round_id: int | None, replayed: bool
+) -> None:
     """Store the attempt, unless it was `replayed` from the journal and is stored already (same item, same moment)."""
     row = asdict(attempt)
     if not replayed or connection.execute(SAME_ATTEMPT, row).first() is None:
         connection.execute(INSERT_ATTEMPT, {**row, "review_id": review_id, "mock_round_id": round_id})
 
 
-def record_review_attempt(engine: Engine, grade: Grade, attempt: AttemptRow, regrade: Regrade,
-                          replayed: bool = False) -> int:
+def record_review_attempt(
+    engine: Engine, grade: Grade, attempt: AttemptRow, regrade: Regrade, replayed: bool = False
+) -> int:
     """A graded estimate in the daily review: the review, the new state and the attempt, together."""
     with writing(engine) as connection:
         review_id = insert_review(connection, grade, regrade, replayed)
@@ -58,8 +61,12 @@ def start_round(engine: Engine, started_at: datetime, problems: int, time_limit_
     with writing(engine) as connection:
         return connection.execute(
             insert(mock_round).returning(mock_round.c.id),
-            {"started_at": started_at, "problems": problems, "time_limit_s": time_limit_s,
-             "blocks": json.dumps(blocks)},
+            {
+                "started_at": started_at,
+                "problems": problems,
+                "time_limit_s": time_limit_s,
+                "blocks": json.dumps(blocks),
+            },
         ).scalar_one()
 
 
@@ -71,7 +78,8 @@ def record_round_attempt(engine: Engine, round_id: int, attempt: AttemptRow, rep
 def finish_round(engine: Engine, round_id: int, finished_at: datetime, score: float, abandoned: bool) -> None:
     with writing(engine) as connection:
         connection.execute(
-            update(mock_round).where(mock_round.c.id == round_id)
+            update(mock_round)
+            .where(mock_round.c.id == round_id)
             .values(finished_at=finished_at, score=score, abandoned=abandoned)
         )
 
@@ -88,31 +96,59 @@ def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
     """Past rounds, newest first, with how many problems were answered and the time used."""
     query = (
         select(
-            mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
-            mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned,
+            mock_round.c.id,
+            mock_round.c.started_at,
+            mock_round.c.finished_at,
+            mock_round.c.problems,
+            mock_round.c.time_limit_s,
+            mock_round.c.score,
+            mock_round.c.abandoned,
             func.count(estimate_attempt.c.id).label("answered"),
             func.coalesce(func.sum(estimate_attempt.c.seconds), 0).label("seconds"),
         )
         .outerjoin(estimate_attempt, estimate_attempt.c.mock_round_id == mock_round.c.id)
-        .group_by(mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
-                  mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned)
+        .group_by(
+            mock_round.c.id,
+            mock_round.c.started_at,
+            mock_round.c.finished_at,
+            mock_round.c.problems,
+            mock_round.c.time_limit_s,
+            mock_round.c.score,
+            mock_round.c.abandoned,
+        )
         .order_by(mock_round.c.started_at.desc())
         .limit(limit)
     )
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     return [
-        RoundRow(id=row.id, started_at=as_iso(row.started_at), problems=row.problems, answered=row.answered,
-                 time_limit_s=row.time_limit_s, seconds=time_used(row), score=row.score, abandoned=row.abandoned)
+        RoundRow(
+            id=row.id,
+            started_at=as_iso(row.started_at),
+            problems=row.problems,
+            answered=row.answered,
+            time_limit_s=row.time_limit_s,
+            seconds=time_used(row),
+            score=row.score,
+            abandoned=row.abandoned,
+        )
         for row in rows
     ]
 
 
 ROUND_ATTEMPTS = (
     select(
-        estimate_attempt.c.item_id, estimate_attempt.c.attempted_at, estimate_attempt.c.params,
-        estimate_attempt.c.answer, estimate_attempt.c.parsed, estimate_attempt.c.truth, estimate_attempt.c.unit,
-        estimate_attempt.c.score, estimate_attempt.c.log_error, estimate_attempt.c.slip, estimate_attempt.c.error,
+        estimate_attempt.c.item_id,
+        estimate_attempt.c.attempted_at,
+        estimate_attempt.c.params,
+        estimate_attempt.c.answer,
+        estimate_attempt.c.parsed,
+        estimate_attempt.c.truth,
+        estimate_attempt.c.unit,
+        estimate_attempt.c.score,
+        estimate_attempt.c.log_error,
+        estimate_attempt.c.slip,
+        estimate_attempt.c.error,
         estimate_attempt.c.seconds,
     )
     .where(estimate_attempt.c.mock_round_id == bindparam("round_id"))

@@ -22,8 +22,13 @@ from drill.store.transactions import writing
 PLAN = TypeAdapter(InterviewPlan)  # what mock_interview.sections keeps
 POOL = (
     select(item.c.id)
-    .where(ACTIVE, or_(and_(item.c.kind == "card", item.c.id.startswith(GRILL_PREFIX, autoescape=True)),
-                       item.c.kind.in_(("pitch", "estimate", "coding"))))
+    .where(
+        ACTIVE,
+        or_(
+            and_(item.c.kind == "card", item.c.id.startswith(GRILL_PREFIX, autoescape=True)),
+            item.c.kind.in_(("pitch", "estimate", "coding")),
+        ),
+    )
     .order_by(item.c.position, item.c.id)
 )
 ANSWERS = (
@@ -44,39 +49,75 @@ def start_interview(engine: Engine, plan: InterviewPlan, started_at: datetime) -
     with writing(engine) as connection:
         return connection.execute(
             insert(mock_interview).returning(mock_interview.c.id),
-            {"started_at": started_at, "seconds_allowed": plan.settings.seconds,
-             "sections": json.dumps(PLAN.dump_python(plan, mode="json"))},
+            {
+                "started_at": started_at,
+                "seconds_allowed": plan.settings.seconds,
+                "sections": json.dumps(PLAN.dump_python(plan, mode="json")),
+            },
         ).scalar_one()
 
 
-def record_answer(engine: Engine, interview_id: int, answer: InterviewAnswer, answered_at: datetime,
-                  recorded: Future[int] | None = None) -> None:
+def record_answer(
+    engine: Engine,
+    interview_id: int,
+    answer: InterviewAnswer,
+    answered_at: datetime,
+    recorded: Future[int] | None = None,
+) -> None:
     """One answer; `recorded` is the write of the review it also was (done before this one, in
     the same writer), whose id it points at when that write committed."""
     review_id = recorded.result() if recorded is not None and recorded.exception() is None else None
     with writing(engine) as connection:
-        connection.execute(insert(mock_interview_answer), {
-            "interview_id": interview_id, "position": answer.position, "section": answer.section,
-            "item_id": answer.item_id, "review_id": review_id, "answered_at": answered_at, "button": answer.button,
-            "score": answer.score, "seconds": answer.seconds, "target_seconds": answer.target_seconds,
-            "answer": answer.answer, "result": answer.result, "detail": answer.detail,
-        })
+        connection.execute(
+            insert(mock_interview_answer),
+            {
+                "interview_id": interview_id,
+                "position": answer.position,
+                "section": answer.section,
+                "item_id": answer.item_id,
+                "review_id": review_id,
+                "answered_at": answered_at,
+                "button": answer.button,
+                "score": answer.score,
+                "seconds": answer.seconds,
+                "target_seconds": answer.target_seconds,
+                "answer": answer.answer,
+                "result": answer.result,
+                "detail": answer.detail,
+            },
+        )
 
 
 def finish_interview(engine: Engine, interview_id: int, card: Scorecard, finished_at: datetime) -> None:
     scores = {f"{section}_score": score for section, score in card.section_scores().items()}
     with writing(engine) as connection:
         connection.execute(
-            update(mock_interview).where(mock_interview.c.id == interview_id).values(
-                finished_at=finished_at, seconds_used=card.seconds_used, **scores, score=card.score, ended=card.ended,
+            update(mock_interview)
+            .where(mock_interview.c.id == interview_id)
+            .values(
+                finished_at=finished_at,
+                seconds_used=card.seconds_used,
+                **scores,
+                score=card.score,
+                ended=card.ended,
                 abandoned=card.abandoned,
             )
         )
 
 
 def _answer(row: Row[*tuple[Any, ...]]) -> InterviewAnswer:
-    return InterviewAnswer(row.position, row.section, row.item_id, float(row.seconds), float(row.score), row.button,
-                           row.target_seconds, row.answer, row.result, row.detail)
+    return InterviewAnswer(
+        row.position,
+        row.section,
+        row.item_id,
+        float(row.seconds),
+        float(row.score),
+        row.button,
+        row.target_seconds,
+        row.answer,
+        row.result,
+        row.detail,
+    )
 
 
 def interview_history(engine: Engine, limit: int | None = 50) -> list[Scorecard]:
@@ -84,8 +125,14 @@ def interview_history(engine: Engine, limit: int | None = 50) -> list[Scorecard]
     end was stored) reads as abandoned, with the time of its last answer."""
     with engine.connect() as connection:
         rows = connection.execute(
-            select(mock_interview.c.id, mock_interview.c.started_at, mock_interview.c.finished_at,
-                   mock_interview.c.seconds_used, mock_interview.c.sections, mock_interview.c.ended)
+            select(
+                mock_interview.c.id,
+                mock_interview.c.started_at,
+                mock_interview.c.finished_at,
+                mock_interview.c.seconds_used,
+                mock_interview.c.sections,
+                mock_interview.c.ended,
+            )
             .order_by(mock_interview.c.started_at.desc(), mock_interview.c.id.desc())
             .limit(limit)
         ).all()
@@ -99,11 +146,18 @@ def interview_history(engine: Engine, limit: int | None = 50) -> list[Scorecard]
         sections = json.loads(row.sections)
         given = tuple(answers[row.id])
         used = row.seconds_used if row.seconds_used is not None else sum(answer.seconds for answer in given)
-        history.append(Scorecard(
-            settings=InterviewSettings.model_validate(sections["settings"]), planned=sections["planned"], answers=given,
-            seconds_used=float(used), ended=row.ended or "abandoned", interview_id=row.id,
-            started_at=as_text(row.started_at), items=tuple(tuple(pair) for pair in sections["items"]),
-        ))
+        history.append(
+            Scorecard(
+                settings=InterviewSettings.model_validate(sections["settings"]),
+                planned=sections["planned"],
+                answers=given,
+                seconds_used=float(used),
+                ended=row.ended or "abandoned",
+                interview_id=row.id,
+                started_at=as_text(row.started_at),
+                items=tuple(tuple(pair) for pair in sections["items"]),
+            )
+        )
     return history
 
 
@@ -135,6 +189,11 @@ def interview_summary(engine: Engine) -> InterviewSummary:
     """Counts and mean scores over every interview (SQL aggregates; the figures for `drill stats`)."""
     with engine.connect() as connection:
         row = connection.execute(SUMMARY).one()._mapping
-    return InterviewSummary(count=row["count"], finished=row["finished"], abandoned=row["abandoned"],
-                            mean_score=row["mean_score"], best_score=row["best_score"],
-                            by_section={section: row[section] for section in SECTIONS})
+    return InterviewSummary(
+        count=row["count"],
+        finished=row["finished"],
+        abandoned=row["abandoned"],
+        mean_score=row["mean_score"],
+        best_score=row["best_score"],
+        by_section={section: row[section] for section in SECTIONS},
+    )

@@ -62,11 +62,14 @@ def log_problem(database: Path) -> str | None:
     try:
         with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as connection:
             row = connection.execute(
-                "SELECT item_id, reviewed_at FROM review WHERE id = ?", (recorded["id"],)).fetchone()
+                "SELECT item_id, reviewed_at FROM review WHERE id = ?", (recorded["id"],)
+            ).fetchone()
     except sqlite3.Error:
         return None  # what SQLite cannot read is for the damage check that follows
     if row is None or tuple(row) != (recorded["item_id"], recorded["reviewed_at"]):
-        return (f"its write-ahead log {wal.name} is cut short or belongs to another database: the last grade saved "
-                f"({recorded['item_id']} at {recorded['reviewed_at']}) is not in it. Move {wal.name} aside to open the "
-                f"database as of its last checkpoint, or restore a backup")
+        return (
+            f"its write-ahead log {wal.name} is cut short or belongs to another database: the last grade saved "
+            f"({recorded['item_id']} at {recorded['reviewed_at']}) is not in it. Move {wal.name} aside to open the "
+            f"database as of its last checkpoint, or restore a backup"
+        )
     return None

@@ -44,8 +44,9 @@ def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> d
     return _counted(connection, select(runs.c.id, runs.c.run).where(runs.c.run > 0), ids)
 
 
-def _standings(connection: Connection, ids: Collection[str], lapses: dict[str, int],
-               runs: dict[str, int]) -> dict[str, Standing]:
+def _standings(
+    connection: Connection, ids: Collection[str], lapses: dict[str, int], runs: dict[str, int]
+) -> dict[str, Standing]:
     """The standings of `ids` from their counts, with their kind and topic."""
     if not ids:
         return {}
@@ -69,8 +70,9 @@ def leeches(connection: Connection, threshold: int) -> list[Standing]:
     """The items that are leeches now."""
     lapses, runs = lapse_counts(connection), failed_runs(connection)
     suspects = {item_id for item_id, number in lapses.items() if number >= threshold} | set(runs)
-    return [standing for standing in _standings(connection, suspects, lapses, runs).values()
-            if standing.is_leech(threshold)]
+    return [
+        standing for standing in _standings(connection, suspects, lapses, runs).values() if standing.is_leech(threshold)
+    ]
 
 
 def leech_ids(connection: Connection, threshold: int) -> set[str]:

@@ -25,8 +25,10 @@ SCHEMA_VERSION = int(HEAD)
 SCRIPTS = Path(__file__).with_name("revisions")  # Alembic's script directory: env.py and versions/
 ALEMBIC_TABLE = "alembic_version"
 LEGACY_TABLE = "schema_version"  # PostgreSQL before Alembic (SQLite kept PRAGMA user_version)
-CREATE_ALEMBIC_TABLE = (f"CREATE TABLE IF NOT EXISTS {ALEMBIC_TABLE} (version_num VARCHAR(32) NOT NULL, "
-                        f"CONSTRAINT {ALEMBIC_TABLE}_pkc PRIMARY KEY (version_num))")
+CREATE_ALEMBIC_TABLE = (
+    f"CREATE TABLE IF NOT EXISTS {ALEMBIC_TABLE} (version_num VARCHAR(32) NOT NULL, "
+    f"CONSTRAINT {ALEMBIC_TABLE}_pkc PRIMARY KEY (version_num))"
+)
 
 
 class NewerDatabaseError(UserFacingError):

@@ -62,19 +62,23 @@ class Replayed:
         """What to tell the user (nothing when there was nothing to replay)."""
         said = []
         if self.made:
-            said.append(f"saved {counted(self.made, 'write')} kept from a drill that could not save "
-                        f"{'it' if self.made == 1 else 'them'} before it closed")
+            said.append(
+                f"saved {counted(self.made, 'write')} kept from a drill that could not save "
+                f"{'it' if self.made == 1 else 'them'} before it closed"
+            )
         if self.waiting:
-            said.append(f"{counted(self.waiting, 'kept write')} still waiting: the database is busy; "
-                        "drill tries again at its next start")
+            said.append(
+                f"{counted(self.waiting, 'kept write')} still waiting: the database is busy; "
+                "drill tries again at its next start"
+            )
         if self.refused and self.folder is not None:
-            said.append(f"{counted(self.refused, 'kept write')} could not be saved; "
-                        f"see {self.folder / REFUSED}")
+            said.append(f"{counted(self.refused, 'kept write')} could not be saved; see {self.folder / REFUSED}")
         return said
 
 
-def replay(folder: Path, make: Callable[[str, tuple[Any, ...]], object],
-           waits: Callable[[BaseException], bool]) -> Replayed:
+def replay(
+    folder: Path, make: Callable[[str, tuple[Any, ...]], object], waits: Callable[[BaseException], bool]
+) -> Replayed:
     """Make, in order, the open writes of every journal in `folder` no running drill holds, with
     `make(op, arguments)`. A busy database (`waits`) stops the replay, leaving the rest journalled;
     a write that fails otherwise is written to REFUSED with its reason, and the replay goes on."""

@@ -37,8 +37,10 @@ CONNECT_TIMEOUT_S = 10
 LOCK_TIMEOUT = "5s"
 STATEMENT_TIMEOUT = "120s"
 IDLE_IN_TRANSACTION_TIMEOUT = "60s"
-SESSION_OPTIONS = (f"-c lock_timeout={LOCK_TIMEOUT} -c statement_timeout={STATEMENT_TIMEOUT} "
-                   f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_TIMEOUT}")
+SESSION_OPTIONS = (
+    f"-c lock_timeout={LOCK_TIMEOUT} -c statement_timeout={STATEMENT_TIMEOUT} "
+    f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_TIMEOUT}"
+)
 
 
 class DatabaseUrlError(UserFacingError):
@@ -87,7 +89,8 @@ def open_postgres(url: str) -> Engine:
 
     try:
         engine = create_engine(
-            _driver_url(url), connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
+            _driver_url(url),
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": SESSION_OPTIONS},
             pool_pre_ping=True,
         )
     except ImportError:

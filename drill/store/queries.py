@@ -41,19 +41,36 @@ class DayProgress(ReadModel):
 
 # The queue's lanes: each block's due items (each kind's unseen items in a block) in its own order,
 # read from the covering indexes ix_item_due and ix_item_new.
-_DUE_LANES = select(
-    item.c.id, item.c.block, item.c.due_day, item.c.kind, item.c.siblings, item.c.position,
-    func.row_number().over(partition_by=item.c.block, order_by=(item.c.due_day, item.c.position)).label("lane"),
-).where(ACTIVE, item.c.due_day <= bindparam("today")).subquery("lanes")
+_DUE_LANES = (
+    select(
+        item.c.id,
+        item.c.block,
+        item.c.due_day,
+        item.c.kind,
+        item.c.siblings,
+        item.c.position,
+        func.row_number().over(partition_by=item.c.block, order_by=(item.c.due_day, item.c.position)).label("lane"),
+    )
+    .where(ACTIVE, item.c.due_day <= bindparam("today"))
+    .subquery("lanes")
+)
 DUE = (
     select(_DUE_LANES.c.id, _DUE_LANES.c.block, _DUE_LANES.c.due_day, _DUE_LANES.c.kind, _DUE_LANES.c.siblings)
     .where(_DUE_LANES.c.lane <= bindparam("per_block"))
     .order_by(_DUE_LANES.c.due_day, _DUE_LANES.c.position)
 )
-_NEW_LANES = select(
-    item.c.id, item.c.block, item.c.kind, item.c.siblings, item.c.position,
-    func.row_number().over(partition_by=(item.c.kind, item.c.block), order_by=item.c.position).label("lane"),
-).where(ACTIVE, item.c.last_review_day.is_(None)).subquery("lanes")
+_NEW_LANES = (
+    select(
+        item.c.id,
+        item.c.block,
+        item.c.kind,
+        item.c.siblings,
+        item.c.position,
+        func.row_number().over(partition_by=(item.c.kind, item.c.block), order_by=item.c.position).label("lane"),
+    )
+    .where(ACTIVE, item.c.last_review_day.is_(None))
+    .subquery("lanes")
+)
 NEW = (
     select(_NEW_LANES.c.id, _NEW_LANES.c.block, _NEW_LANES.c.kind, _NEW_LANES.c.siblings)
     .where(_NEW_LANES.c.lane <= bindparam("per_block"))
@@ -74,8 +91,7 @@ def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[
             for row in connection.execute(DUE, {"today": today, "per_block": per_block})
         ]
         new = [
-            Candidate(row[0], row[1], None, row[2], row[3])
-            for row in connection.execute(NEW, {"per_block": per_block})
+            Candidate(row[0], row[1], None, row[2], row[3]) for row in connection.execute(NEW, {"per_block": per_block})
         ]
     return due, new
 
@@ -123,32 +139,63 @@ def day_progress(engine: Engine, today: date) -> DayProgress:
     with engine.connect() as connection:
         rows = connection.execute(DAY_PROGRESS, {"today": today}).all()
     new_by_kind = {kind: new for kind, _, new in rows if new}
-    return DayProgress(reviews_done=sum(row[1] for row in rows), new_done=sum(new_by_kind.values()),
-                       new_done_by_kind=new_by_kind)
+    return DayProgress(
+        reviews_done=sum(row[1] for row in rows), new_done=sum(new_by_kind.values()), new_done_by_kind=new_by_kind
+    )
 
 
 STATE_COLUMNS = (
-    item.c.repetitions, item.c.interval, item.c.easiness, item.c.due_day, item.c.last_review_day,
-    item.c.fsrs_stability, item.c.fsrs_difficulty, item.c.fsrs_due_day,
+    item.c.repetitions,
+    item.c.interval,
+    item.c.easiness,
+    item.c.due_day,
+    item.c.last_review_day,
+    item.c.fsrs_stability,
+    item.c.fsrs_difficulty,
+    item.c.fsrs_due_day,
 )
 CARD_COLUMNS = (
-    item.c.id, item.c.kind, item.c.block, item.c.topic, item.c.prompt, item.c.answer, item.c.source, item.c.points,
-    item.c.target_seconds, item.c.errata, *STATE_COLUMNS,
+    item.c.id,
+    item.c.kind,
+    item.c.block,
+    item.c.topic,
+    item.c.prompt,
+    item.c.answer,
+    item.c.source,
+    item.c.points,
+    item.c.target_seconds,
+    item.c.errata,
+    *STATE_COLUMNS,
 )
 
 
 def item_state(row: Row[*tuple[Any, ...]]) -> ItemState:
     """An item's schedule from a row holding STATE_COLUMNS."""
     return ItemState(
-        row.repetitions, row.interval, row.easiness, as_date(row.due_day), as_date(row.last_review_day),
-        row.fsrs_stability, row.fsrs_difficulty, as_date(row.fsrs_due_day),
+        row.repetitions,
+        row.interval,
+        row.easiness,
+        as_date(row.due_day),
+        as_date(row.last_review_day),
+        row.fsrs_stability,
+        row.fsrs_difficulty,
+        as_date(row.fsrs_due_day),
     )
 
 
 def _card(row: Row[*tuple[Any, ...]]) -> Card:
     return Card(
-        row.id, row.kind, row.block, row.topic, row.prompt, row.answer, row.source,
-        json.loads(row.points), row.target_seconds, item_state(row), row.errata,
+        row.id,
+        row.kind,
+        row.block,
+        row.topic,
+        row.prompt,
+        row.answer,
+        row.source,
+        json.loads(row.points),
+        row.target_seconds,
+        item_state(row),
+        row.errata,
     )
 
 
@@ -159,7 +206,8 @@ def session_pool(engine: Engine) -> list[Card]:
 
 
 MEAN_ESTIMATE_SCORES = select(estimate_attempt.c.item_id, func.avg(estimate_attempt.c.score)).group_by(
-    estimate_attempt.c.item_id)
+    estimate_attempt.c.item_id
+)
 
 
 def mean_estimate_scores(engine: Engine) -> dict[str, float]:
@@ -199,8 +247,10 @@ BLOCK_REVIEWS = select(item.c.block, cast(func.sum(_ITEM_REVIEWS), Integer)).gro
 def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
     """Per block: active items, due today, unseen, and reviews given."""
     with engine.connect() as connection:
-        counts = {row.block: BlockCounts(items=row.items, due=row.due, new=row.new)
-                  for row in connection.execute(BLOCK_ITEMS, {"today": today})}
+        counts = {
+            row.block: BlockCounts(items=row.items, due=row.due, new=row.new)
+            for row in connection.execute(BLOCK_ITEMS, {"today": today})
+        }
         for block, number in connection.execute(BLOCK_REVIEWS):
             counts[block] = counts.get(block, BlockCounts()).model_copy(update={"reviews": number})
     return counts

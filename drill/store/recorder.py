@@ -61,8 +61,12 @@ class _Job:
 class Recorder:
     """Runs store writes one at a time, in the order they were given, off the UI thread."""
 
-    def __init__(self, journal: Journal | None = None, waits: Callable[[BaseException], bool] = lambda _: False,
-                 on_failure: Callable[[FailedWrite], object] | None = None) -> None:
+    def __init__(
+        self,
+        journal: Journal | None = None,
+        waits: Callable[[BaseException], bool] = lambda _: False,
+        on_failure: Callable[[FailedWrite], object] | None = None,
+    ) -> None:
         self.journal = journal
         self.waits = waits  # whether an error means "the database is busy: try again"
         self.on_failure = on_failure
@@ -75,8 +79,9 @@ class Recorder:
         self._thread = threading.Thread(target=self._run, name="drill-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, what: str, write: Callable[..., T], *args: object, journalled: tuple[str, object] | None = None
-               ) -> Future[T]:
+    def submit(
+        self, what: str, write: Callable[..., T], *args: object, journalled: tuple[str, object] | None = None
+    ) -> Future[T]:
         """Queue `write(*args)`; `what` names it in words ("the grade of m-1"); `journalled` is its
         journal entry (operation name, JSON arguments), written before the write is tried."""
         key = None
@@ -166,8 +171,11 @@ class Recorder:
         wait([future for _, future in pending], timeout=timeout)
         with self._lock:
             self._pending = [(what, future) for what, future in self._pending if not future.done()]
-        return [FailedWrite(what, error) for what, future in pending
-                if future.done() and (error := future.exception()) is not None]
+        return [
+            FailedWrite(what, error)
+            for what, future in pending
+            if future.done() and (error := future.exception()) is not None
+        ]
 
     def drain(self) -> None:
         """Like settle, but raise WriteFailures naming every write that failed."""

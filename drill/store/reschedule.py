@@ -70,8 +70,11 @@ def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewri
             if rewrite_log:
                 connection.execute(
                     REWRITE_REVIEW,
-                    {"review_id": step.review_id, "counted": step.counted,
-                     **transition_params(step.before, step.after)},
+                    {
+                        "review_id": step.review_id,
+                        "counted": step.counted,
+                        **transition_params(step.before, step.after),
+                    },
                 )
             state = step.after
         connection.execute(SET_STATE, state_params(item_id, state))
@@ -103,8 +106,11 @@ def fill_memory_before(engine: Engine, item_ids: Iterable[str], scheduler: str) 
     with writing(engine) as connection:
         for start in range(0, len(ids), BATCH):
             memory = [
-                {"review_id": step.review_id, "fsrs_stability_before": step.before.fsrs_stability,
-                 "fsrs_difficulty_before": step.before.fsrs_difficulty}
+                {
+                    "review_id": step.review_id,
+                    "fsrs_stability_before": step.before.fsrs_stability,
+                    "fsrs_difficulty_before": step.before.fsrs_difficulty,
+                }
                 for history in _grades(connection, ids[start : start + BATCH]).values()
                 for step in replay_grades(history, scheduler)
             ]

@@ -54,7 +54,10 @@ from drill.store.tables import item, review
 from drill.store.writes import RECORD
 
 ALL_REVIEWS = select(
-    review.c.item_id, review.c.reviewed_at, review.c.button, review.c.duration_ms,
+    review.c.item_id,
+    review.c.reviewed_at,
+    review.c.button,
+    review.c.duration_ms,
     and_(review.c.cram, ~review.c.counted),  # a cram grade that kept the schedule
 ).order_by(review.c.reviewed_at, review.c.id)
 ITEM_IDS = select(item.c.id)
@@ -67,7 +70,8 @@ MILLISECOND = timedelta(milliseconds=1)
 
 # A file's reviews, staged in a temporary table of the importing connection (no part of the store's schema).
 STAGE = Table(
-    "import_review", MetaData(),
+    "import_review",
+    MetaData(),
     Column("item_id", Text, nullable=False),
     Column("ms", BigInteger, nullable=False),
     Column("button", Integer, nullable=False),
@@ -76,8 +80,9 @@ STAGE = Table(
     Column("line", Integer, nullable=False),
     prefixes=["TEMPORARY"],
 )
-STAGE_INDEX = Index("ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms",
-                                                                      "cram")))  # covering; made once staged
+STAGE_INDEX = Index(
+    "ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms", "cram"))
+)  # covering; made once staged
 STAGED_COUNTS = select(STAGE.c.item_id, func.count()).group_by(STAGE.c.item_id).order_by(STAGE.c.item_id)
 IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
 STORED_COUNTS = select(review.c.item_id, func.count()).where(review.c.item_id.in_(IDS)).group_by(review.c.item_id)
@@ -88,8 +93,14 @@ STAGED = (
 )
 # Every stored review of the items, and whether it is replayed: a cram grade that kept the schedule is not.
 STORED = (
-    select(review.c.item_id, review.c.id, review.c.reviewed_at, review.c.study_day, review.c.quality,
-           or_(~review.c.cram, review.c.counted))
+    select(
+        review.c.item_id,
+        review.c.id,
+        review.c.reviewed_at,
+        review.c.study_day,
+        review.c.quality,
+        or_(~review.c.cram, review.c.counted),
+    )
     .where(review.c.item_id.in_(IDS))
     .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
 )
@@ -194,8 +205,10 @@ class Staging:
             ids = list(staged)
             stored: dict[str, int] = {}
             for start in range(0, len(ids), BATCH):
-                stored.update((item_id, count) for item_id, count in self.connection.execute(
-                    STORED_COUNTS, {"ids": ids[start : start + BATCH]}))
+                stored.update(
+                    (item_id, count)
+                    for item_id, count in self.connection.execute(STORED_COUNTS, {"ids": ids[start : start + BATCH]})
+                )
         groups: list[list[str]] = []
         size = budget
         for item_id in ids:
@@ -268,9 +281,17 @@ class _Writes:
             taken.add(ms)
             at = from_ms(ms)
             day, quality = study_day(at, self.rollover_hour), BUTTON_QUALITY[button]
-            row: dict[str, object] = {"item_id": item_id, "reviewed_at": at, "study_day": day, "button": button,
-                                      "quality": quality, "duration_ms": duration_ms, "cram": bool(cram),
-                                      "typed_answer": None, "ticked": None}
+            row: dict[str, object] = {
+                "item_id": item_id,
+                "reviewed_at": at,
+                "study_day": day,
+                "button": button,
+                "quality": quality,
+                "duration_ms": duration_ms,
+                "cram": bool(cram),
+                "typed_answer": None,
+                "ticked": None,
+            }
             if cram:
                 self.inserts.append(row | KEPT)
             else:

@@ -64,9 +64,13 @@ INSERT = insert(item)  # the columns written are the rows' keys
 SET = update(item).where(item.c.id == bindparam("item_id"))  # likewise, for the item `item_id`
 KEEP_OLD_TEXT = insert(item_revision).from_select(
     ["item_id", "content_hash", "prompt", "answer", "replaced_at"],
-    select(item.c.id, item.c.content_hash, item.c.prompt, item.c.answer,
-           bindparam("now", type_=item_revision.c.replaced_at.type))
-    .where(item.c.id == bindparam("item_id")),
+    select(
+        item.c.id,
+        item.c.content_hash,
+        item.c.prompt,
+        item.c.answer,
+        bindparam("now", type_=item_revision.c.replaced_at.type),
+    ).where(item.c.id == bindparam("item_id")),
 )
 
 
@@ -99,8 +103,18 @@ def sync_content(
             connection.execute(INSERT, new)
         if edited:
             connection.execute(KEEP_OLD_TEXT, [{"item_id": row["id"], "now": now} for row in edited])
-            connection.execute(SET, [_set(row["id"], **{key: value for key, value in row.items() if key != "id"},
-                                          retired=False, updated_at=now) for row in edited])
+            connection.execute(
+                SET,
+                [
+                    _set(
+                        row["id"],
+                        **{key: value for key, value in row.items() if key != "id"},
+                        retired=False,
+                        updated_at=now,
+                    )
+                    for row in edited
+                ],
+            )
         if moved:
             connection.execute(SET, moved)
         if gone:

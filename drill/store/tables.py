@@ -50,8 +50,7 @@ class Item(_Table, table=True):
     __table_args__ = (
         # The queue's covering indexes: building it reads these alone (sibling groups included).
         Index("ix_item_due", "retired", "suspended", "due_day", "kind", "block", "position", "id", "siblings"),
-        Index("ix_item_new", "retired", "suspended", "last_review_day", "kind", "block", "position", "id",
-              "siblings"),
+        Index("ix_item_new", "retired", "suspended", "last_review_day", "kind", "block", "position", "id", "siblings"),
     )
 
     id: str = Field(primary_key=True, sa_type=Text)
@@ -265,6 +264,8 @@ def _partial_on_postgresql(metadata: MetaData, connection: Connection, **_: Any)
         for table in metadata.tables.values():
             for index in table.indexes:
                 index.dialect_options["postgresql"]["where"] = index.dialect_options["sqlite"]["where"]
+
+
 # The Core tables queries are built on.
 item: Table = Item.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 item_revision: Table = ItemRevision.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped

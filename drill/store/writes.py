@@ -76,7 +76,8 @@ def undo_grade(engine: Engine, grade: Grade, scheduler: str) -> None:
     with `scheduler` instead. Nothing happens when the review is not stored."""
     with writing(engine) as connection:
         review_id = connection.execute(
-            SAME_REVIEW, {"item_id": grade.item_id, "reviewed_at": grade.reviewed_at}).scalar()
+            SAME_REVIEW, {"item_id": grade.item_id, "reviewed_at": grade.reviewed_at}
+        ).scalar()
         if review_id is None:
             return
         current = current_state(connection, grade.item_id)

@@ -67,7 +67,9 @@ class Core:
 
     @classmethod
     def open(
-        cls: type[CoreT], paths: Paths | None = None, clock: Callable[[], datetime] = utc_now,
+        cls: type[CoreT],
+        paths: Paths | None = None,
+        clock: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
         say: Callable[[str], None] = lambda line: print(f"drill: {line}", file=sys.stderr),
     ) -> CoreT:
@@ -157,8 +159,11 @@ class Core:
             return None
         start = planning.window_start(interview, self.config.plan_window_days)
         return planning.make(
-            today, interview, queries.plan_counts(self.engine, today, interview, start),
-            window=self.config.plan_window_days, new_per_day=self.config.new_per_day,
+            today,
+            interview,
+            queries.plan_counts(self.engine, today, interview, start),
+            window=self.config.plan_window_days,
+            new_per_day=self.config.new_per_day,
             max_reviews_per_day=self.config.max_reviews_per_day,
         )
 

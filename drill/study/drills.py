@@ -23,8 +23,16 @@ class Drills:
         now = self.study.clock()
         today = study_day(now, self.study.config.rollover_hour)
         given = quality(status, seconds, card.target_seconds or 0, hints_used)
-        return Grade(card.item_id, grading.button_for_quality(given), given, int(seconds * 1000), now, today,
-                     card.state, self.study.next_state(card, given, today))
+        return Grade(
+            card.item_id,
+            grading.button_for_quality(given),
+            given,
+            int(seconds * 1000),
+            now,
+            today,
+            card.state,
+            self.study.next_state(card, given, today),
+        )
 
     def save_attempt(self, attempt: CodingAttempt, grade: Grade | None) -> Future[int | None]:
         """Commit a test run, with the review an ended drill counts as (`grade`)."""

@@ -41,19 +41,23 @@ class Estimation:
     def start_round(self, settings: RoundSettings) -> tuple[int, list[Problem]]:
         """Draw a mock round's problems and store the round; its id and problems."""
         problems = draw_round(families(self.study.paths.problem_dirs()), settings, self.study.rng)
-        round_id = start_round(self.study.engine, self.study.clock(), settings.problems, settings.seconds,
-                               list(settings.blocks))
+        round_id = start_round(
+            self.study.engine, self.study.clock(), settings.problems, settings.seconds, list(settings.blocks)
+        )
         return round_id, problems
 
     def save_round_answer(self, round_id: int, attempt: Attempt) -> Future[None]:
         return self.study.write("a mock-round answer", "round_answer", round_id, attempt.row())
 
     def save_round_end(self, round_id: int, score: float, abandoned: bool) -> Future[None]:
-        return self.study.write("the end of the mock round", "round_end", round_id, score, abandoned,
-                                self.study.clock())
+        return self.study.write(
+            "the end of the mock round", "round_end", round_id, score, abandoned, self.study.clock()
+        )
 
     def round_attempts(self, round_id: int) -> list[Attempt]:
         """A past mock round's answers, in order, with their problems and worked solutions."""
         by_id = {each.id: each for each in families(self.study.paths.problem_dirs())}
-        return [stored_attempt(row, by_id.get(family_id(row["item_id"])))
-                for row in round_attempts(self.study.engine, round_id)]
+        return [
+            stored_attempt(row, by_id.get(family_id(row["item_id"])))
+            for row in round_attempts(self.study.engine, round_id)
+        ]

@@ -26,23 +26,41 @@ class Interviews:
         drawn = draw(pool(self.study.engine), settings, self.study.rng, self.study.today)
         if any(section == "estimate" for section, _ in drawn):
             self.estimation.warm_up()
-        return InterviewPlan(settings, tuple(
-            Step(section, card, self.estimation.new_problem(card.item_id) if section == "estimate" else None)
-            for section, card in drawn
-        ))
+        return InterviewPlan(
+            settings,
+            tuple(
+                Step(section, card, self.estimation.new_problem(card.item_id) if section == "estimate" else None)
+                for section, card in drawn
+            ),
+        )
 
     def start(self, plan: InterviewPlan) -> Future[int]:
         """Store a mock interview as it starts; the future gives its id."""
-        return self.study.writer.submit("the start of the mock interview", start_interview, self.study.engine, plan,
-                                        self.study.clock())
+        return self.study.writer.submit(
+            "the start of the mock interview", start_interview, self.study.engine, plan, self.study.clock()
+        )
 
-    def save_answer(self, interview_id: int, answer: InterviewAnswer, recorded: Future[int] | None = None
-                    ) -> Future[None]:
+    def save_answer(
+        self, interview_id: int, answer: InterviewAnswer, recorded: Future[int] | None = None
+    ) -> Future[None]:
         """Commit one interview answer after the review it also was (`recorded`, from a save of its
         grade or estimate), pointing at that review."""
-        return self.study.writer.submit(f"the interview answer to {answer.item_id}", record_answer,
-                                        self.study.engine, interview_id, answer, self.study.clock(), recorded)
+        return self.study.writer.submit(
+            f"the interview answer to {answer.item_id}",
+            record_answer,
+            self.study.engine,
+            interview_id,
+            answer,
+            self.study.clock(),
+            recorded,
+        )
 
     def save_end(self, interview_id: int, scorecard: Scorecard) -> Future[None]:
-        return self.study.writer.submit("the end of the mock interview", finish_interview, self.study.engine,
-                                        interview_id, scorecard, self.study.clock())
+        return self.study.writer.submit(
+            "the end of the mock interview",
+            finish_interview,
+            self.study.engine,
+            interview_id,
+            scorecard,
+            self.study.clock(),
+        )

@@ -79,8 +79,9 @@ class Reviews:
             found = standings(connection, ids)
         threshold = self.study.config.leech_threshold
         return [
-            replace(card, leech=found[card.item_id].describe()) if card.item_id in found
-            and found[card.item_id].is_leech(threshold) else card
+            replace(card, leech=found[card.item_id].describe())
+            if card.item_id in found and found[card.item_id].is_leech(threshold)
+            else card
             for card in queries.cards(self.study.engine, ids)
         ]
 
@@ -98,15 +99,35 @@ class Reviews:
 
     # -- grades -----------------------------------------------------------------------------
 
-    def grade(self, card: Card, button: int, duration_ms: int, typed_answer: str | None = None,
-              ticked: tuple[int, ...] | None = None, custom: CustomSession | None = None) -> Grade:
+    def grade(
+        self,
+        card: Card,
+        button: int,
+        duration_ms: int,
+        typed_answer: str | None = None,
+        ticked: tuple[int, ...] | None = None,
+        custom: CustomSession | None = None,
+    ) -> Grade:
         """The grade for pressing `button` on `card` now, with what was typed and ticked, as the
         session (`custom`, None: today's queue) logs it; nothing is written yet."""
         now = self.study.clock()
         today = study_day(now, self.study.config.rollover_hour)
         quality = BUTTON_QUALITY[button]
-        return as_logged(Grade(card.item_id, button, quality, duration_ms, now, today, card.state,
-                               self.study.next_state(card, quality, today), typed_answer, ticked), custom)
+        return as_logged(
+            Grade(
+                card.item_id,
+                button,
+                quality,
+                duration_ms,
+                now,
+                today,
+                card.state,
+                self.study.next_state(card, quality, today),
+                typed_answer,
+                ticked,
+            ),
+            custom,
+        )
 
     def grade_estimate(self, card: Card, attempt: Attempt, custom: CustomSession | None = None) -> Grade:
         """The review an answered estimate counts as (quality from the score, not from a button), as
@@ -115,8 +136,19 @@ class Reviews:
         quality = attempt.result.quality
         after = self.study.next_state(card, quality, today)
         button = grading.button_for_quality(quality)
-        return as_logged(Grade(card.item_id, button, quality, int(attempt.seconds * 1000), attempt.attempted_at,
-                               today, card.state, after), custom)
+        return as_logged(
+            Grade(
+                card.item_id,
+                button,
+                quality,
+                int(attempt.seconds * 1000),
+                attempt.attempted_at,
+                today,
+                card.state,
+                after,
+            ),
+            custom,
+        )
 
     def scheduled_day(self, state: ItemState) -> date | None:
         """The day the item is due once passed: a passed state's own due day, else the day the
@@ -130,8 +162,11 @@ class Reviews:
         if keeps_schedules(custom):
             return Outcome(kept=True)
         scheduled = self.scheduled_day(grade.after)
-        return Outcome(again_today=comes_back_today(grade.button), counted=counts_today(grade.before, grade.study_day),
-                       days=None if scheduled is None else (scheduled - grade.study_day).days)
+        return Outcome(
+            again_today=comes_back_today(grade.button),
+            counted=counts_today(grade.before, grade.study_day),
+            days=None if scheduled is None else (scheduled - grade.study_day).days,
+        )
 
     def previews(self, card: Card, custom: CustomSession | None = None) -> dict[int, Outcome]:
         """What each grade button (1–4) would do to `card`'s schedule today, in the session `custom`."""
@@ -154,8 +189,9 @@ class Reviews:
         return self.study.write(f"the undo on {grade.item_id}", "undo", grade)
 
     def save_suspended(self, item_id: str, suspended: bool = True) -> Future[None]:
-        return self.study.write(f"{'suspending' if suspended else 'unsuspending'} {item_id}", "suspend", item_id,
-                                suspended)
+        return self.study.write(
+            f"{'suspending' if suspended else 'unsuspending'} {item_id}", "suspend", item_id, suspended
+        )
 
     def save_forget(self, item_id: str) -> Future[None]:
         """Put an item back to new; its history stays."""

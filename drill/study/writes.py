@@ -73,8 +73,13 @@ def write_round_end(study: Target, round_id: int, score: float, abandoned: bool,
 
 
 PENDING: dict[str, Callable[..., Any]] = {
-    "grade": write_grade, "estimate": write_estimate, "coding": write_coding, "undo": write_undo,
-    "suspend": on_engine(set_suspended), "forget": on_engine(forget_item),
-    "round_answer": on_engine(record_round_attempt), "round_end": write_round_end,
+    "grade": write_grade,
+    "estimate": write_estimate,
+    "coding": write_coding,
+    "undo": write_undo,
+    "suspend": on_engine(set_suspended),
+    "forget": on_engine(forget_item),
+    "round_answer": on_engine(record_round_attempt),
+    "round_end": write_round_end,
 }
 ADDS_ROWS = {"grade", "estimate", "coding", "round_answer"}  # replayed, these skip what is stored already

@@ -108,8 +108,11 @@ class Activity(ReadModel):
     @computed_field
     @property
     def per_day(self) -> dict[str, Any]:
-        return {"start": self.reviews.start, "reviews": list(self.reviews.values),
-                "seconds": [rounded(value, 1) for value in self.seconds.values]}
+        return {
+            "start": self.reviews.start,
+            "reviews": list(self.reviews.values),
+            "seconds": [rounded(value, 1) for value in self.seconds.values],
+        }
 
     @computed_field(alias="reviews")
     @property
@@ -169,17 +172,20 @@ def streak(connection: Connection, scope: Scope) -> Streak:
                 SELECT (SELECT MIN(study_day) FROM review WHERE study_day > days.d AND study_day <= :today)
                 FROM days WHERE days.d IS NOT NULL),
             runs AS (SELECT MIN(d) AS first, MAX(d) AS last, COUNT(*) AS length
-                     FROM (SELECT d, {sql.days_between('d', "'2000-01-01'")} - ROW_NUMBER() OVER (ORDER BY d) AS island
+                     FROM (SELECT d, {sql.days_between("d", "'2000-01-01'")} - ROW_NUMBER() OVER (ORDER BY d) AS island
                            FROM days WHERE d IS NOT NULL) AS numbered
                      GROUP BY island)
         SELECT (SELECT CAST(COALESCE(SUM(length), 0) AS INTEGER) FROM runs) AS studied,
-            (SELECT length FROM runs WHERE last >= {sql.days_before(':today', 1)}) AS current,
+            (SELECT length FROM runs WHERE last >= {sql.days_before(":today", 1)}) AS current,
             longest.length, longest.first, longest.last
         FROM (SELECT 1 AS one) AS anchor
             LEFT JOIN (SELECT * FROM runs ORDER BY length DESC, last DESC LIMIT 1) AS longest ON TRUE""",
         scope,
-        (*counts("studied", "current", "length"), column("first", review.c.study_day.type),
-         column("last", review.c.study_day.type)),
+        (
+            *counts("studied", "current", "length"),
+            column("first", review.c.study_day.type),
+            column("last", review.c.study_day.type),
+        ),
     )[0]
     return Streak(
         current=row.current or 0,
@@ -192,8 +198,12 @@ def streak(connection: Connection, scope: Scope) -> Streak:
 
 def _series(days: dict[date, DayRow], start: date, end: date, value: Callable[[DayRow], float]) -> Series:
     count = (end - start).days + 1
-    return Series(start, tuple(value(days[day]) if day in days else 0 for day in
-                               (start + timedelta(days=n) for n in range(max(count, 0)))))
+    return Series(
+        start,
+        tuple(
+            value(days[day]) if day in days else 0 for day in (start + timedelta(days=n) for n in range(max(count, 0)))
+        ),
+    )
 
 
 def _retention(days: dict[date, DayRow], today: date, window: int) -> Retention:

@@ -79,12 +79,14 @@ class Tally:
     def result(self, first_day: date, model: str) -> Calibration:
         reviews = sum(self.count)
         bins = tuple(
-            CalibrationBin(low=low, high=high, reviews=n, predicted=None if not n else total / n,
-                           actual=ratio(good, n))
+            CalibrationBin(low=low, high=high, reviews=n, predicted=None if not n else total / n, actual=ratio(good, n))
             for (low, high), n, total, good in zip(BINS, self.count, self.predicted, self.passed, strict=True)
         )
         return Calibration(
-            first_day=first_day, model=model, reviews=reviews, passed=sum(self.passed),
+            first_day=first_day,
+            model=model,
+            reviews=reviews,
+            passed=sum(self.passed),
             brier=None if not reviews else sum(self.squares) / reviews,
             predicted=None if not reviews else sum(self.predicted) / reviews,
             bins=bins,

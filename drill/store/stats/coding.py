@@ -20,8 +20,20 @@ from drill.store.tables import coding_attempt, item
 
 
 class DrillStats(ReadModel):
-    KEYS = ("drill", "block", "topic", "budget_s", "attempts", "runs", "passed", "pass_rate", "best_s", "last_s",
-            "last_passed", "hints")
+    KEYS = (
+        "drill",
+        "block",
+        "topic",
+        "budget_s",
+        "attempts",
+        "runs",
+        "passed",
+        "pass_rate",
+        "best_s",
+        "last_s",
+        "last_passed",
+        "hints",
+    )
 
     drill: str
     block: str
@@ -88,16 +100,34 @@ def coding(connection: Connection, scope: Scope) -> Coding:
         FROM ranked JOIN item ON item.id = ranked.item_id
         GROUP BY ranked.item_id, item.block, item.topic, item.target_seconds ORDER BY ranked.item_id""",
         scope,
-        (coding_attempt.c.item_id, item.c.block, item.c.topic, item.c.target_seconds,
-         *counts("attempts", "runs", "passed"), *measures("best", "last_s"), *counts("last_passed", "hints")),
+        (
+            coding_attempt.c.item_id,
+            item.c.block,
+            item.c.topic,
+            item.c.target_seconds,
+            *counts("attempts", "runs", "passed"),
+            *measures("best", "last_s"),
+            *counts("last_passed", "hints"),
+        ),
     )
     available = connection.execute(
-        select(func.count()).where(item.c.kind == "coding", ACTIVE, *of_block(scope))).scalar_one()
+        select(func.count()).where(item.c.kind == "coding", ACTIVE, *of_block(scope))
+    ).scalar_one()
     return Coding(
         drills=tuple(
-            DrillStats(drill=drill_id(row.item_id), block=row.block, topic=row.topic, budget_s=row.target_seconds,
-                       attempts=row.attempts, runs=row.runs, passed=row.passed, best_s=row.best, last_s=row.last_s,
-                       last_passed=bool(row.last_passed), hints=row.hints)
+            DrillStats(
+                drill=drill_id(row.item_id),
+                block=row.block,
+                topic=row.topic,
+                budget_s=row.target_seconds,
+                attempts=row.attempts,
+                runs=row.runs,
+                passed=row.passed,
+                best_s=row.best,
+                last_s=row.last_s,
+                last_passed=bool(row.last_passed),
+                hints=row.hints,
+            )
             for row in found
         ),
         available=available,

@@ -122,7 +122,7 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
             m AS (SELECT item_id, AVG(log_error) AS median FROM ranked JOIN f USING (item_id)
                 WHERE {MIDDLE} GROUP BY item_id)
         SELECT f.item_id, item.block, item.topic, f.attempts, f.mean_score, m.median,
-            {dialect(connection).least('f.attempts', ':recent')} AS recent_n,
+            {dialect(connection).least("f.attempts", ":recent")} AS recent_n,
             (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
                 AND e.attempted_at >= :since AND e.attempted_at < :until
                 ORDER BY e.attempted_at DESC, e.id DESC LIMIT 1) AS last_score,
@@ -132,8 +132,15 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
         FROM f JOIN item ON item.id = f.item_id LEFT JOIN m USING (item_id)
         ORDER BY f.mean_score, f.item_id""",
         scope,
-        (estimate_attempt.c.item_id, item.c.block, item.c.topic, *counts("attempts"), *measures("mean_score", "median"),
-         *counts("recent_n"), *measures("last_score", "recent_score")),
+        (
+            estimate_attempt.c.item_id,
+            item.c.block,
+            item.c.topic,
+            *counts("attempts"),
+            *measures("mean_score", "median"),
+            *counts("recent_n"),
+            *measures("last_score", "recent_score"),
+        ),
         recent=RECENT,
     )
     slips: dict[str, list[SlipCount]] = {}
@@ -156,10 +163,20 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
         if earlier > 0:  # the mean of the earlier attempts, from the totals
             earlier_mean = (row.mean_score * row.attempts - row.recent_score * row.recent_n) / earlier
             trend = row.recent_score - earlier_mean
-        families.append(FamilyStats(
-            family_id(row.item_id), row.block, row.topic, row.attempts, row.mean_score, row.median,
-            row.last_score, row.recent_score, trend, tuple(slips.get(row.item_id, ())),
-        ))
+        families.append(
+            FamilyStats(
+                family_id(row.item_id),
+                row.block,
+                row.topic,
+                row.attempts,
+                row.mean_score,
+                row.median,
+                row.last_score,
+                row.recent_score,
+                trend,
+                tuple(slips.get(row.item_id, ())),
+            )
+        )
     return families
 
 
@@ -183,11 +200,13 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
     for n in range(count):
         day = start + timedelta(days=n * size)
         begins = max(day, first)  # the oldest bucket may be cut short by the period's start
-        buckets.append((
-            begins,
-            moment_text(day_start(begins, scope.rollover_hour)),
-            moment_text(day_start(day + timedelta(days=size), scope.rollover_hour)),
-        ))
+        buckets.append(
+            (
+                begins,
+                moment_text(day_start(begins, scope.rollover_hour)),
+                moment_text(day_start(day + timedelta(days=size), scope.rollover_hour)),
+            )
+        )
     return size, buckets
 
 
@@ -201,7 +220,7 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
         row.bucket: row
         for row in rows(
             connection,
-            f"""WITH b AS ({dialect(connection).json_ranges(':bounds')}),
+            f"""WITH b AS ({dialect(connection).json_ranges(":bounds")}),
                 x AS (SELECT b.bucket, a.score, a.log_error
                       FROM b CROSS JOIN item CROSS JOIN estimate_attempt AS a
                       WHERE a.item_id = item.id AND item.kind = 'estimate' {block}
@@ -221,8 +240,9 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
     points = []
     for index, (day, _, _) in enumerate(buckets):
         row = found.get(index)
-        points.append(TrendPoint(day, row.attempts, row.mean_score, row.median) if row
-                      else TrendPoint(day, 0, None, None))
+        points.append(
+            TrendPoint(day, row.attempts, row.mean_score, row.median) if row else TrendPoint(day, 0, None, None)
+        )
     return size, tuple(points)
 
 
@@ -274,16 +294,32 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
         GROUP BY r.id, r.started_at, r.finished_at, r.problems, r.time_limit_s, r.score, r.abandoned
         ORDER BY r.started_at DESC, r.id DESC""",
         scope,
-        (mock_round.c.id, mock_round.c.started_at, mock_round.c.finished_at, mock_round.c.problems,
-         mock_round.c.time_limit_s, mock_round.c.score, mock_round.c.abandoned, *counts("answered"),
-         *measures("seconds")),
+        (
+            mock_round.c.id,
+            mock_round.c.started_at,
+            mock_round.c.finished_at,
+            mock_round.c.problems,
+            mock_round.c.time_limit_s,
+            mock_round.c.score,
+            mock_round.c.abandoned,
+            *counts("answered"),
+            *measures("seconds"),
+        ),
         limit=ROUNDS,
     )
     rounds = tuple(
-        MockRound(id=row.id, started_at=as_iso(row.started_at), problems=row.problems, answered=row.answered,
-                  score=row.score, seconds=time_used(row), time_limit_s=row.time_limit_s,
-                  abandoned=bool(row.abandoned))
+        MockRound(
+            id=row.id,
+            started_at=as_iso(row.started_at),
+            problems=row.problems,
+            answered=row.answered,
+            score=row.score,
+            seconds=time_used(row),
+            time_limit_s=row.time_limit_s,
+            abandoned=bool(row.abandoned),
+        )
         for row in found
     )
-    return MockHistory(count=summary[0], finished=summary[1], mean_score=summary[2], best_score=summary[3],
-                       rounds=rounds)
+    return MockHistory(
+        count=summary[0], finished=summary[1], mean_score=summary[2], best_score=summary[3], rounds=rounds
+    )

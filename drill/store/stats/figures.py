@@ -58,8 +58,22 @@ class Load(ReadModel):
 class StatsReport(ReadModel):
     """Every figure. Its JSON, the figures of `drill stats --json`: the scope, then each figure by name."""
 
-    KEYS = ("period", "period_label", "period_start", "block", "readiness", "load", "activity", "retention",
-            "estimation", "mock_rounds", "mock_interviews", "coding", "pitch", "steering")
+    KEYS = (
+        "period",
+        "period_label",
+        "period_start",
+        "block",
+        "readiness",
+        "load",
+        "activity",
+        "retention",
+        "estimation",
+        "mock_rounds",
+        "mock_interviews",
+        "coding",
+        "pitch",
+        "steering",
+    )
 
     scope: Scope = Field(exclude=True)
     readiness: Readiness
@@ -119,9 +133,15 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: Plan | None = Non
             scope=scope,
             readiness=readiness(connection, scope),
             forecast=ahead,
-            today=TodayLoad(due=ahead.due[0], overdue=ahead.overdue, brought_forward=forward,
-                            new=min(ahead.unseen, max(0, new_room)), done=days.today_reviews,
-                            seconds_done=days.today_seconds, seconds_per_review=days.seconds_per_review),
+            today=TodayLoad(
+                due=ahead.due[0],
+                overdue=ahead.overdue,
+                brought_forward=forward,
+                new=min(ahead.unseen, max(0, new_room)),
+                done=days.today_reviews,
+                seconds_done=days.today_seconds,
+                seconds_per_review=days.seconds_per_review,
+            ),
             activity=days,
             estimation=estimation(connection, scope),
             mock=mock_rounds(connection, scope),

@@ -34,15 +34,19 @@ class InterviewFigures(ReadModel):
     @property
     def interviews(self) -> list[dict[str, Any]]:
         """The latest interviews as their scorecards write them, counting their answers instead of listing them."""
-        return [card.model_dump(mode="json", exclude={"answers"}) | {"answered": len(card.answers)}
-                for card in self.recent]
+        return [
+            card.model_dump(mode="json", exclude={"answers"}) | {"answered": len(card.answers)} for card in self.recent
+        ]
 
 
 def interview_figures(engine: Engine) -> InterviewFigures:
     summary = interview_summary(engine)
     return InterviewFigures(
-        count=summary["count"], finished=summary["finished"], abandoned=summary["abandoned"],
-        mean_score=summary["mean_score"], best_score=summary["best_score"],
+        count=summary["count"],
+        finished=summary["finished"],
+        abandoned=summary["abandoned"],
+        mean_score=summary["mean_score"],
+        best_score=summary["best_score"],
         by_section=summary["by_section"],
         recent=tuple(interview_history(engine, RECENT)),
     )

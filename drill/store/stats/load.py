@@ -48,11 +48,13 @@ def forecast(connection: Connection, scope: Scope) -> Forecast:
     counts = {
         as_date(day): number
         for day, number in connection.execute(
-            select(day, func.count()).where(*in_scope, item.c.due_day <= last).group_by("day"))
+            select(day, func.count()).where(*in_scope, item.c.due_day <= last).group_by("day")
+        )
     }
     overdue, unseen = connection.execute(
-        select(func.count().filter(item.c.due_day < scope.today), func.count().filter(item.c.last_review_day.is_(None)))
-        .where(*in_scope)
+        select(
+            func.count().filter(item.c.due_day < scope.today), func.count().filter(item.c.last_review_day.is_(None))
+        ).where(*in_scope)
     ).one()
     due = tuple(counts.get(scope.today + timedelta(days=n), 0) for n in range(FORECAST_DAYS))
     return Forecast(start=scope.today, due=due, overdue=overdue, unseen=unseen)

@@ -38,11 +38,13 @@ class Rung(ReadModel):
 
 
 def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
-    items: dict[int, int] = dict(connection.execute(
-        select(item.c.target_seconds, func.count())
-        .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
-        .group_by(item.c.target_seconds)
-    ).all())
+    items: dict[int, int] = dict(
+        connection.execute(
+            select(item.c.target_seconds, func.count())
+            .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
+            .group_by(item.c.target_seconds)
+        ).all()
+    )
     found = {
         row.target: row
         for row in rows(
@@ -63,17 +65,30 @@ def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
                 MAX(CASE WHEN recency = 1 THEN s END) AS last_s
             FROM ranked GROUP BY target""",
             scope,
-            (column("target", Integer), *counts("reviews"), *measures("mean_s", "median_s"), *counts("within"),
-             *measures("last_s")),
+            (
+                column("target", Integer),
+                *counts("reviews"),
+                *measures("mean_s", "median_s"),
+                *counts("within"),
+                *measures("last_s"),
+            ),
             shortest=SHORTEST_SHARE,
         )
     }
     targets = sorted(set(PITCH_SECONDS) | set(items) | set(found))
     return tuple(
-        Rung(target_s=target, items=items.get(target, 0), reviews=found[target].reviews, mean_s=found[target].mean_s,
-             median_s=found[target].median_s, within=found[target].within, last_s=found[target].last_s)
+        Rung(
+            target_s=target,
+            items=items.get(target, 0),
+            reviews=found[target].reviews,
+            mean_s=found[target].mean_s,
+            median_s=found[target].median_s,
+            within=found[target].within,
+            last_s=found[target].last_s,
+        )
         if target in found
-        else Rung(target_s=target, items=items.get(target, 0), reviews=0, mean_s=None, median_s=None, within=0,
-                  last_s=None)
+        else Rung(
+            target_s=target, items=items.get(target, 0), reviews=0, mean_s=None, median_s=None, within=0, last_s=None
+        )
         for target in targets
     )

@@ -37,10 +37,14 @@ def _items(sql: Dialect, scope: Scope) -> tuple[str, dict[str, float]]:
     curve = memory.get(scope.scheduler).curve()
     elapsed = sql.greatest(sql.days_between(":target", "last_review_day"), "0")
     recall, params = predicted_recall(sql, curve, elapsed, ITEM_MEMORY[curve.memory])
-    return f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
+    return (
+        f"""SELECT block, topic, last_review_day IS NOT NULL AS seen, interval >= :mature AS mature,
         kind != 'coding' AND due_day <= :today AS due,
         CASE WHEN last_review_day IS NOT NULL THEN {recall} END AS recall
-        FROM item WHERE retired = FALSE AND suspended = FALSE {item_block(scope)}""", params
+        FROM item WHERE retired = FALSE AND suspended = FALSE {item_block(scope)}""",
+        params,
+    )
+
 
 WEAKEST_PER_BLOCK = 3
 WEAKEST = 5
@@ -84,8 +88,19 @@ class BlockReadiness(ReadModel):
 
 
 class Readiness(ReadModel):
-    KEYS = ("target_day", "recall_model", "items", "seen", "mature", "recall", "expected", "coverage", "by_block",
-            "weakest_topics", "calibration")
+    KEYS = (
+        "target_day",
+        "recall_model",
+        "items",
+        "seen",
+        "mature",
+        "recall",
+        "expected",
+        "coverage",
+        "by_block",
+        "weakest_topics",
+        "calibration",
+    )
 
     target_day: date
     blocks: tuple[BlockReadiness, ...] = Field(serialization_alias="by_block")
@@ -170,8 +185,14 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
     }
     topics = sorted(
         (
-            TopicRecall(block=row.block, topic=row.topic, items=row.items, seen=row.seen, recall=_float(row.recall),
-                        expected=_share(row.recall_sum, row.items) or 0.0)
+            TopicRecall(
+                block=row.block,
+                topic=row.topic,
+                items=row.items,
+                seen=row.seen,
+                recall=_float(row.recall),
+                expected=_share(row.recall_sum, row.items) or 0.0,
+            )
             for row in rows(
                 connection,
                 f"""SELECT block, topic, COUNT(*) AS items, COUNT(*) FILTER (WHERE seen) AS seen, AVG(recall) AS recall,
@@ -191,8 +212,21 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
         if row is None:
             blocks.append(BlockReadiness(block=block, items=0, seen=0, mature=0, due=0, recall=None, weakest=()))
         else:
-            blocks.append(BlockReadiness(block=block, items=row.items, seen=row.seen, mature=row.mature, due=row.due,
-                                         recall=_float(row.recall), weakest=weakest,
-                                         expected=_share(row.recall_sum, row.items)))
-    return Readiness(target_day=scope.target_day, blocks=tuple(blocks), weakest=tuple(topics[:WEAKEST]),
-                     calibration=calibration(connection, scope))
+            blocks.append(
+                BlockReadiness(
+                    block=block,
+                    items=row.items,
+                    seen=row.seen,
+                    mature=row.mature,
+                    due=row.due,
+                    recall=_float(row.recall),
+                    weakest=weakest,
+                    expected=_share(row.recall_sum, row.items),
+                )
+            )
+    return Readiness(
+        target_day=scope.target_day,
+        blocks=tuple(blocks),
+        weakest=tuple(topics[:WEAKEST]),
+        calibration=calibration(connection, scope),
+    )

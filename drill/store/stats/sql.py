@@ -19,8 +19,9 @@ ITEM_MEMORY = {"interval": "interval", "stability": "fsrs_stability"}  # an item
 MEMORY_BEFORE = {"interval": "interval_before", "stability": "fsrs_stability_before"}  # a review row's, before it
 
 
-def rows(connection: Connection, sql: str, scope: Scope, columns: Sequence[ColumnElement[Any]],
-         **extra: Any) -> Sequence[Any]:
+def rows(
+    connection: Connection, sql: str, scope: Scope, columns: Sequence[ColumnElement[Any]], **extra: Any
+) -> Sequence[Any]:
     """The rows of the SQL text `sql`, whose result columns are `columns` in order: the tables' own
     where a result is a stored column, else named and typed (`counts`, `measures`)."""
     return connection.execute(text(sql).columns(*columns), {**scope.params(), **extra}).all()
