@@ -24,7 +24,8 @@ def in_published_order(self: Any, handler: SerializerFunctionWrapHandler) -> dic
 
 class ReadModel(BaseModel):
     """A frozen record whose JSON keys are its fields' names (or their serialization aliases), then its
-    computed fields; those in `KEYS` first, in that order, where a class sets them."""
+    computed fields; those in `KEYS` first, in that order, where a class sets them. Its validator is
+    built when the first record is made, not at import (a start-up loads many it never makes)."""
 
     model_config = ConfigDict(frozen=True, serialize_by_alias=True, defer_build=True)
 
