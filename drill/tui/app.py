@@ -83,9 +83,16 @@ class DrillApp(ShowsWorkerFailures, Routes):
                 asyncio.get_running_loop().add_signal_handler(hangup, self._hung_up)
 
     def on_unmount(self) -> None:
+        """Any other ending than quit or hang-up (an exception, a test's pilot) still closes the
+        study: its writes are waited for a bounded time, and what is left stays in the journal."""
         for hangup in HANGUPS:
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
                 asyncio.get_running_loop().remove_signal_handler(hangup)
+        if self.study is not None and not self._quitting:
+            from drill.study.core import QUIT_WAIT_S
+
+            self._quitting = True
+            self.study.close(QUIT_WAIT_S)
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def open_study(self) -> None:

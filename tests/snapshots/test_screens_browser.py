@@ -9,6 +9,8 @@ from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, sn
 from drill.tui.screens.browser import BrowserScreen
 from drill.tui.screens.card_info import CardInfoScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 def browser_after(*keys: str, info: bool = False):
     """Open the browser, press `keys` (a search typed after `/`, a filter toggled), and with `info`

@@ -9,6 +9,8 @@ from textual.widgets import Checkbox, Input
 from drill.tui.screens.custom_session import CustomSessionScreen
 from drill.tui.screens.review import ReviewScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 async def setup(pilot) -> None:
     await home(pilot)

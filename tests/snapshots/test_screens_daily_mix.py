@@ -8,6 +8,8 @@ from drill.paths import Paths
 from drill.tui.app import DrillApp
 from drill.tui.screens.review import ReviewScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 @pytest.mark.parametrize("screen", ["home", "review"])
 def test_snapshot_a_due_drill(snap_compare, drill_due, drill_home, clock, screen) -> None:

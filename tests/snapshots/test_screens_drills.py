@@ -32,6 +32,8 @@ from drill.tui.dialogs.choose import Choose
 from drill.tui.screens.drill_attempt import DrillScreen
 from drill.tui.screens.drills import DrillListScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 def without_torch(monkeypatch) -> None:
     """This Python lacks torch (and is named the same on every machine)."""

@@ -7,6 +7,8 @@ import pytest
 from helpers.pilot import wait_until
 from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, snapshot
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 def fresh(paths, clock) -> None:
     all_content(paths)

@@ -24,6 +24,8 @@ from drill.tui.screens.mock.interview_history import MockInterviewHistoryScreen
 from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 async def setup(pilot) -> MockInterviewSetupScreen:
     await home(pilot, seed=11)

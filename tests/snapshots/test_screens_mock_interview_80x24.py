@@ -14,6 +14,8 @@ from drill.tui.screens.mock.interview import MockInterviewScreen
 from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen
 from drill.tui.screens.mock.interview_setup import MockInterviewSetupScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 SIZE = (80, 24)
 
 

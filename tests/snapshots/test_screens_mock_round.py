@@ -23,6 +23,8 @@ from drill.tui.screens.mock.round_history import MockHistoryScreen
 from drill.tui.screens.mock.round_setup import MockSetupScreen
 from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 async def setup(pilot) -> MockSetupScreen:
     await home(pilot, seed=5)

@@ -10,6 +10,8 @@ from helpers.screens import open_review
 from drill.tui.screens.review import ReviewScreen
 from drill.tui.screens.summary import SummaryScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize(

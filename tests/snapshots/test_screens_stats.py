@@ -8,6 +8,8 @@ from helpers.screen_steps import SIZE_IDS, SIZES, all_content, history, home, sn
 
 from drill.tui.screens.stats import StatsScreen
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 def loaded(pilot) -> bool:
     return isinstance(pilot.app.screen, StatsScreen) and pilot.app.screen.has_class("loaded")

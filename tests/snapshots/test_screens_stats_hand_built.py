@@ -10,6 +10,8 @@ from helpers.stats_history import history  # noqa: F401  (a fixture)
 
 from drill.tui.app import DrillApp
 
+pytestmark = pytest.mark.slow  # every snapshot renders the app: the inner loop leaves them to CI
+
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_stats_snapshot(snap_compare, history, clock, size) -> None:

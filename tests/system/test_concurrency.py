@@ -4,6 +4,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+import pytest
 from helpers.concurrent_grading import (
     ITEMS,
     REVIEWS_OF_ONE,
@@ -14,6 +15,7 @@ from helpers.concurrent_grading import (
 from helpers.content import write_deck
 
 
+@pytest.mark.slow
 def test_two_processes_grade_at_once(drill_home: Path) -> None:
     write_deck(drill_home / "decks", "many.toml", [(f"x-{i}", "memory") for i in range(ITEMS)])
     recorded = grade_at_once([dict(os.environ)] * 2)
@@ -23,6 +25,7 @@ def test_two_processes_grade_at_once(drill_home: Path) -> None:
     assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+@pytest.mark.slow
 def test_two_processes_grading_one_card_count_it_once(drill_home: Path) -> None:
     write_deck(drill_home / "decks", "one.toml", [("x-0", "memory")])
     grade_one_card_twice([dict(os.environ)] * 2)

@@ -71,6 +71,7 @@ def damage(paths: Paths, kind: str) -> str:
     return digest(paths.database)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(DAMAGE))
 def test_cli_says_one_line_and_changes_nothing(home_with_history, kind) -> None:
     paths = home_with_history

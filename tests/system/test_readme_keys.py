@@ -141,6 +141,7 @@ def footer_shows_only_documented_keys(screen, where: str) -> None:
     assert not undocumented, f"{where}'s Footer shows {sorted(undocumented)}, which README's keys table does not list"
 
 
+@pytest.mark.slow
 async def test_home_stats_and_summary_footers_match_the_table(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -159,6 +160,7 @@ async def test_home_stats_and_summary_footers_match_the_table(small_paths, clock
         footer_shows_only_documented_keys(app.screen, "session summary")
 
 
+@pytest.mark.slow
 async def test_review_footers_of_a_pitch_and_an_estimate_match_the_table(small_paths, clock) -> None:
     pitch_only(small_paths)
     estimates_only(small_paths, "kv-cache.toml")

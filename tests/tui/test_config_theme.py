@@ -1,5 +1,6 @@
 """The theme picked in the command palette is remembered in config.toml and applied at the next start."""
 
+import pytest
 from helpers.pilot import wait_ready, wait_until
 from textual import constants
 
@@ -7,6 +8,7 @@ from drill.config import Config
 from drill.tui.app import DrillApp
 
 
+@pytest.mark.slow
 async def test_the_theme_picked_in_the_palette_comes_back_after_a_restart(small_paths, clock) -> None:
     small_paths.home.mkdir(parents=True, exist_ok=True)
     small_paths.config.write_text("# my settings\nrollover_hour = 5\n")

@@ -51,6 +51,7 @@ def item_row(app, item_id: str) -> tuple:
     return row
 
 
+@pytest.mark.slow
 async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_answer(
     small_paths, clock, tmp_path, monkeypatch
 ) -> None:
@@ -76,6 +77,7 @@ async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_an
         assert db_rows(app, f"SELECT button FROM review WHERE item_id = '{item_id}' ORDER BY id") == [(1,), (3,)]
 
 
+@pytest.mark.slow
 async def test_a_shipped_card_of_an_installed_drill_is_edited_in_the_override_deck(
     small_paths, clock, tmp_path, monkeypatch
 ) -> None:
@@ -102,6 +104,7 @@ async def test_a_shipped_card_of_an_installed_drill_is_edited_in_the_override_de
         assert any("your copy in" in str(note.message) for note in app._notifications)
 
 
+@pytest.mark.slow
 async def test_a_broken_edit_says_where_and_keeps_the_old_card(small_paths, clock, tmp_path, monkeypatch) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:

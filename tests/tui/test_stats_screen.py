@@ -25,6 +25,7 @@ def head(screen) -> str:
     return text_of(screen, "#stats-head")
 
 
+@pytest.mark.slow
 async def test_period_and_block_keys(history, clock) -> None:
     app = DrillApp(history, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -69,6 +70,7 @@ async def test_period_and_block_keys(history, clock) -> None:
         await wait_until(pilot, lambda: app.screen is app.home_screen)
 
 
+@pytest.mark.slow
 async def test_stats_from_the_command_palette(history, clock) -> None:
     from drill.tui.screens.stats import StatsScreen
 
@@ -82,6 +84,7 @@ async def test_stats_from_the_command_palette(history, clock) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.has_class("loaded"))
 
 
+@pytest.mark.slow
 async def test_a_newer_choice_wins_over_a_slower_earlier_load(history, clock) -> None:
     """Figures for a period the user has already left are dropped when they arrive."""
     app = DrillApp(history, clock=clock)
@@ -95,6 +98,7 @@ async def test_a_newer_choice_wins_over_a_slower_earlier_load(history, clock) ->
         assert screen.report is stale and screen.period == 7
 
 
+@pytest.mark.slow
 async def test_readiness_shows_expected_beside_coverage_and_recall_and_the_calibration(history, clock) -> None:
     app = DrillApp(history, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -121,6 +125,7 @@ async def test_calibration_says_so_when_there_is_nothing_to_check(small_paths, c
         assert "all             0/6       0       —        0%" in text_of(app.screen, "#readiness")
 
 
+@pytest.mark.slow
 async def test_mock_interviews_are_shown_with_their_scores(drill_home, clock) -> None:
     import random
 
@@ -149,6 +154,7 @@ async def test_no_interview_yet_says_how_to_start_one(small_paths, clock) -> Non
         assert "No mock interviews yet: M on home starts one." in text_of(app.screen, "#interviews")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_no_section_is_cut_to_an_ellipsis(history, clock, size) -> None:
     """Every table and line of the stats screen reads whole in its section's width, at 80 and 120

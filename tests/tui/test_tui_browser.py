@@ -76,6 +76,7 @@ def stored(app, item_id: str) -> tuple:
     return row
 
 
+@pytest.mark.slow
 async def test_b_shows_every_item_and_slash_searches_as_you_type(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -45,6 +45,7 @@ def results(screen: DrillScreen) -> str:
     return screen.query_one("#drill-results", Markdown).source
 
 
+@pytest.mark.slow
 async def test_without_torch_the_list_and_the_drill_say_how_to_fix_it_and_nothing_runs(app, monkeypatch) -> None:
     real = environment.find_spec
     monkeypatch.setattr(environment, "find_spec", lambda name: None if name == "torch" else real(name))
@@ -75,6 +76,7 @@ async def test_the_list_has_no_warning_when_all_is_installed(app) -> None:
         assert not listing.query("#drills-environment")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", ["pytest", "torch"])
 async def test_a_run_whose_test_process_cannot_import_is_not_an_attempt(app, monkeypatch, tmp_path, block) -> None:
     """The screen's check passes (this process has both); the worker's forked test process lacks

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from drill.coding.runner.result import TestResult
 from drill.tui.screens.drill_results import result_lines, shorten
 
@@ -25,6 +27,7 @@ def test_a_syntax_error_stopping_every_test_is_said_once() -> None:
     assert result_lines(tests) == [f"- ! `test_0` — {SYNTAX}", "- ! `test_1`", "- ! `test_2`"]
 
 
+@pytest.mark.slow
 def test_each_failure_says_what_is_new() -> None:
     tests = [
         TestResult("test_a", "passed"),

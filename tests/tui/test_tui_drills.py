@@ -99,6 +99,7 @@ async def test_solving_a_drill_records_a_pass_and_a_review(app) -> None:
     assert db_rows(app, "SELECT item_id, quality, button FROM review") == [("kernel:quantize-per-channel", 3, 2)]
 
 
+@pytest.mark.slow
 async def test_giving_up_reveals_the_solution_and_counts_as_a_lapse(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -116,6 +117,7 @@ async def test_giving_up_reveals_the_solution_and_counts_as_a_lapse(app) -> None
     assert db_rows(app, "SELECT interval, repetitions FROM item WHERE id = 'kernel:dpo-loss'") == [(1, 0)]
 
 
+@pytest.mark.slow
 async def test_edit_without_editor_says_how_to_work(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -149,6 +151,7 @@ async def test_editor_runs_inside_suspend_then_the_tests_rerun(app, tmp_path, mo
         await wait_until(pilot, lambda: screen.finished == "pass", timeout=120)
 
 
+@pytest.mark.slow
 async def test_the_list_fits_80_columns_and_names_the_highlighted_drill(app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot)
@@ -162,6 +165,7 @@ async def test_the_list_fits_80_columns_and_names_the_highlighted_drill(app) -> 
         assert table.virtual_size.width <= 80 and table.row_count == len(listing.drills) >= 14
 
 
+@pytest.mark.slow
 async def test_escape_asks_and_the_drill_offers_the_kept_attempt_again(app, clock, stopwatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -199,6 +203,7 @@ async def test_escape_asks_and_the_drill_offers_the_kept_attempt_again(app, cloc
     assert db_rows(app, "SELECT count(*) FROM review") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_starting_fresh_sets_the_old_attempt_aside_and_quitting_keeps_the_new_one(app, clock, stopwatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         first = await open_drill(pilot, "lora-linear")
@@ -218,6 +223,7 @@ async def test_starting_fresh_sets_the_old_attempt_aside_and_quitting_keeps_the_
     assert read_progress(second.workspace) == Progress(90.0, 2, None)
 
 
+@pytest.mark.slow
 async def test_the_clock_stops_at_the_pass(app, stopwatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -233,6 +239,7 @@ async def test_the_clock_stops_at_the_pass(app, stopwatch) -> None:
     assert db_rows(app, "SELECT status, seconds FROM coding_attempt") == [("pass", 415.0)]
 
 
+@pytest.mark.slow
 async def test_hints_and_the_reference_open_in_view_and_are_not_cut_at_80_columns(app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -248,6 +255,7 @@ async def test_hints_and_the_reference_open_in_view_and_are_not_cut_at_80_column
         assert 'margin diff)."""' in reference(screen)  # the end of its longest line, wrapped
 
 
+@pytest.mark.slow
 async def test_a_syntax_error_is_said_once(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_drill(pilot, "dpo-loss")
@@ -259,6 +267,7 @@ async def test_a_syntax_error_is_said_once(app) -> None:
     assert "could not run: the tests" not in said.lower()
 
 
+@pytest.mark.slow
 async def test_the_workspace_path_wraps_at_its_separators(app, drill_home, monkeypatch) -> None:
     monkeypatch.setenv("HOME", str(drill_home.parent))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,5 +1,6 @@
 """Estimate items in the daily review: fresh numbers, a typed answer, quality from the score."""
 
+import pytest
 from helpers.content import estimates_only
 from helpers.pilot import db_rows, wait_until
 from helpers.screens import open_review
@@ -9,6 +10,7 @@ from drill.tui.app import DrillApp
 from drill.tui.screens.summary import SummaryScreen
 
 
+@pytest.mark.slow
 async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
     estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
     app = DrillApp(small_paths, clock=clock)
@@ -45,6 +47,7 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
     ]
 
 
+@pytest.mark.slow
 async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_answer_box(small_paths, clock) -> None:
     estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
     app = DrillApp(small_paths, clock=clock)
@@ -68,6 +71,7 @@ async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_ans
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_the_status_counts_an_estimate_done_as_soon_as_it_is_graded(small_paths, clock) -> None:
     estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
     app = DrillApp(small_paths, clock=clock)

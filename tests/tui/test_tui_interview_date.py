@@ -1,5 +1,6 @@
 """The interview date set from the TUI: written to config.toml, shown on home, and cleared."""
 
+import pytest
 from helpers.pilot import wait_ready, wait_until
 
 from drill.config import Config
@@ -10,6 +11,7 @@ def headline(app) -> str:
     return str(app.home_screen.query_one("#headline").render())
 
 
+@pytest.mark.slow
 async def test_set_and_clear_the_interview_date(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -28,6 +30,7 @@ async def test_set_and_clear_the_interview_date(small_paths, clock) -> None:
         assert app.screen is app.home_screen
 
 
+@pytest.mark.slow
 async def test_a_past_date_is_said_in_the_dialog_and_keeps_the_text(small_paths, clock) -> None:
     from textual.widgets import Input
 

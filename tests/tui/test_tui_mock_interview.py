@@ -52,6 +52,7 @@ async def type_answer(pilot, text: str) -> None:
     await pilot.press("enter")
 
 
+@pytest.mark.slow
 async def test_a_whole_interview_by_keys_is_stored_as_reviews_and_answers(app, drill_home) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot)
@@ -118,6 +119,7 @@ def InterviewSettingsRemembered(drill_home) -> tuple:
     )
 
 
+@pytest.mark.slow
 async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=0, pitch=0, estimates=2)
@@ -139,6 +141,7 @@ async def test_an_unparsable_estimate_keeps_the_problem_and_stores_nothing(app) 
     assert db_rows(app, "SELECT section, score FROM mock_interview_answer") == [("estimate", 1.0)]
 
 
+@pytest.mark.slow
 async def test_the_countdown_running_out_submits_what_parses_and_ends(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=1, pitch=0, estimates=2, minutes=15)
@@ -155,6 +158,7 @@ async def test_the_countdown_running_out_submits_what_parses_and_ends(app) -> No
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(2,)]
 
 
+@pytest.mark.slow
 async def test_the_countdown_running_out_with_an_unparsable_answer_stores_no_answer(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=0, pitch=0, estimates=1, minutes=15)
@@ -166,6 +170,7 @@ async def test_the_countdown_running_out_with_an_unparsable_answer_stores_no_ans
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_escape_asks_then_abandons_keeping_the_answers(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=2, pitch=0, estimates=1)
@@ -184,6 +189,7 @@ async def test_escape_asks_then_abandons_keeping_the_answers(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(1,)]
 
 
+@pytest.mark.slow
 async def test_the_optional_coding_drill_opens_and_its_result_comes_back(app, monkeypatch) -> None:
     import drill.coding.progress
 
@@ -224,6 +230,7 @@ async def test_drill_mock_opens_on_the_setup_which_refuses_an_empty_interview(dr
     assert db_rows(app, "SELECT COUNT(*) FROM mock_interview") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the_review(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start(pilot, grill=1, pitch=0, estimates=0)
@@ -248,6 +255,7 @@ async def test_the_checklist_is_ticked_by_keys_and_the_ticks_are_stored_with_the
     ]
 
 
+@pytest.mark.slow
 async def test_the_scorecard_shows_whole_questions_and_the_history_local_times(app, in_kolkata) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start(pilot, grill=2, pitch=0, estimates=1, seed=4)  # questions of 66 and 52 characters

@@ -33,6 +33,7 @@ async def start_round(pilot) -> MockRoundScreen:
     return pilot.app.screen
 
 
+@pytest.mark.slow
 async def test_a_whole_round_graded_at_the_end(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 5)
@@ -88,6 +89,7 @@ async def test_the_summary_names_problems_by_title_and_keeps_each_value_on_one_l
             assert f" {problem.family_id} " not in shown
 
 
+@pytest.mark.slow
 async def test_immediate_grading_shows_each_worked_solution(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         setup = await open_setup(pilot, 5)
@@ -105,6 +107,7 @@ async def test_immediate_grading_shows_each_worked_solution(app) -> None:
         assert not feedback.display and "problem 2/5" in str(screen.query_one("#session-status").render())
 
 
+@pytest.mark.slow
 async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 10)
@@ -119,6 +122,7 @@ async def test_escape_asks_before_abandoning_and_keeps_answers(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(1,)]
 
 
+@pytest.mark.slow
 async def test_the_round_ends_when_time_runs_out(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
@@ -128,6 +132,7 @@ async def test_the_round_ends_when_time_runs_out(app) -> None:
         assert app.screen.summary.answered == 0 and not app.screen.abandoned
 
 
+@pytest.mark.slow
 async def test_time_running_out_submits_the_box_and_the_summary_shows_the_rounds_clock(app, clock) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
@@ -208,6 +213,7 @@ def test_a_stored_answer_whose_family_is_gone_shows_what_was_stored() -> None:
     assert attempt.score == 0.5 and attempt.result.truth_pretty.startswith("2 GB") and attempt.seconds == 12.0
 
 
+@pytest.mark.slow
 async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, clock) -> None:
     from drill.config import Config, MockRound
     from drill.paths import Paths
@@ -239,6 +245,7 @@ async def test_the_setup_remembers_the_last_choices_across_restarts(drill_home, 
         )
 
 
+@pytest.mark.slow
 async def test_a_remembered_length_outside_the_choices_is_offered(drill_home, clock) -> None:
     from drill.paths import Paths
 

@@ -12,6 +12,7 @@ from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.pitch_timer import PitchTimer
 
 
+@pytest.mark.slow
 async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
@@ -35,6 +36,7 @@ async def test_pitch_timer_reveal_checklist_and_stored_duration(small_paths, clo
     assert duration == int(view.pitch_seconds * 1000) and duration >= 300
 
 
+@pytest.mark.slow
 async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
@@ -47,6 +49,7 @@ async def test_escape_leaves_the_answer_box_and_keeps_the_text(small_paths, cloc
         assert app.screen is app.home_screen
 
 
+@pytest.mark.slow
 async def test_the_checklist_ticks_by_keyboard_and_suggests_a_grade(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
@@ -71,6 +74,7 @@ async def test_the_checklist_ticks_by_keyboard_and_suggests_a_grade(small_paths,
     assert db_rows(app, "SELECT button FROM review") == [(3,)]
 
 
+@pytest.mark.slow
 async def test_the_typed_answer_and_the_ticks_are_stored_with_the_review(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)
@@ -100,6 +104,7 @@ async def test_the_answer_box_shows_three_lines_grows_with_the_answer_then_scrol
         assert screen.view.query_one(PitchTimer).region.y >= 0 and typed.region.bottom <= 23
 
 
+@pytest.mark.slow
 async def test_in_the_answer_box_the_footer_says_escape_or_tab_leaves_it(small_paths, clock) -> None:
     pitch_only(small_paths)
     app = DrillApp(small_paths, clock=clock)

@@ -2,6 +2,7 @@
 
 import sqlite3
 
+import pytest
 from helpers.footer import cut_keys, footer_labels
 from helpers.pilot import db_rows, wait_ready, wait_until
 from helpers.screens import start_review
@@ -16,6 +17,7 @@ def make_app(paths, clock, **kwargs) -> DrillApp:
     return DrillApp(paths, clock=clock, **kwargs)
 
 
+@pytest.mark.slow
 async def test_whole_review_by_keyboard_commits_every_grade(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -61,6 +63,7 @@ async def test_footer_shows_each_grades_interval_after_the_reveal(small_paths, c
         assert markdown.display and "Answer of" in markdown.source
 
 
+@pytest.mark.slow
 async def test_again_brings_the_card_back_and_counts_once(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -79,6 +82,7 @@ async def test_again_brings_the_card_back_and_counts_once(small_paths, clock) ->
         assert db_rows(app, f"SELECT repetitions, interval, easiness FROM item WHERE id = '{failed}'") == [(0, 1, 2.18)]
 
 
+@pytest.mark.slow
 async def test_undo_takes_back_the_grade_and_its_write(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -97,6 +101,7 @@ async def test_undo_takes_back_the_grade_and_its_write(small_paths, clock) -> No
         ]
 
 
+@pytest.mark.slow
 async def test_suspend_and_quit_mid_session_keep_what_was_given(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -112,6 +117,7 @@ async def test_suspend_and_quit_mid_session_keep_what_was_given(small_paths, clo
     assert db_rows(app, "SELECT id FROM item WHERE suspended = 1") == [(suspended,)]
 
 
+@pytest.mark.slow
 async def test_escape_goes_home_with_fresh_counts(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -140,6 +146,7 @@ async def test_broken_deck_is_named_and_the_rest_is_served(small_paths, clock) -
         assert screen.session.remaining == 6
 
 
+@pytest.mark.slow
 async def test_the_summary_counts_items_and_repeats_apart(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -176,6 +183,7 @@ async def test_errata_show_dimmed_below_the_answer_only_after_the_reveal(small_p
         assert not errata.display  # the next card has none
 
 
+@pytest.mark.slow
 async def test_a_failed_card_stays_due_today_after_leaving_and_after_a_restart(small_paths, clock) -> None:
     app = make_app(small_paths, clock)
     async with app.run_test(size=(80, 24)) as pilot:

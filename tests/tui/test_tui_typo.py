@@ -42,6 +42,7 @@ def round_state(screen: MockRoundScreen) -> tuple:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("grade_at_end", [True, False])
 async def test_a_typo_in_a_mock_round_keeps_the_problem_and_the_text(app, grade_at_end) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
@@ -73,6 +74,7 @@ async def test_a_typo_in_a_mock_round_keeps_the_problem_and_the_text(app, grade_
     ]
 
 
+@pytest.mark.slow
 async def test_an_empty_answer_is_asked_for(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_round(pilot)
@@ -82,6 +84,7 @@ async def test_an_empty_answer_is_asked_for(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_when_time_runs_out_a_gradable_answer_in_the_box_counts(app) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_round(pilot)
@@ -94,6 +97,7 @@ async def test_when_time_runs_out_a_gradable_answer_in_the_box_counts(app) -> No
     assert db_rows(app, "SELECT abandoned, finished_at IS NOT NULL FROM mock_round") == [(0, 1)]
 
 
+@pytest.mark.slow
 async def test_when_time_runs_out_a_typo_in_the_box_is_submitted_and_scores_zero(app) -> None:
     """Nothing typed is lost: at time-up the box is submitted as it stands; a typo cannot be
     fixed any more, so it scores zero with the parser's message (it is never read as another number)."""
@@ -110,6 +114,7 @@ async def test_when_time_runs_out_a_typo_in_the_box_is_submitted_and_scores_zero
     )
 
 
+@pytest.mark.slow
 async def test_a_typo_on_an_estimate_card_keeps_the_card_and_the_text(small_paths, clock) -> None:
     estimates_only(small_paths, "kv-cache.toml")
     app = DrillApp(small_paths, clock=clock)

@@ -66,6 +66,7 @@ def rows(app, sql: str) -> list[tuple]:
     return db_rows(app, sql)
 
 
+@pytest.mark.slow
 async def test_a_failed_grade_is_said_and_not_stored(app, monkeypatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_ready(pilot)
@@ -82,6 +83,7 @@ async def test_a_failed_grade_is_said_and_not_stored(app, monkeypatch) -> None:
     assert rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_a_failed_mock_round_answer_is_said_and_not_stored(app, monkeypatch) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await open_setup(pilot, 5)
@@ -94,6 +96,7 @@ async def test_a_failed_mock_round_answer_is_said_and_not_stored(app, monkeypatc
     assert rows(app, "SELECT COUNT(*) FROM estimate_attempt") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(small_paths, clock, monkeypatch) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -117,6 +120,7 @@ async def test_a_grade_that_failed_comes_back_and_is_saved_when_graded_again(sma
         assert stored[-1] == (failed, 4) and len(stored) == 2
 
 
+@pytest.mark.slow
 async def test_a_failed_coding_attempt_write_is_said_and_not_stored(drill_home, clock, monkeypatch) -> None:
     from helpers.content import KERNELS
     from helpers.screens import open_drill

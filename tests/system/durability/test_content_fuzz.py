@@ -136,6 +136,7 @@ def check_family(folder: Path, data: bytes) -> tuple[Path, list[ContentError]]:
     return family, check_problems(folder)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.binary(max_size=2000))
 def test_random_bytes_as_a_deck(tmp_path: Path, data: bytes) -> None:
@@ -159,6 +160,7 @@ def test_random_bytes_as_an_estimation_problem(problems_dir: Path, data: bytes) 
     assert_located(errors, family, data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated(REAL_FAMILY))
 def test_mangled_real_estimation_problem(problems_dir: Path, data: bytes) -> None:

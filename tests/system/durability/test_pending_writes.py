@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from helpers.pilot import wait_ready, wait_until
 
 from drill.store.journal import Journal, claimed
@@ -106,6 +107,7 @@ def test_closing_while_the_database_stays_busy_keeps_the_writes(tmp_path: Path, 
         assert [entry.args[0] for entry in others[0].entries] == ["m-1", "m-2", "m-3"]
 
 
+@pytest.mark.slow
 async def test_quit_with_the_database_locked_keeps_every_grade_and_the_next_start_saves_them(
     small_paths, clock, monkeypatch, capsys
 ) -> None:

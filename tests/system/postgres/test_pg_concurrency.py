@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from helpers.concurrent_grading import ITEMS, REVIEWS_OF_ONE, assert_counted_once, grade_at_once, grade_one_card_twice
 from helpers.content import write_deck
 from sqlalchemy import create_engine, text
 
 
+@pytest.mark.slow
 def test_two_machines_grade_at_once(pg_url, tmp_path) -> None:
     homes = [tmp_path / "machine-a", tmp_path / "machine-b"]
     for home in homes:
@@ -26,6 +28,7 @@ def test_two_machines_grade_at_once(pg_url, tmp_path) -> None:
     assert not any((home / "drill.db").exists() for home in homes)
 
 
+@pytest.mark.slow
 def test_two_machines_grading_one_card_count_it_once(pg_url, tmp_path) -> None:
     homes = [tmp_path / "machine-a", tmp_path / "machine-b"]
     for home in homes:

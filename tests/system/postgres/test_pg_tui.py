@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from helpers.pilot import wait_ready, wait_until
 from sqlalchemy import text
 
@@ -21,6 +22,7 @@ def reviews(app) -> list[tuple]:
         ]
 
 
+@pytest.mark.slow
 async def test_grades_given_in_the_tui_are_in_the_database(pg_url, small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -62,6 +64,7 @@ def _server_down(url: str, allow: bool) -> None:
             connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
 
 
+@pytest.mark.slow
 async def test_a_server_lost_mid_session_is_said_and_the_session_goes_on_when_it_is_back(
     pg_url, small_paths, clock
 ) -> None:

@@ -68,6 +68,7 @@ def test_test_readable_summary_and_unknown_id(capsys, toy_root: Path, tmp_path: 
     assert "no drill named 'no-such-drill'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_verify_fails_when_a_starter_passes(capsys, toy_root: Path) -> None:
     assert main(["kernel", "verify", "--device", "cpu", "--jobs", "1"]) == 0
     assert capsys.readouterr().out.startswith("ok   toy-add")

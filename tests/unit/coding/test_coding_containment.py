@@ -49,6 +49,7 @@ def never_passes(run, words: str = "") -> None:
     assert words in run.reason or any(words in test.message for test in run.tests), run
 
 
+@pytest.mark.slow
 def test_the_right_answer_still_passes_in_the_sandbox(runner, toy: Drill) -> None:
     assert runner(toy, toy.solution).status == "pass"
 
@@ -208,6 +209,7 @@ ORPHANS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", sorted(ORPHANS))
 def test_no_process_outlives_the_run(runner, toy: Drill, tmp_path: Path, how: str) -> None:
     marker = f"orph{uuid.uuid4().hex[:11]}"
@@ -222,6 +224,7 @@ def test_no_process_outlives_the_run(runner, toy: Drill, tmp_path: Path, how: st
     assert not left, f"{how}: processes outlived the run: {left}"
 
 
+@pytest.mark.slow
 def test_the_memory_limit_covers_the_whole_tree(runner, toy: Drill, tmp_path: Path) -> None:
     """Three forked children of 900 MiB each stay under a per-process cap, not under the tree's."""
     source = textwrap.dedent("""

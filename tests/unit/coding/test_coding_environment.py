@@ -212,6 +212,7 @@ def test_a_runner_that_cannot_start_is_an_environment_failure(monkeypatch) -> No
     assert run.status == "error" and run.environment and "the runner failed" in run.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 @pytest.mark.parametrize("block", ["pytest", "torch"])
 def test_a_test_process_that_cannot_import_is_flagged(tmp_path, monkeypatch, warm, block) -> None:

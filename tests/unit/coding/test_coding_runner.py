@@ -48,6 +48,7 @@ def runner(request, worker):
     return lambda drill, candidate, **options: run_tests(drill, candidate, warm=warm, worker=worker, **options)
 
 
+@pytest.mark.slow
 def test_reference_passes_and_cuda_cases_are_deselected(runner, toy: Drill) -> None:
     run = runner(toy, toy.solution)
     assert (run.status, run.passed, run.failed) == ("pass", 4, 0)
@@ -66,6 +67,7 @@ def test_starter_fails_and_points_at_the_line(runner, toy: Drill) -> None:
     assert run.reason.startswith("4 of 4 tests failed; first: test_add[cpu-1-2]: NotImplementedError")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CRASHES))
 def test_crash_table(runner, toy: Drill, tmp_path: Path, case: str) -> None:
     source, status, words = CRASHES[case]
@@ -84,6 +86,7 @@ def test_wrong_answer_shows_the_message_and_captured_output(runner, toy: Drill, 
     assert run.as_json()["tests"][0] == {"name": "test_add[cpu-1-2]", "outcome": "failed", "message": first.message}
 
 
+@pytest.mark.slow
 def test_results_stream_and_a_run_can_be_cancelled(runner, toy: Drill, tmp_path: Path) -> None:
     seen = []
     run = runner(toy, toy.solution, on_test=seen.append)
@@ -106,6 +109,7 @@ def test_the_runner_never_raises(toy: Drill, tmp_path: Path, worker: WarmWorker)
     assert run_tests(broken, toy.solution, warm=False).status == "error"
 
 
+@pytest.mark.slow
 def test_memory_watchdog_for_cuda_runs(toy: Drill, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """cuda runs have no RLIMIT_AS (CUDA maps huge virtual memory): the supervisor watches RSS."""
     monkeypatch.setattr("drill.coding.runner.invocation.CUDA_RSS_ALLOWANCE_MB", 100)

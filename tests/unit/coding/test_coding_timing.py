@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from helpers.coding_toys import write_toy_kernels
 
 from drill.coding.drills import find_drill
@@ -34,6 +35,7 @@ def test_compare_reports_reference_over_candidate() -> None:
     assert result["candidate_s"] > result["reference_s"]
 
 
+@pytest.mark.slow
 def test_a_passing_run_is_timed_when_asked(tmp_path: Path) -> None:
     drill = find_drill(write_toy_kernels(tmp_path), "toy-add")
     timed = run_tests(drill, drill.solution, warm=False, benchmark=True)

@@ -29,6 +29,7 @@ def drill():
     return find_drill(KERNELS, "quantize-per-channel")
 
 
+@pytest.mark.slow
 def test_reruns_are_served_by_the_same_warm_process(worker: WarmWorker, drill) -> None:
     """Speed is measured by benchmarks/bench_coding.py; here: one worker, forked per run, no restart."""
     assert run_tests(drill, drill.solution, worker=worker).status == "pass"
@@ -72,6 +73,7 @@ def test_cpu_timing_against_the_reference(worker: WarmWorker, drill) -> None:
     assert run.speed_ratio == pytest.approx(run.reference_s / run.candidate_s, rel=1e-6)
 
 
+@pytest.mark.slow
 def test_the_cold_runner_agrees(worker: WarmWorker, drill) -> None:
     cold = run_tests(drill, drill.starter, warm=False)
     warm = run_tests(drill, drill.starter, worker=worker)

@@ -59,6 +59,7 @@ def test_the_drills_with_a_builtin_are_the_expected_ones() -> None:
     assert {drill_id for drill_id, tests in HIDDEN.items() if hasattr(tests, "bytes_moved")} == MEMORY_BOUND - missing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("drill_id", sorted(WITH_BUILTIN))
 def test_builtin_case_does_the_same_work(drill_id: str, device: str) -> None:

@@ -39,6 +39,7 @@ def test_a_moment_out_of_the_platforms_range_is_taken_as_utc() -> None:
     assert to_local(datetime.max.replace(tzinfo=UTC)).utcoffset().total_seconds() == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tz", ["XYZ-25", "XYZ+25"])
 def test_commands_run_in_such_a_time_zone(tz, drill_home) -> None:
     env = {**os.environ, "DRILL_HOME": str(drill_home), "TZ": tz}

@@ -223,6 +223,7 @@ def test_the_new_cards_state_their_recomputed_figures(item_id: str, value: float
     assert fmt(value) in text, f"{item_id}: {fmt(value)!r} not stated"
 
 
+@pytest.mark.slow
 def test_a_card_too_long_for_the_screen_is_refused_with_its_line(tmp_path) -> None:
     """A hand-written deck card of 50 MB would freeze the review screen; it is an error naming the
     file and the card's line, and the rest of the deck loads."""

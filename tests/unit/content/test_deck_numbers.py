@@ -438,6 +438,7 @@ def test_answer_states_recomputed_value(item_id: str, compute, fmt) -> None:
     assert expected in ANSWERS[item_id], f"{item_id}: recomputed {expected!r} not in answer:\n{ANSWERS[item_id]}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item_id,compute,fmt", CHECKS, ids=[_check_id(r) for r in CHECKS])
 def test_check_would_catch_a_ten_percent_error(item_id: str, compute, fmt) -> None:
     """Each formatter must tell the true value from one 10% off, so a card

@@ -85,6 +85,7 @@ def test_the_readme_examples_reach_the_daily_queue(own_content: Paths, clock) ->
         study.close()
 
 
+@pytest.mark.slow
 def test_kernel_verify_runs_the_readme_drill_with_the_shipped_fixtures(own_content: Paths, capsys) -> None:
     assert main(["kernel", "verify", "scale-rows", "--device", "cpu", "--jobs", "1"]) == 0
     out = capsys.readouterr().out

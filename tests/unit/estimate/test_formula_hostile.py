@@ -255,6 +255,7 @@ def verdicts() -> dict[str, dict]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, where, text, message", HOSTILE, ids=[row[0] for row in HOSTILE])
 def test_hostile_formula_refused_quickly(verdicts, name, where, text, message):
     verdict = verdicts.get(name, {"outcome": "missing", "message": "no verdict: the child stopped before it"})

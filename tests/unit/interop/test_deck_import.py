@@ -260,6 +260,7 @@ def test_cli_history_import_hands_the_file_to_the_history_importer(capsys, monke
     assert main(["import", "--history", str(tmp_path / "log.csv"), "--block", "memory"]) == 2
 
 
+@pytest.mark.slow
 def test_python_m_drill_import(notes: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "drill", "import", str(notes), "--block", "memory"],

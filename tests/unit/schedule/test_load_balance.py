@@ -115,6 +115,7 @@ def due_days_after_two_passes(paths: TestPaths, clock, config: Config) -> dict[s
         clock.now = start
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheduler", ["sm2", "fsrs"])
 def test_a_hundred_cards_passed_together_are_spread_and_a_replay_gives_the_same_days(
     drill_home: Path, deck_dir: Path, tmp_path: Path, clock, scheduler: str

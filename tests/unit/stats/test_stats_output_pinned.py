@@ -84,6 +84,7 @@ def test_stats_output_is_unchanged(history, capsys, name: str) -> None:
     _check(name, RUNS[name], capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PLANNED_RUNS)
 def test_stats_output_with_a_plan_and_interviews_is_unchanged(planned_history, capsys, name: str) -> None:
     _check(name, PLANNED_RUNS[name], capsys)

@@ -3,6 +3,7 @@ time, even daily counts, unseen content finished by the date, normal scheduling 
 
 from datetime import date, timedelta
 
+import pytest
 from helpers.content import TestPaths, write_deck
 from sqlalchemy import text
 
@@ -161,6 +162,7 @@ def test_after_the_date_normal_due_days_return(drill_home, deck_dir, clock) -> N
     assert study.reviews.queue()[-2:] == ["x-00", "x-01"]
 
 
+@pytest.mark.slow
 def test_items_already_seen_in_the_final_window_stay_put(drill_home, deck_dir, clock) -> None:
     study = make_study(drill_home, deck_dir, clock, cards=4)
     set_states(
