@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import PlainSerializer
 from sqlalchemy import Connection, Engine, Row, bindparam, func, insert, select, update
 
 from drill.estimate.attempt import AttemptRow
 from drill.read_model import ReadModel
 from drill.schedule.records import Grade, Regrade
 from drill.store.dialect import as_iso, as_text
+from drill.store.stats.rounding import Rounded, rounded
 from drill.store.tables import estimate_attempt, mock_round
 from drill.store.transactions import writing
 from drill.store.writes import insert_review
@@ -21,16 +23,31 @@ INSERT_ATTEMPT = insert(estimate_attempt)  # the columns are the row's keys
 
 
 class RoundRow(ReadModel):
-    """One mock round in the history list."""
+    """One mock round, as the history list shows it and `drill stats --json` writes it (in this
+    order, the score to 4 places and the time used to 1)."""
 
     id: int
     started_at: str  # the stored UTC moment, ISO
     problems: int
     answered: int
+    score: Rounded
+    seconds: Annotated[float, PlainSerializer(lambda value: rounded(value, 1))]
     time_limit_s: int
-    seconds: float
-    score: float | None
     abandoned: bool
+
+    @classmethod
+    def of(cls, row: Row[*tuple[Any, ...]]) -> RoundRow:
+        """From a mock_round row with its `answered` count and its answers' `seconds`."""
+        return cls(
+            id=row.id,
+            started_at=as_iso(row.started_at),
+            problems=row.problems,
+            answered=row.answered,
+            score=row.score,
+            seconds=time_used(row),
+            time_limit_s=row.time_limit_s,
+            abandoned=bool(row.abandoned),
+        )
 
 
 SAME_ATTEMPT = select(1).where(
@@ -120,20 +137,7 @@ def round_history(engine: Engine, limit: int = 50) -> list[RoundRow]:
         .limit(limit)
     )
     with engine.connect() as connection:
-        rows = connection.execute(query).all()
-    return [
-        RoundRow(
-            id=row.id,
-            started_at=as_iso(row.started_at),
-            problems=row.problems,
-            answered=row.answered,
-            time_limit_s=row.time_limit_s,
-            seconds=time_used(row),
-            score=row.score,
-            abandoned=row.abandoned,
-        )
-        for row in rows
-    ]
+        return [RoundRow.of(row) for row in connection.execute(query)]
 
 
 ROUND_ATTEMPTS = (

@@ -20,8 +20,8 @@ from drill.days import study_day
 from drill.estimate.items import family_id
 from drill.read_model import ReadModel
 from drill.store.dialect import as_iso, dialect
-from drill.store.estimates import time_used
-from drill.store.stats.rounding import Rounded, Tenths
+from drill.store.estimates import RoundRow
+from drill.store.stats.rounding import Rounded
 from drill.store.stats.scope import Scope, day_start, moment_text
 from drill.store.stats.sql import counts, measures, of_block, rows
 from drill.store.tables import estimate_attempt, item, mock_round
@@ -86,23 +86,12 @@ class Estimation:
         return {"bucket_days": self.bucket_days, "points": list(trend)}
 
 
-class MockRound(ReadModel):
-    id: int
-    started_at: str
-    problems: int
-    answered: int
-    score: Rounded
-    seconds: Tenths
-    time_limit_s: int
-    abandoned: bool
-
-
 class MockHistory(ReadModel):
     count: int
     finished: int
     mean_score: Rounded
     best_score: Rounded
-    rounds: tuple[MockRound, ...]  # newest first, at most 20
+    rounds: tuple[RoundRow, ...]  # newest first, at most 20
 
 
 # Medians: rank each group's errors (unparsable answers have none and are left out), then take
@@ -307,19 +296,7 @@ def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:
         ),
         limit=ROUNDS,
     )
-    rounds = tuple(
-        MockRound(
-            id=row.id,
-            started_at=as_iso(row.started_at),
-            problems=row.problems,
-            answered=row.answered,
-            score=row.score,
-            seconds=time_used(row),
-            time_limit_s=row.time_limit_s,
-            abandoned=bool(row.abandoned),
-        )
-        for row in found
-    )
+    rounds = tuple(RoundRow.of(row) for row in found)
     return MockHistory(
         count=summary[0], finished=summary[1], mean_score=summary[2], best_score=summary[3], rounds=rounds
     )
