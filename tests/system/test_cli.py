@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers.content import write_deck
 
 from drill.cli import main
@@ -26,6 +27,7 @@ def test_list_json_has_one_object_per_content_item(capsys) -> None:
     assert all(set(row) == {"id", "kind", "block", "topic", "prompt", "answer", "source", "state"} for row in rows)
 
 
+@pytest.mark.slow
 def test_user_decks_under_drill_home_are_listed_and_checked(capsys, drill_home: Path) -> None:
     write_deck(drill_home / "decks", "mine.toml", [("my-own-card", "memory")])
     _, rows = run_json(capsys, "list", "--json")
@@ -57,6 +59,7 @@ def test_locate_honours_drill_home(capsys, drill_home: Path) -> None:
     assert f"backups     {drill_home / 'backups'}" in out
 
 
+@pytest.mark.slow
 def test_unwritable_home_gives_one_clear_message(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

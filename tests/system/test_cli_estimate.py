@@ -58,6 +58,7 @@ def test_grade_contract(capsys, answer, correct, parsed) -> None:
     assert out["truth"] == 2684354560 and (out["score"] == 1.0) is correct
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("answer", ["__import__('os').system('echo pwned')", "9**9**9**9", "lambda: 1", "(" * 10_000])
 def test_hostile_answer_is_an_error_with_exit_zero(answer) -> None:
     result = subprocess.run(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import text
 
 from drill.cli import main
@@ -85,6 +86,7 @@ def test_list_filters_by_block_due_leech_and_suspended(capsys) -> None:
     assert line.startswith(third) and "suspended" in line
 
 
+@pytest.mark.slow
 def test_suspend_unsuspend_and_forget_change_every_id_given(capsys) -> None:
     first, second = first_ids(capsys, "card", 2)
     estimate = first_ids(capsys, "estimate", 1)[0]

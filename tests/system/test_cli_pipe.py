@@ -10,6 +10,7 @@ from drill.coding.drills import drill_folders
 from drill.paths import content_root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["list"], ["list", "--json"], ["kernel", "list"], ["problems"], ["queue"]])
 def test_a_closed_pipe_is_not_a_traceback(drill_home, command) -> None:
     child = subprocess.Popen(

@@ -93,6 +93,7 @@ def test_cli_says_one_line_and_changes_nothing(home_with_history, kind) -> None:
     assert digest_after == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["garbage", "truncated"])
 def test_restore_latest_brings_the_history_back_and_keeps_the_damaged_file(home_with_history, kind) -> None:
     paths = home_with_history
@@ -112,6 +113,7 @@ def test_restore_latest_brings_the_history_back_and_keeps_the_damaged_file(home_
     assert stats.returncode == 0 and f'"reviews_total": {reviews},' in stats.stdout and reviews > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["garbage", "truncated"])
 async def test_tui_shows_the_same_on_home(home_with_history, clock, kind) -> None:
     paths = home_with_history

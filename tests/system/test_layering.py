@@ -5,6 +5,8 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 import drill
 
 HEAVY = ("textual", "sympy", "torch", "triton", "fsrs", "plotext", "textual_plotext")
@@ -21,6 +23,7 @@ def loaded_after(code: str, watched: tuple[str, ...]) -> list[str]:
     return [name for name in result.stdout.strip().split(",") if name]
 
 
+@pytest.mark.slow
 def test_every_logic_module_imports_without_textual_or_heavy_libraries() -> None:
     assert len(LOGIC) > 60  # the walk found the whole package
     assert loaded_after("".join(f"import {name}\n" for name in LOGIC), HEAVY) == []

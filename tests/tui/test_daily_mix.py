@@ -132,6 +132,7 @@ def test_drill_queue_text_counts_each_kind(capsys) -> None:
     assert capsys.readouterr().out.splitlines()[-1] == "15 items: 10 card, 2 pitch, 2 estimate, 1 coding"
 
 
+@pytest.mark.slow
 async def test_a_fresh_homes_first_session_mixes_every_kind(drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -177,6 +178,7 @@ async def test_a_due_drill_comes_up_in_the_review_and_opens_the_drill_screen(dri
     assert rows == [(drill_due, "2026-11-16"), (drill_due, "2026-11-22")]
 
 
+@pytest.mark.slow
 async def test_later_today_moves_a_drill_behind_the_other_items(drill_home, clock) -> None:
     app = DrillApp(Paths(drill_home), clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -117,6 +117,7 @@ async def test_readiness_shows_expected_beside_coverage_and_recall_and_the_calib
         assert "Calibration, last 30 days" in text_of(app.screen, "#calibration-title")
 
 
+@pytest.mark.slow
 async def test_calibration_says_so_when_there_is_nothing_to_check(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -147,6 +148,7 @@ async def test_mock_interviews_are_shown_with_their_scores(drill_home, clock) ->
         assert "2026-11-22 15:00" in shown and "5:00/15:00" in shown
 
 
+@pytest.mark.slow
 async def test_no_interview_yet_says_how_to_start_one(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:

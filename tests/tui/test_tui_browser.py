@@ -93,6 +93,7 @@ async def test_b_shows_every_item_and_slash_searches_as_you_type(small_paths, cl
         await wait_until(pilot, lambda: app.screen is app.home_screen)
 
 
+@pytest.mark.slow
 async def test_block_kind_and_flag_filters_narrow_the_table(small_paths, clock) -> None:
     past_reviews(small_paths, clock)
     small_paths.config.write_text("leech_threshold = 1\n")
@@ -137,6 +138,7 @@ async def test_s_suspends_and_unsuspends_and_the_item_comes_back_into_the_queue(
         assert "c-1" in app.study.reviews.queue()
 
 
+@pytest.mark.slow
 async def test_f_asks_then_forgets_and_keeps_the_history(small_paths, clock) -> None:
     past_reviews(small_paths, clock)
     app = DrillApp(small_paths, clock=clock)
@@ -157,6 +159,7 @@ async def test_f_asks_then_forgets_and_keeps_the_history(small_paths, clock) -> 
         assert screen.query_one(ItemTable).current.reviews == 1
 
 
+@pytest.mark.slow
 async def test_enter_opens_card_info_where_s_and_f_work_too(small_paths, clock) -> None:
     past_reviews(small_paths, clock)
     app = DrillApp(small_paths, clock=clock)
@@ -188,6 +191,7 @@ def headless_suspend(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
 
 
+@pytest.mark.slow
 async def test_e_edits_the_card_and_keeps_its_history(
     small_paths, clock, tmp_path, monkeypatch, headless_suspend
 ) -> None:

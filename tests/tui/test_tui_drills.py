@@ -126,6 +126,7 @@ async def test_edit_without_editor_says_how_to_work(app) -> None:
         assert not screen.running
 
 
+@pytest.mark.slow
 async def test_an_editor_that_is_not_there_is_said_and_the_app_keeps_running(app, monkeypatch) -> None:
     monkeypatch.setenv("EDITOR", "/nonexistent/editor")
     monkeypatch.setattr(DrillApp, "suspend", lambda self: contextlib.nullcontext())  # headless has no tty

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+import pytest
 from helpers.pilot import db_rows
 from helpers.screens import start_review
 
@@ -10,6 +11,7 @@ from drill.schedule import fsrs_model
 from drill.tui.app import DrillApp
 
 
+@pytest.mark.slow
 async def test_labels_and_due_day_follow_fsrs(small_paths, clock) -> None:
     small_paths.ensure()
     small_paths.config.write_text('scheduler = "fsrs"\n')

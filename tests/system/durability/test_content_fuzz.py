@@ -145,6 +145,7 @@ def test_random_bytes_as_a_deck(tmp_path: Path, data: bytes) -> None:
     assert_located(errors, deck, data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated(REAL_DECK))
 def test_mangled_real_deck(tmp_path: Path, data: bytes) -> None:
@@ -152,6 +153,7 @@ def test_mangled_real_deck(tmp_path: Path, data: bytes) -> None:
     assert_located(errors, deck, data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.binary(max_size=2000))
 def test_random_bytes_as_an_estimation_problem(problems_dir: Path, data: bytes) -> None:

@@ -16,6 +16,7 @@ from drill.store.interviews import interview_history
 from drill.study import Study
 
 
+@pytest.mark.slow
 def test_an_interview_is_stored_and_read_back(pg_url, drill_home, clock) -> None:
     study = Study.open(Paths(drill_home), clock, random.Random(4))
     try:

@@ -47,6 +47,7 @@ def test_a_grade_waits_for_a_held_write_lock_says_so_and_commits_when_it_is_free
         study.close()
 
 
+@pytest.mark.slow
 def test_a_drill_stuck_inside_a_transaction_is_ended_by_the_server(pg_url, small_paths, clock, monkeypatch) -> None:
     monkeypatch.setattr(
         "drill.store.postgres.SESSION_OPTIONS", "-c lock_timeout=5s -c idle_in_transaction_session_timeout=1s"

@@ -38,6 +38,7 @@ def everything(capsys, monkeypatch, paths) -> dict:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheduler, interview", [("sm2", None), ("fsrs", "2026-12-01")])
 def test_figures_on_postgres_equal_the_same_history_on_sqlite(
     pg_url, tmp_path, monkeypatch, capsys, scheduler, interview
@@ -65,6 +66,7 @@ def test_figures_on_postgres_equal_the_same_history_on_sqlite(
     assert as_json(on_postgres) == as_json(on_sqlite)
 
 
+@pytest.mark.slow
 def test_on_postgres_every_figure_is_read_from_one_snapshot(pg_url, tmp_path, monkeypatch) -> None:
     """REPEATABLE READ for the stats read, as SQLite's single read transaction gives."""
     from sqlalchemy import text

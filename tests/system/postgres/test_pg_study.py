@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, timedelta
 
+import pytest
 from helpers.content import TestPaths, write_deck
 from helpers.study_history import DRILL, content, open_study
 from helpers.together import at_once
@@ -31,6 +32,7 @@ def rows(study: Study, sql: str, **params) -> list[tuple]:
         return [tuple(row) for row in connection.execute(text(sql), params)]
 
 
+@pytest.mark.slow
 def test_open_syncs_then_queue_grade_undo_and_suspend_are_stored(pg_url, small_paths, clock) -> None:
     study = Study.open(small_paths, clock)
     try:
@@ -112,6 +114,7 @@ def test_estimate_mock_round_and_coding_writes(pg_url, drill_home, tmp_path, clo
         study.close()
 
 
+@pytest.mark.slow
 def test_two_machines_share_progress(pg_url, tmp_path, deck_dir, small_paths, clock) -> None:
     machine_a = Study.open(TestPaths(tmp_path / "home-a", deck_dir), clock)
     machine_b = Study.open(TestPaths(tmp_path / "home-b", deck_dir), clock)

@@ -54,6 +54,7 @@ def test_the_right_answer_still_passes_in_the_sandbox(runner, toy: Drill) -> Non
     assert runner(toy, toy.solution).status == "pass"
 
 
+@pytest.mark.slow
 def test_a_forged_report_is_not_a_pass(runner, toy: Drill, tmp_path: Path) -> None:
     forged = [{"event": name} for name in ("collected", "result", "end")]
     source = textwrap.dedent(f"""
@@ -113,6 +114,7 @@ def test_exiting_before_the_tests_is_not_a_pass(runner, toy: Drill, tmp_path: Pa
     never_passes(run, NOT_REPORTED)
 
 
+@pytest.mark.slow
 def test_the_reference_cannot_be_read_or_run(runner, toy: Drill, tmp_path: Path) -> None:
     assert "DRILL_SOLUTION" not in run_env(runner, toy, tmp_path)
     reference = str(toy.solution)

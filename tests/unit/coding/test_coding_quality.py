@@ -22,6 +22,7 @@ from drill.coding.drills import quality
         ("timeout", 100, 0, 1),
     ],
 )
+@pytest.mark.slow
 def test_quality_table(status: str, seconds: float, hints: int, expected: int) -> None:
     assert quality(status, seconds, 600, hints) == expected
 

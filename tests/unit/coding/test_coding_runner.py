@@ -60,6 +60,7 @@ def test_reference_passes_and_cuda_cases_are_deselected(runner, toy: Drill) -> N
     ]
 
 
+@pytest.mark.slow
 def test_starter_fails_and_points_at_the_line(runner, toy: Drill) -> None:
     run = runner(toy, toy.starter)
     assert (run.status, run.passed, run.failed) == ("fail", 0, 4)

@@ -40,6 +40,7 @@ def test_reruns_are_served_by_the_same_warm_process(worker: WarmWorker, drill) -
     assert worker._process is process and process.poll() is None and worker.restarts == 0
 
 
+@pytest.mark.slow
 def test_a_fifty_gigabyte_tensor_fails_cleanly(worker: WarmWorker, drill, tmp_path: Path) -> None:
     source = (
         "import torch\n"
@@ -65,6 +66,7 @@ def test_a_dead_worker_is_restarted_transparently(drill) -> None:
     assert warm._process is None
 
 
+@pytest.mark.slow
 def test_cpu_timing_against_the_reference(worker: WarmWorker, drill) -> None:
     run = run_tests(drill, drill.solution, worker=worker, benchmark=True)
     assert run.status == "pass"

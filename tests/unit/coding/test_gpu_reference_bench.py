@@ -106,6 +106,7 @@ def test_a_cpu_report_has_times_and_no_verdict(monkeypatch: pytest.MonkeyPatch) 
     assert "| quantize-per-channel |" in table and "| gqa-attention |" in table
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CUDA, reason="checks the no-CUDA answer")
 def test_without_cuda_it_says_so_and_exits_0(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setenv("DRILL_DEVICE", "cpu")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers.content import CARD, write_deck
 
 from drill.cli import main
@@ -71,6 +72,7 @@ def test_an_installed_drill_edits_a_shipped_card_through_one_copy(small_paths, m
     assert edit_target(small_paths, "no-such-card") is None
 
 
+@pytest.mark.slow
 def test_drill_check_lists_the_overrides(drill_home: Path, capsys) -> None:
     paths = Paths(drill_home)
     shipped = paths.decks / "10-grill-memory.toml"

@@ -61,6 +61,7 @@ def test_the_readme_shows_one_problem_and_one_whole_drill() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_readme_examples_are_valid_and_listed(own_content: Paths, capsys) -> None:
     code, report = run_json(capsys, "check", "--json")
     assert (code, report["errors"]) == (0, [])
@@ -92,6 +93,7 @@ def test_kernel_verify_runs_the_readme_drill_with_the_shipped_fixtures(own_conte
     assert out.startswith("ok   scale-rows") and "reference pass 3/3" in out and "starter fail" in out
 
 
+@pytest.mark.slow
 def test_ids_that_clash_with_shipped_ones_are_errors_and_the_shipped_item_stays(drill_home: Path, capsys) -> None:
     paths = Paths(drill_home)
     paths.user_problems.mkdir(parents=True)
@@ -111,6 +113,7 @@ def test_ids_that_clash_with_shipped_ones_are_errors_and_the_shipped_item_stays(
     assert decks[drill_item_id("online-softmax")] == str((paths.kernels / "online-softmax").resolve())
 
 
+@pytest.mark.slow
 def test_a_broken_problem_and_drill_of_your_own_say_path_and_line(own_content: Paths, capsys) -> None:
     problem = own_content.user_problems / "weights-bf16.toml"
     problem.write_text(problem.read_text().replace('unit = "byte"', 'unit = "bytes"'))

@@ -156,6 +156,7 @@ def test_non_text_is_asked_for(kv):
 ANSWER_ALPHABET = "0123456789.eE+-*/()^ %,GgBbiKkMTPsmnuhµμdayx×·_'\"[]{}:;=<>!@#$&|~`\\"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=ANSWER_ALPHABET, max_size=60), st.sampled_from([("kv-cache", KV), ("pipeline-bubble", BUBBLE)]))
 def test_a_checked_answer_always_grades_and_a_rejected_one_never_would(fams, text, which):

@@ -169,6 +169,7 @@ def _check_one(text: str) -> None:
     assert elapsed < 0.05
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=300))
 def test_random_text_never_raises_or_executes(text):

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -34,6 +36,7 @@ def test_listing_families_needs_no_sympy():
     assert got["n"] >= 20 and got == {"n": got["n"], "sympy": False, "textual": False}
 
 
+@pytest.mark.slow
 def test_grading_never_imports_textual():
     got = run(
         "import json, sys, random; from drill.estimate.schema import family; "

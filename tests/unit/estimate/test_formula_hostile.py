@@ -268,6 +268,7 @@ def test_hostile_formula_refused_quickly(verdicts, name, where, text, message):
     assert verdict["finished"] and verdict["seconds"] < SECONDS
 
 
+@pytest.mark.slow
 def test_the_corpus_timings_are_reported(verdicts):
     slowest = max(verdicts.values(), key=lambda row: row["seconds"])
     print(
@@ -301,6 +302,7 @@ def toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
+@pytest.mark.slow
 def test_drill_check_names_each_file_and_line_and_runs_nothing(tmp_path):
     """`drill check` on a DRILL_HOME of hostile problem files: exit 1, each file:line named, quickly."""
     MARKER.unlink(missing_ok=True)

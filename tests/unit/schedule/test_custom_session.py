@@ -133,6 +133,7 @@ async def open_setup(pilot) -> None:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, CustomSessionScreen))
 
 
+@pytest.mark.slow
 async def test_c_on_home_sets_up_a_cram_session_and_its_grades_are_logged_as_cram(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 36)) as pilot:
@@ -151,6 +152,7 @@ async def test_c_on_home_sets_up_a_cram_session_and_its_grades_are_logged_as_cra
         assert db_rows(app, "SELECT COUNT(*) FROM item WHERE last_review_day IS NOT NULL") == [(0,)]
 
 
+@pytest.mark.slow
 async def test_a_bad_number_in_the_setup_is_said_and_nothing_starts(small_paths, clock) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 36)) as pilot:

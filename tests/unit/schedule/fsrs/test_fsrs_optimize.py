@@ -164,6 +164,7 @@ def test_desired_retention_is_a_number_from_0_7_to_0_97(drill_home: Path, value:
     assert Config.load(config).desired_retention == 0.85
 
 
+@pytest.mark.slow
 def test_torch_stays_out_of_the_app_and_of_compare(drill_home: Path) -> None:
     code = (
         "import sys\n"
