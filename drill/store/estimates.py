@@ -14,7 +14,7 @@ from drill.estimate.attempt import AttemptRow
 from drill.read_model import ReadModel
 from drill.schedule.records import Grade, Regrade
 from drill.store.dialect import as_iso, as_text
-from drill.store.stats.rounding import Rounded, rounded
+from drill.store.rounding import Rounded, rounded
 from drill.store.tables import estimate_attempt, mock_round
 from drill.store.transactions import writing
 from drill.store.writes import insert_review

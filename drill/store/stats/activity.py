@@ -21,7 +21,7 @@ from sqlalchemy import Connection, column
 
 from drill.read_model import ReadModel
 from drill.store.dialect import as_date, as_day, dialect
-from drill.store.stats.rounding import Rounded, Tenths, rounded
+from drill.store.rounding import Rounded, Tenths, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
 from drill.store.stats.sql import counts, in_block, ratio, rows
 from drill.store.tables import review

@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 from drill.read_model import ReadModel
 from drill.schedule import memory
 from drill.store.dialect import dialect
-from drill.store.stats.rounding import Rounded
+from drill.store.rounding import Rounded
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import MEMORY_BEFORE, counts, in_block, measures, predicted_recall, ratio, rows
 

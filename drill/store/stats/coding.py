@@ -13,7 +13,7 @@ from sqlalchemy import Connection, func, select
 from drill.coding.drills import drill_id
 from drill.read_model import ReadModel
 from drill.store.queries import ACTIVE
-from drill.store.stats.rounding import Rounded, Tenths
+from drill.store.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
 from drill.store.tables import coding_attempt, item

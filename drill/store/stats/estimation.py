@@ -21,7 +21,7 @@ from drill.estimate.items import family_id
 from drill.read_model import ReadModel
 from drill.store.dialect import as_iso, dialect
 from drill.store.estimates import RoundRow
-from drill.store.stats.rounding import Rounded
+from drill.store.rounding import Rounded
 from drill.store.stats.scope import Scope, day_start, moment_text
 from drill.store.stats.sql import counts, measures, of_block, rows
 from drill.store.tables import estimate_attempt, item, mock_round

@@ -13,6 +13,7 @@ from sqlalchemy import Engine
 
 from drill.read_model import ReadModel
 from drill.schedule.plan import Plan
+from drill.store.rounding import Tenths
 from drill.store.stats.activity import Activity, Retention, activity
 from drill.store.stats.coding import Coding, coding
 from drill.store.stats.estimation import Estimation, MockHistory, estimation, mock_rounds
@@ -20,7 +21,6 @@ from drill.store.stats.interviews import InterviewFigures, interview_figures
 from drill.store.stats.load import Forecast, ForecastDay, forecast
 from drill.store.stats.pitch import Rung, pitch_ladder
 from drill.store.stats.readiness import Readiness, readiness
-from drill.store.stats.rounding import Tenths
 from drill.store.stats.scope import Scope, period_key, period_label
 from drill.store.stats.sql import ensure_math
 from drill.store.stats.steering import Steering, steering

@@ -12,7 +12,7 @@ from drill.interview.scorecard import Scorecard
 from drill.interview.settings import SECTIONS
 from drill.read_model import ReadModel
 from drill.store.interviews import interview_history, interview_summary
-from drill.store.stats.rounding import Rounded, rounded
+from drill.store.rounding import Rounded, rounded
 
 RECENT = 10
 

@@ -25,8 +25,8 @@ from drill.content.vocabulary import BLOCKS
 from drill.read_model import ReadModel
 from drill.schedule import memory
 from drill.store.dialect import Dialect, dialect
+from drill.store.rounding import Floored, Rounded
 from drill.store.stats.calibration import Calibration, calibration
-from drill.store.stats.rounding import Floored, Rounded
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import ITEM_MEMORY, counts, item_block, measures, predicted_recall, rows
 from drill.store.tables import item
