@@ -1,4 +1,4 @@
-"""`drill import FILE [--block B] [--topic T] [--json]` and `drill import --history FILE`.
+"""`drill import FILE [--block B] [--topic T] [--write-ids] [--json]` and `drill import --history FILE`.
 
 Only argparse is imported here; the handler imports the importers when it runs. A history import
 shows its progress on stderr when that is a terminal (rich's progress bar, gone when it ends).
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from drill.commands.stats import BLOCKS
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
+    from drill.interop.anki_import import AnkiImportReport
     from drill.interop.deck_import import ImportReport
     from drill.interop.history_csv import HistoryImportReport, Progress
 
@@ -30,7 +32,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "file",
         type=Path,
         metavar="FILE",
-        help="a Markdown deck (.md: Q:/A: blocks) or an Anki 'Notes in Plain Text' export (.txt/.csv/.tsv)",
+        help="a Markdown deck (.md: hashcards' Q:/A: and C: cards), an Anki plain-text export (.txt/.csv/.tsv) "
+        "or an Anki package; - reads stdin",
     )
     parser.add_argument(
         "--history",
@@ -38,7 +41,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="FILE is a review log (card_id,review_time,review_rating,review_duration)",
     )
     parser.add_argument("--block", choices=BLOCKS, help="block of the cards that name none (an Anki tag can name one)")
-    parser.add_argument("--topic", help="topic of the cards that name none (default: the file name)")
+    parser.add_argument("--topic", help="topic of the cards that name none (default: the file name; stdin's: stdin)")
+    parser.add_argument(
+        "--write-ids",
+        action="store_true",
+        help="also write each card's id into FILE (drill otherwise never writes to it)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=cmd_import)
 
@@ -47,8 +55,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.interop.errors import InteropError
 
-    if args.history and (args.block or args.topic):
-        print("drill: --block and --topic are for card imports, not --history", file=sys.stderr)
+    if args.history and (args.block or args.topic or args.write_ids):
+        print("drill: --block, --topic and --write-ids are for card imports, not --history", file=sys.stderr)
         return 2
     try:
         report = _import_history(args.file) if args.history else _import_deck(args)
@@ -64,15 +72,52 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_deck(args: argparse.Namespace) -> ImportReport:
+def _import_deck(args: argparse.Namespace) -> ImportReport | AnkiImportReport:
+    from drill.interop.deck_format import detect_format, read_deck
     from drill.interop.deck_import import import_deck
     from drill.paths import Paths
     from drill.study import Study
 
+    data = read_deck(args.file)  # read once: stdin and pipes cannot be read again
+    if detect_format(args.file, data) == "anki-package":
+        return _import_package(args, data)
     paths = Paths.resolve()
-    report = import_deck(paths, args.file, args.block, args.topic)
+    report = import_deck(paths, args.file, args.block, args.topic, write_ids=args.write_ids, data=data)
     Study.open(paths).close()  # the sync adds, edits and retires the imported cards
     return report
+
+
+def _import_package(args: argparse.Namespace, data: bytes) -> AnkiImportReport:
+    """Anki's own file: its notes, and its review log merged into drill's history."""
+    from drill.interop.anki_import import import_anki_package
+    from drill.interop.errors import InteropError
+    from drill.study import Study
+
+    if args.write_ids:
+        raise InteropError([f"{args.file}: --write-ids is for text decks; drill never writes into an Anki file"])
+    with _readable_again(args.file, data) as source:
+        study = Study.open()
+        try:
+            with _progress_bar() as progress:
+                report = import_anki_package(study, source, args.block, args.topic, progress)
+            return report.model_copy(update={"source": args.file})  # `-`, not the temporary copy
+        finally:
+            study.close()
+
+
+@contextmanager
+def _readable_again(source: Path, data: bytes) -> Iterator[Path]:
+    """`source`, or, when it is a stream already read into `data`, a temporary file holding those
+    bytes under the same name (stdin's: `stdin`)."""
+    from drill.interop.textfile import is_stream
+
+    if not is_stream(source):
+        yield source
+        return
+    with tempfile.TemporaryDirectory(prefix="drill-import-") as folder:
+        copy = Path(folder) / ("stdin" if source == Path("-") else source.name)
+        copy.write_bytes(data)
+        yield copy
 
 
 def _import_history(path: Path) -> HistoryImportReport:

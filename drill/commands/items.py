@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     for name, does in (
         ("suspend", "stop showing these items in reviews until unsuspended"),
         ("unsuspend", "show these suspended items in reviews again"),
-        ("forget", "put these items back to new (their review history is kept)"),
+        ("forget", "put these items back to new (their review history is kept, the forget in it)"),
     ):
         command = commands.add_parser(name, help=does)
         command.add_argument("ids", nargs="+", metavar="ID", help="an item id, as `drill list` prints it")

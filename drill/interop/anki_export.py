@@ -8,6 +8,10 @@ block ("drill::memory") and are tagged `block::<block>`, `topic::<topic>` and `k
 fixed numbers derived from their names, so importing a newer export into Anki updates the
 notes instead of adding copies. Estimation families and coding drills are not flashcards and
 are left out.
+
+Each note carries the time its content last changed (drill.interop.anki_note_times), so an
+unchanged re-export changes nothing in Anki; `--with-schedule` adds each card's schedule and
+review log (drill.interop.anki_schedule), which Anki takes on a card's first import.
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ import errno
 import hashlib
 import html
 import itertools
+import json
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
-import time
 import zipfile
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import genanki
@@ -32,8 +39,11 @@ from drill.content.decks import load_decks
 from drill.content.errors import ContentError
 from drill.content.models import ContentItem
 from drill.content.vocabulary import BLOCKS
+from drill.days import utc_now
 from drill.interop.anki_note import FIELDS, MODEL_NAME
-from drill.interop.atomic import replacing
+from drill.interop.anki_note_times import NoteTimes, content_hash
+from drill.interop.anki_schedule import ScheduleCounts, Schedules, write_schedules
+from drill.interop.atomic import shown, writing
 from drill.paths import Paths
 from drill.read_model import ReadModel
 
@@ -85,12 +95,18 @@ def tag(prefix: str, value: str) -> str:
 
 
 class AnkiExportReport(ReadModel):
-    """What an export wrote: notes per deck, and the deck files that could not be read."""
+    """What an export wrote: notes per deck, how many changed since the last export, the schedules
+    it carried (with --with-schedule), and the deck files that could not be read."""
 
     KEYS = ("path", "notes", "decks")
 
     path: Path
     notes_by_deck: dict[str, int] = Field(default_factory=dict, serialization_alias="decks")
+    new_notes: int = 0  # exported for the first time
+    changed_notes: int = 0  # their text changed since the last export: Anki replaces its copies
+    unchanged_notes: int = 0  # Anki keeps its copies as they are
+    unreadable_record: Path | None = None  # the record of past exports, when it could not be read
+    schedules: ScheduleCounts | None = None
     content_errors: list[ContentError] = Field(default_factory=list)
 
     @computed_field
@@ -99,9 +115,27 @@ class AnkiExportReport(ReadModel):
         return sum(self.notes_by_deck.values())
 
     def lines(self) -> list[str]:
-        lines = [f"{self.path}: {self.notes} notes in {len(self.notes_by_deck)} decks"]
+        lines = [f"{shown(self.path)}: {self.notes} notes in {len(self.notes_by_deck)} decks"]
         lines += [f"  {name}: {count}" for name, count in self.notes_by_deck.items()]
         lines.append("estimation problems and coding drills are not cards and were not exported")
+        if self.unreadable_record is not None:
+            lines.append(f"{self.unreadable_record} could not be read: every note counts as changed")
+        if self.changed_notes or self.unchanged_notes:
+            lines.append(
+                f"since the last export: {self.changed_notes} changed, {self.unchanged_notes} unchanged, "
+                f"{self.new_notes} new; Anki keeps its copies of the unchanged ones as they are"
+            )
+        if self.changed_notes:
+            lines.append(
+                f"importing this package replaces Anki's copies of the {self.changed_notes} changed note(s), "
+                "edits made to them in Anki included"
+            )
+        if self.schedules is not None:
+            lines.append(
+                f"with schedules: {self.schedules.scheduled} reviewed card(s), {self.schedules.suspended} "
+                f"suspended, {self.schedules.grades} review(s); Anki takes them for the cards it adds, "
+                'when "Import any learning progress" is ticked'
+            )
         lines += [f"skipped (broken deck): {error}" for error in self.content_errors]
         return lines
 
@@ -137,36 +171,74 @@ def _note(item: ContentItem) -> genanki.Note:
     )
 
 
-def _write_package(package: genanki.Package, target: Path) -> None:
-    """Package.write_to_file, but with its temporary collection removed afterwards
-    (genanki leaves it behind in the system temp folder)."""
-    with tempfile.TemporaryDirectory() as folder:
-        collection = Path(folder) / "collection.anki2"
-        connection = sqlite3.connect(collection)
-        try:
-            timestamp = time.time()
-            package.write_to_db(connection.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
-            connection.commit()
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode != sqlite3.SQLITE_FULL:
-                raise
-            raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} in {folder}", str(collection)) from None
-        finally:
-            connection.close()
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.write(collection, "collection.anki2")
-            archive.writestr("media", "{}")
+def _note_digest(note: genanki.Note) -> str:
+    return content_hash(str(note.model.model_id), *note.fields, *sorted(note.tags))
 
 
-def export_anki(paths: Paths, target: Path) -> AnkiExportReport:
-    """Write every card and pitch of the shipped and user decks to `target` (.apkg)."""
+MODEL_DIGEST = content_hash(MODEL_NAME, *FIELDS, FRONT, BACK, CSS)
+
+
+def _collection(
+    folder: Path, package: genanki.Package, times: NoteTimes, items_by_guid: dict[str, str], schedules: Schedules | None
+) -> tuple[Path, ScheduleCounts | None]:
+    """The package's collection written in `folder` (genanki's, with each note's and the note
+    type's modification time from `times`, and the cards' `schedules` if given)."""
+    collection = folder / "collection.anki2"
+    connection = sqlite3.connect(collection)
+    try:
+        package.write_to_db(connection.cursor(), times.now, itertools.count(times.now * 1000))
+        for deck in package.decks:
+            connection.executemany(
+                "UPDATE notes SET mod = ? WHERE guid = ?",
+                [(times.stamp(note.guid, _note_digest(note)), note.guid) for note in deck.notes],
+            )
+        (models,) = connection.execute("SELECT models FROM col").fetchone()
+        models = json.loads(models)
+        models[str(MODEL_ID)]["mod"] = times.stamp(f"notetype:{MODEL_ID}", MODEL_DIGEST, counted=False)
+        connection.execute("UPDATE col SET models = ?", (json.dumps(models),))
+        counts = None if schedules is None else write_schedules(connection, schedules, items_by_guid)
+        connection.commit()
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode != sqlite3.SQLITE_FULL:
+            raise
+        raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} in {folder}", str(collection)) from None
+    finally:
+        connection.close()
+    return collection, counts
+
+
+def export_anki(
+    paths: Paths, target: Path, schedules: Schedules | None = None, clock: Callable[[], datetime] = utc_now
+) -> AnkiExportReport:
+    """Write every card and pitch of the shipped and user decks to `target` (an .apkg file, a
+    stream or `-`: drill.interop.atomic), each note stamped with the time its content last changed
+    (the record of past exports updated afterwards; `clock` says when now is), with the cards'
+    `schedules` if given."""
     load = load_decks(paths.deck_dirs())
     decks = {block: genanki.Deck(stable_id(f"deck:{deck_name(block)}"), deck_name(block)) for block in BLOCKS}
+    items_by_guid = {}
     for loaded in load.items:
-        decks[loaded.item.block].add_note(_note(loaded.item))
+        note = _note(loaded.item)
+        decks[loaded.item.block].add_note(note)
+        items_by_guid[note.guid] = loaded.item.id
     used = [deck for deck in decks.values() if deck.notes]
-    with replacing(target) as temporary:
-        _write_package(genanki.Package(used), temporary)
+    times = NoteTimes.load(paths.home, int(clock().timestamp()))
+    with tempfile.TemporaryDirectory() as folder:
+        collection, counts = _collection(Path(folder), genanki.Package(used), times, items_by_guid, schedules)
+        package = Path(folder) / "package.apkg"
+        with zipfile.ZipFile(package, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.write(collection, "collection.anki2")
+            archive.writestr("media", "{}")
+        with writing(target) as out, package.open("rb") as written:
+            shutil.copyfileobj(written, out)
+    times.save()
     return AnkiExportReport(
-        path=target, notes_by_deck={deck.name: len(deck.notes) for deck in used}, content_errors=load.errors
+        path=target,
+        notes_by_deck={deck.name: len(deck.notes) for deck in used},
+        new_notes=times.new,
+        changed_notes=times.changed,
+        unchanged_notes=times.unchanged,
+        unreadable_record=times.path if times.unreadable else None,
+        schedules=counts,
+        content_errors=load.errors,
     )

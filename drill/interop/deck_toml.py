@@ -39,7 +39,8 @@ def render_deck(items: list[DeckItem], source: str) -> str:
     """The deck file for `items`, headed by the source it was imported from."""
     lines = [
         f"# drill import source: {json.dumps(source, ensure_ascii=False)}",
-        "# Written by `drill import`: edit the source file and import it again; changes made here are replaced.",
+        "# Written by `drill import`, which keeps here the ids it gave the source's cards (it never writes the",
+        "# source). Edit the source file and import it again; changes made here are replaced.",
     ]
     for item in items:
         lines += ["", "[[item]]"]

@@ -8,23 +8,26 @@ histories as they stand then: grades given in the app meanwhile are merged, neve
 and the app can write between two groups (each but the last is followed by a pause of a tenth of
 its time, so a writer waiting on the lock gets it). Reviews already stored (same item, same millisecond)
 are skipped, so importing a file again, whole or after an interruption, adds only what is missing.
+A forget in the file (rating 0) goes into its item's history the same way, and so does its replay.
+`-` reads the file from standard input.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from pydantic import Field, computed_field
 
-from drill.interop.atomic import replacing
-from drill.interop.errors import InteropError
+from drill.interop.atomic import writing
 from drill.interop.history_format import COLUMNS, CRAM, Problems, card_id, read_reviews
+from drill.interop.textfile import open_input
 from drill.read_model import ReadModel
 from drill.store import review_log
 from drill.store.review_log import to_ms
@@ -50,10 +53,11 @@ class HistoryTarget(Protocol):
 
 
 def export_history(engine: Engine, target: Path) -> int:
-    """Write every stored review to `target` as CSV, streamed and oldest first; returns the rows."""
+    """Write every stored review to `target` (a file, a stream or `-`: drill.interop.atomic) as CSV,
+    streamed and oldest first; returns the rows."""
     rows = 0
-    with replacing(target) as temporary, temporary.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out, lineterminator="\n")
+    with writing(target) as out:
+        writer = csv.writer(codecs.getwriter("utf-8")(out), lineterminator="\n")
         writer.writerow((*COLUMNS, CRAM))
         for review in review_log.stream_reviews(engine):
             writer.writerow(
@@ -72,24 +76,26 @@ def export_history(engine: Engine, target: Path) -> int:
 class HistoryImportReport(ReadModel):
     """What an import found and did; its JSON is what `drill import --history --json` prints."""
 
-    KEYS = ("path", "rows", "added", "skipped_duplicates")
+    KEYS = ("path", "rows", "added", "forgets_added", "skipped_duplicates")
 
     path: Path
-    rows: int  # reviews in the file
+    rows: int  # reviews (and forgets) in the file
     added: int  # reviews stored
     items: int = Field(serialization_alias="items_rebuilt")  # items whose schedules were rebuilt
+    forgets: int = Field(default=0, serialization_alias="forgets_added")  # forgets stored
 
     @computed_field(alias="skipped_duplicates")
     @property
     def duplicates(self) -> int:
-        """Reviews already in the store (same item, same millisecond), skipped."""
-        return self.rows - self.added
+        """Reviews and forgets already in the store (same item, same millisecond), skipped."""
+        return self.rows - self.added - self.forgets
 
     def lines(self) -> list[str]:
         lines = [f"{self.path}: {self.rows} review(s) read"]
-        if self.added:
+        if self.added or self.forgets:
+            forgets = f" and {self.forgets} forget(s)" if self.forgets else ""
             lines.append(
-                f"added {self.added} review(s) to {self.items} item(s); their schedules were replayed "
+                f"added {self.added} review(s){forgets} to {self.items} item(s); their schedules were replayed "
                 "from their whole history"
             )
         if self.duplicates:
@@ -105,29 +111,53 @@ def _silent(_what: str, _done: int, _total: int) -> None:
 
 
 def import_history(study: HistoryTarget, path: Path, progress: Progress = _silent) -> HistoryImportReport:
-    """Add the reviews in `path` to the store and replay the schedules of the items they touch.
+    """Add the reviews and forgets in `path` (`-`: standard input) to the store and replay the
+    schedules of the items they touch.
 
     Any bad row (or a card id no item has) raises InteropError, listing the first problems and
-    counting the rest, and nothing is stored. Reviews already stored (same item, same millisecond)
-    are skipped. `progress` hears how far the check and the merge are.
+    counting the rest, and nothing is stored; so does a file that cannot be read. Reviews already
+    stored (same item, same millisecond) are skipped. `progress` hears how far the check and the
+    merge are.
     """
     items = {card_id(item_id): item_id for item_id in review_log.item_ids(study.engine)}
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise InteropError([f"{path}: cannot read: {error.strerror or error}"]) from None
-    with handle, review_log.staging(study.engine) as staging:
+    with open_input(path) as handle, review_log.staging(study.engine) as staging:
         rows = _stage(staging, path, handle, items, study.clock(), progress)
-        added = touched = merged = 0
-        pause = 0.0
-        for ids in staging.groups(GROUP_REVIEWS):
-            time.sleep(pause)  # between two transactions: none is needed after the last
-            started = time.monotonic()
-            group = staging.merge(ids, study.config.rollover_hour, study.config.scheduler)
-            added, touched, merged = added + group.added, touched + group.items, merged + group.staged
-            progress("importing", merged, rows)
-            pause = (time.monotonic() - started) * PAUSE
-    return HistoryImportReport(path=path, rows=rows, added=added, items=touched)
+        merged = _merge(study, staging, rows, progress)
+    return HistoryImportReport(path=path, rows=rows, added=merged.added, items=merged.items, forgets=merged.forgets)
+
+
+def merge_reviews(
+    study: HistoryTarget, reviews: Iterable[review_log.StagedReview], progress: Progress = _silent
+) -> review_log.Merged:
+    """Stage `reviews` (already checked: items in the store, buttons 1 to 4) and merge them as
+    import_history merges a file's: reviews already stored are skipped, schedules replayed."""
+    with review_log.staging(study.engine) as staging:
+        rows = 0
+        batch: list[review_log.StagedReview] = []
+        for review in reviews:
+            rows += 1
+            batch.append(review)
+            if len(batch) == STAGE_BATCH:
+                staging.add(batch)
+                batch = []
+        staging.add(batch)
+        return _merge(study, staging, rows, progress)
+
+
+def _merge(study: HistoryTarget, staging: review_log.Staging, rows: int, progress: Progress) -> review_log.Merged:
+    """Merge every staged review into the store, a group of items per write transaction, pausing
+    between two so the app can write."""
+    added = touched = merged = forgets = 0
+    pause = 0.0
+    for ids in staging.groups(GROUP_REVIEWS):
+        time.sleep(pause)  # between two transactions: none is needed after the last
+        started = time.monotonic()
+        group = staging.merge(ids, study.config.rollover_hour, study.config.scheduler)
+        added, touched, merged = added + group.added, touched + group.items, merged + group.staged
+        forgets += group.forgets
+        progress("importing", merged, rows)
+        pause = (time.monotonic() - started) * PAUSE
+    return review_log.Merged(merged, added, touched, forgets)
 
 
 def _stage(

@@ -1,18 +1,22 @@
 """The open review-log format FSRS tools read, and a file of it read as a stream of checked rows.
 
 `card_id,review_time,review_rating,review_duration`, one row per stored review (counted
-grades and same-day repeats alike), oldest first:
+grades and same-day repeats alike) and per forget, oldest first:
 
 - card_id: 53 bits of SHA-256 of the drill item id (`card_id`): stable across machines and
   exports, and exact in a spreadsheet or a JavaScript number. Importing maps it back by
   hashing every item id in the store.
 - review_time: Unix time of the review in milliseconds (UTC), from 2000-01-01 to tomorrow.
 - review_rating: the button, 1 Again, 2 Hard, 3 Good, 4 Easy (a graded estimate or coding
-  drill carries the button its quality maps to; imported, it gets that button's quality).
-- review_duration: milliseconds spent on the review, 0 to a day (empty reads 0).
+  drill carries the button its quality maps to; imported, it gets that button's quality); 0 for
+  a forget (`drill forget`: the item put back to new), as Anki's revlog rates its manual rows
+  and FSRS tools skip them. Imported, a forget is an event of the item's history: replaying it
+  starts the schedule again from new, so reviews from before it never undo it.
+- review_duration: milliseconds spent on the review, 0 to a day (empty reads 0); 0 for a forget
+  (and not kept when imported).
 - cram (drill's own, optional on import): 1 for a grade given in a cram, review-ahead or weakest
   session that kept the item's schedule; imported, it is stored as such and never replayed into a
-  schedule. A cram grade that rescheduled is written as an ordinary review (0).
+  schedule. A cram grade that rescheduled is written as an ordinary review (0), and so is a forget.
 
 Reading holds one line at a time (none longer than textfile.LINE_LIMIT) and keeps only the
 first few problems (errors.SHOWN) and a count of the rest, whatever the size of the file.
@@ -32,7 +36,7 @@ from typing import BinaryIO
 from drill.interop.errors import SHOWN, InteropError
 from drill.interop.textfile import LINE_LIMIT, stream_lines
 from drill.schedule.sm2 import BUTTON_QUALITY
-from drill.store.review_log import StagedReview, to_ms
+from drill.store.review_log import FORGET_BUTTON, StagedReview, to_ms
 
 COLUMNS = ("card_id", "review_time", "review_rating", "review_duration")
 CRAM = "cram"  # drill's extra column, written always, read when present
@@ -43,6 +47,7 @@ LONGEST_REVIEW_MS = 86_400_000  # a day: a longer duration is not one review
 INTEGER = re.compile(r"-?[0-9]+")
 DIGITS = 18  # an integer with more digits is out of every range here, and is never converted
 SHOWN_CHARACTERS = 30  # of a bad value, quoted in its problem
+RATINGS = {FORGET_BUTTON, *BUTTON_QUALITY}
 
 
 def card_id(item_id: str) -> int:
@@ -122,8 +127,8 @@ class _Checker:
                 f"review_time {_shown(time_text.strip(), quoted=False)} is not between 2000-01-01 and tomorrow "
                 "(it is Unix time in milliseconds)",
             )
-        if rating not in BUTTON_QUALITY:
-            add(line, f"review_rating must be 1, 2, 3 or 4, not {_shown(rating_text)}")
+        if rating not in RATINGS:
+            add(line, f"review_rating must be 1, 2, 3 or 4, not {_shown(rating_text)} (or 0: a forget)")
         if duration is None or not 0 <= duration <= LONGEST_REVIEW_MS:
             add(
                 line,
@@ -132,6 +137,8 @@ class _Checker:
             )
         if cram not in ("0", "1"):
             add(line, f"cram must be 0 or 1, not {_shown(cram_text)}")
+        elif cram == "1" and rating == FORGET_BUTTON:
+            add(line, "a forget (review_rating 0) is no cram grade: its cram must be 0")
         if self.problems.count > count:
             return None
         # nothing was wrong, so each value read as a whole number in range (one out of range read as ±inf)
@@ -140,18 +147,35 @@ class _Checker:
         return StagedReview(self.items[card], milliseconds, rating, duration, cram == "1", line)
 
 
+def _readable(path: Path, lines: Iterator[str]) -> Iterator[str]:
+    """`lines`, a failure to read them raised as InteropError naming the file and the line."""
+    number = 0
+    while True:
+        try:
+            line = next(lines)
+        except StopIteration:
+            return
+        except OSError as error:
+            raise InteropError([f"{path}:{number + 1}: cannot read: {error.strerror or error}"]) from None
+        number += 1
+        yield line
+
+
 def read_reviews(
     path: Path, handle: BinaryIO, items: dict[int, str], now: datetime, problems: Problems
 ) -> Iterator[StagedReview | None]:
     """Each data row of the file in order, for card ids in `items` (card id → item id): a good one
-    as a StagedReview, a bad one as None after adding its problems. A file whose header lacks a
-    column raises InteropError."""
+    as a StagedReview (a forget with the button FORGET_BUTTON), a bad one as None after adding its
+    problems. A file whose header lacks a column, or that cannot be read, raises InteropError."""
     reader = csv.reader(
-        stream_lines(
+        _readable(
             path,
-            handle,
-            lambda line: problems.add(
-                line, f"a line over {LINE_LIMIT} bytes (a review-log row is a few numbers); not read"
+            stream_lines(
+                path,
+                handle,
+                lambda line: problems.add(
+                    line, f"a line over {LINE_LIMIT} bytes (a review-log row is a few numbers); not read"
+                ),
             ),
         )
     )

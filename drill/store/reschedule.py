@@ -1,7 +1,8 @@
 """Keeping stored schedules consistent with the history and the scheduler in use.
 
 - Items graded before FSRS memory was stored (or whose grades were imported) get their
-  state rebuilt by replaying their reviews.
+  state rebuilt by replaying their history: their reviews, and the forgets among them (a
+  forget is an event of the history, table schedule_event: the replay starts again from new).
 - Reviews stored before each review row kept the FSRS memory before it (schema 7) get it by
   replaying their items' reviews, once; nothing else is rewritten.
 - When config.toml names another scheduler than the one that set the stored due days, every
@@ -12,26 +13,39 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
 
-from sqlalchemy import Connection, Engine, bindparam, or_, select, update
+from sqlalchemy import BindParameter, Connection, Engine, bindparam, false, null, or_, select, true, union_all, update
 
-from drill.schedule.grading import ItemState, due_day
-from drill.schedule.rebuild import replay_grades
+from drill.schedule.grading import due_day
+from drill.schedule.rebuild import FORGET, Forget, Graded, replay, replay_grades
 from drill.store import facts
 from drill.store.dialect import as_day
 from drill.store.facts import read_fact, write_fact
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.queries import STATE_COLUMNS, item_state
-from drill.store.tables import MEMORY_BEFORE_MISSING, item, review
+from drill.store.tables import FORGET as FORGET_KIND
+from drill.store.tables import MEMORY_BEFORE_MISSING, item, review, schedule_event
 from drill.store.transactions import writing
 
 WITHOUT_MEMORY = select(item.c.id).where(item.c.last_review_day.is_not(None), item.c.fsrs_stability.is_(None))
-GRADES = (
-    select(review.c.item_id, review.c.id, review.c.study_day, review.c.quality)
-    .where(review.c.item_id.in_(bindparam("ids", expanding=True)), or_(~review.c.cram, review.c.counted))
-    .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
-)
+IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
+# The items' histories, each oldest first: every review (its time, id, study day, quality, and whether
+# it is replayed: a cram grade that kept the schedule moved nothing) and every forget (`forget`; no id,
+# day or quality), which comes after a review of the same moment (as forget_item places it).
+HISTORY = union_all(
+    select(
+        review.c.item_id,
+        review.c.reviewed_at.label("at"),
+        false().label("forget"),
+        review.c.id,
+        review.c.study_day,
+        review.c.quality,
+        or_(~review.c.cram, review.c.counted).label("replayed"),
+    ).where(review.c.item_id.in_(IDS)),
+    select(schedule_event.c.item_id, schedule_event.c.happened_at, true(), null(), null(), null(), false()).where(
+        schedule_event.c.item_id.in_(IDS), schedule_event.c.kind == FORGET_KIND
+    ),
+).order_by("item_id", "at", "forget", "id")
 # A review row's state columns, set by its id (the other keys of the parameters).
 REWRITE_REVIEW = update(review).where(review.c.id == bindparam("review_id"))
 # Reviews stored without the FSRS memory before them (written before schema 7) although an earlier
@@ -54,20 +68,24 @@ def reviews_without_memory(engine: Engine) -> list[str]:
         return list(connection.execute(WITHOUT_MEMORY_BEFORE).scalars())
 
 
-def _grades(connection: Connection, ids: list[str]) -> dict[str, list[tuple[int, date, int]]]:
-    """(review id, study day, quality) of each item's stored reviews, oldest first; a cram grade
-    that kept the schedule is left out, as it moved nothing when it was given."""
-    grades: dict[str, list[tuple[int, date, int]]] = {item_id: [] for item_id in ids}
-    for item_id, review_id, day, quality in connection.execute(GRADES, {"ids": ids}):
-        grades[item_id].append((review_id, as_day(day), quality))
+def _histories(connection: Connection, ids: list[str]) -> dict[str, list[Graded | Forget]]:
+    """Each item's history as replayed, oldest first: (review id, study day, quality) of its reviews,
+    and its forgets; a cram grade that kept the schedule is left out, as it moved nothing when it
+    was given."""
+    grades: dict[str, list[Graded | Forget]] = {item_id: [] for item_id in ids}
+    for item_id, _, forget, review_id, day, quality, replayed in connection.execute(HISTORY, {"ids": ids}):
+        if forget:
+            grades[item_id].append(FORGET)
+        elif replayed:
+            grades[item_id].append((review_id, as_day(day), quality))
     return grades
 
 
 def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewrite_log: bool) -> None:
-    for item_id, history in _grades(connection, ids).items():
-        state = ItemState()
-        for step in replay_grades(history, scheduler):
-            if rewrite_log:
+    for item_id, history in _histories(connection, ids).items():
+        steps, state = replay(history, scheduler)
+        if rewrite_log:
+            for step in steps:
                 connection.execute(
                     REWRITE_REVIEW,
                     {
@@ -76,7 +94,6 @@ def _rebuild_batch(connection: Connection, ids: list[str], scheduler: str, rewri
                         **transition_params(step.before, step.after),
                     },
                 )
-            state = step.after
         connection.execute(SET_STATE, state_params(item_id, state))
 
 
@@ -111,7 +128,7 @@ def fill_memory_before(engine: Engine, item_ids: Iterable[str], scheduler: str) 
                     "fsrs_stability_before": step.before.fsrs_stability,
                     "fsrs_difficulty_before": step.before.fsrs_difficulty,
                 }
-                for history in _grades(connection, ids[start : start + BATCH]).values()
+                for history in _histories(connection, ids[start : start + BATCH]).values()
                 for step in replay_grades(history, scheduler)
             ]
             if memory:

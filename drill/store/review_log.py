@@ -1,5 +1,6 @@
 """The review log as rows for export and import: streamed out; read in through a staging table
-and merged into each item's history.
+and merged into each item's history. Its rows are the reviews and the forgets (events of the
+history, with the rating FORGET_BUTTON), in time order.
 
 An import stages every row of its file in a temporary table of its own connection (no write
 lock), then merges a few items at a time, each in one short write transaction that reads the
@@ -21,7 +22,6 @@ from typing import NamedTuple
 
 from sqlalchemy import (
     BigInteger,
-    BindParameter,
     Boolean,
     Column,
     Connection,
@@ -35,31 +35,50 @@ from sqlalchemy import (
     Text,
     Update,
     and_,
-    bindparam,
+    false,
     func,
     insert,
-    or_,
+    literal_column,
+    null,
     select,
+    true,
+    union_all,
 )
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from drill.days import study_day
 from drill.schedule.grading import ItemState
-from drill.schedule.rebuild import replay_grades
+from drill.schedule.rebuild import FORGET, Forget, Graded, replay
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store.dialect import as_day
 from drill.store.item_states import SET_STATE, state_params, transition_params
-from drill.store.reschedule import REWRITE_REVIEW
-from drill.store.tables import item, review
-from drill.store.writes import RECORD
+from drill.store.reschedule import HISTORY, IDS, REWRITE_REVIEW
+from drill.store.tables import FORGET as FORGET_KIND
+from drill.store.tables import item, review, schedule_event
+from drill.store.writes import RECORD, RECORD_EVENT
 
-ALL_REVIEWS = select(
-    review.c.item_id,
-    review.c.reviewed_at,
-    review.c.button,
-    review.c.duration_ms,
-    and_(review.c.cram, ~review.c.counted),  # a cram grade that kept the schedule
-).order_by(review.c.reviewed_at, review.c.id)
+FORGET_BUTTON = 0  # a forget's rating in the log (Anki's revlog rates its manual rows 0; FSRS tools skip them)
+# Every review and forget, oldest first (a forget has the rating FORGET_BUTTON and no duration).
+ALL_REVIEWS = union_all(
+    select(
+        review.c.item_id,
+        review.c.reviewed_at.label("at"),
+        review.c.button,
+        review.c.duration_ms,
+        and_(review.c.cram, ~review.c.counted).label("kept"),  # a cram grade that kept the schedule
+        false().label("forget"),
+        review.c.id,
+    ),
+    select(
+        schedule_event.c.item_id,
+        schedule_event.c.happened_at,
+        literal_column(str(FORGET_BUTTON)),
+        literal_column("0"),
+        false(),
+        true(),
+        null(),
+    ).where(schedule_event.c.kind == FORGET_KIND),
+).order_by("at", "forget", "id")
 ITEM_IDS = select(item.c.id)
 STREAM = 1000  # rows fetched at a time while exporting
 BATCH = 500  # item ids per IN (...) query
@@ -84,35 +103,22 @@ STAGE_INDEX = Index(
     "ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms", "cram"))
 )  # covering; made once staged
 STAGED_COUNTS = select(STAGE.c.item_id, func.count()).group_by(STAGE.c.item_id).order_by(STAGE.c.item_id)
-IDS: BindParameter[list[str]] = bindparam("ids", expanding=True)
 STORED_COUNTS = select(review.c.item_id, func.count()).where(review.c.item_id.in_(IDS)).group_by(review.c.item_id)
 STAGED = (
     select(STAGE.c.item_id, STAGE.c.ms, STAGE.c.button, STAGE.c.duration_ms, STAGE.c.cram)
     .where(STAGE.c.item_id.in_(IDS))
     .order_by(STAGE.c.item_id, STAGE.c.ms, STAGE.c.line)
 )
-# Every stored review of the items, and whether it is replayed: a cram grade that kept the schedule is not.
-STORED = (
-    select(
-        review.c.item_id,
-        review.c.id,
-        review.c.reviewed_at,
-        review.c.study_day,
-        review.c.quality,
-        or_(~review.c.cram, review.c.counted),
-    )
-    .where(review.c.item_id.in_(IDS))
-    .order_by(review.c.item_id, review.c.reviewed_at, review.c.id)
-)
 StagedRow = Row[str, int, int, int, bool]  # a row of STAGED
-StoredRow = Row[str, int, datetime | str, date | str, int, bool]  # a row of STORED (moments and days: dialect.py)
+# A row of reschedule.HISTORY: the items' reviews and forgets (moments and days: dialect.py)
+StoredRow = Row[str, datetime | str, bool, int | None, date | str | None, int | None, bool]
 # An imported cram grade is never replayed: its state columns are placeholders, as nothing moved.
 KEPT = {"counted": False, **transition_params(ItemState(), ItemState())}
 
 
 @dataclass(frozen=True, slots=True)
 class LoggedReview:
-    """One stored review as the open review-log format carries it."""
+    """One stored review, or forget (button FORGET_BUTTON), as the open review-log format carries it."""
 
     item_id: str
     reviewed_at: datetime  # aware, UTC
@@ -122,11 +128,11 @@ class LoggedReview:
 
 
 class StagedReview(NamedTuple):
-    """One review read from a file to import, as the staging table holds it."""
+    """One review (or forget) read from a file to import, as the staging table holds it."""
 
     item_id: str
     ms: int  # Unix time of the review in milliseconds
-    button: int
+    button: int  # 1 to 4, or FORGET_BUTTON
     duration_ms: int
     cram: bool
     line: int  # where the file has it: the first of two reviews of one item and millisecond is kept
@@ -147,10 +153,10 @@ def moment(value: object) -> datetime:
 
 
 def stream_reviews(engine: Engine) -> Iterator[LoggedReview]:
-    """Every stored review, counted or not, oldest first, fetched in batches."""
+    """Every stored review, counted or not, and every forget, oldest first, fetched in batches."""
     with engine.connect() as connection:
         rows = connection.execution_options(yield_per=STREAM).execute(ALL_REVIEWS)
-        for item_id, reviewed_at, button, duration_ms, cram in rows:
+        for item_id, reviewed_at, button, duration_ms, cram, _, _ in rows:
             yield LoggedReview(item_id, moment(reviewed_at), button, duration_ms, bool(cram))
 
 
@@ -164,9 +170,10 @@ def item_ids(engine: Engine) -> list[str]:
 class Merged:
     """What merging a group of items did."""
 
-    staged: int  # staged reviews of the group, read
+    staged: int  # staged reviews (and forgets) of the group, read
     added: int  # of those, new reviews stored
-    items: int  # items that got any (their schedules replayed)
+    items: int  # items that got any review or forget (their schedules replayed)
+    forgets: int = 0  # new forgets stored
 
 
 @contextmanager
@@ -227,7 +234,7 @@ class Staging:
         connection = self.connection.execution_options(write=True)  # from now on (in place): BEGIN IMMEDIATE
         with connection.begin():
             stored: dict[str, list[StoredRow]] = defaultdict(list)
-            for row in connection.execute(STORED, {"ids": ids}):
+            for row in connection.execute(HISTORY, {"ids": ids}):
                 stored[row[0]].append(row)
             staged: dict[str, list[StagedRow]] = defaultdict(list)
             for row in connection.execute(STAGED, {"ids": ids}):
@@ -236,16 +243,16 @@ class Staging:
             for item_id in ids:
                 writes.merge(item_id, stored[item_id], staged[item_id])
             writes.flush()
-        return Merged(sum(map(len, staged.values())), writes.added, writes.items)
+        return Merged(sum(map(len, staged.values())), writes.added, writes.items, writes.forgets)
 
 
 @dataclass(slots=True)
 class _Entry:
-    """One review in an item's history while it is merged: a stored one (`review_id`) or a new one (`row`)."""
+    """One review (its study day and quality) or forget in an item's history while it is merged: a
+    stored review (`review_id`), a new one (`row`), or a forget, stored or new."""
 
     at: datetime
-    day: date
-    quality: int
+    grade: tuple[date, int] | Forget
     review_id: int | None = None
     row: dict[str, object] | None = None
 
@@ -258,28 +265,40 @@ class _Writes:
         self.rollover_hour = rollover_hour
         self.scheduler = scheduler
         self.inserts: list[dict[str, object]] = []
+        self.events: list[dict[str, object]] = []
         self.rewrites: list[dict[str, object]] = []
         self.states: list[dict[str, object]] = []
         self.added = 0
+        self.forgets = 0
         self.items = 0
 
     def merge(self, item_id: str, stored: list[StoredRow], staged: list[StagedRow]) -> None:
-        """Add one item's new reviews (staged ones in no stored millisecond; the first of a repeated
-        one) and replay its history, rewriting the rows from the first new review on."""
-        taken: set[int] = set()
+        """Add one item's new reviews and forgets (staged ones in no millisecond that has a stored
+        one of their kind; the first of a repeated one) and replay its history, rewriting the rows
+        from the first new one on."""
+        taken: dict[bool, set[int]] = {False: set(), True: set()}  # the milliseconds of reviews, of forgets
         history: list[_Entry] = []
-        for _, review_id, reviewed_at, day, quality, replayed in stored:
-            at = moment(reviewed_at)
-            taken.add(to_ms(at))
-            if replayed:
-                history.append(_Entry(at, as_day(day), quality, review_id))
+        for _, stamp, forget, review_id, day, quality, replayed in stored:
+            at = moment(stamp)
+            taken[bool(forget)].add(to_ms(at))
+            if forget:
+                history.append(_Entry(at, FORGET))
+            elif replayed:
+                assert review_id is not None and day is not None and quality is not None  # a review's row
+                history.append(_Entry(at, (as_day(day), quality), review_id))
         new: list[_Entry] = []
-        added = self.added
+        changed = self.added + self.forgets
         for _, ms, button, duration_ms, cram in staged:
-            if ms in taken:
+            kind = taken[button == FORGET_BUTTON]
+            if ms in kind:
                 continue
-            taken.add(ms)
+            kind.add(ms)
             at = from_ms(ms)
+            if button == FORGET_BUTTON:
+                self.events.append({"item_id": item_id, "happened_at": at, "kind": FORGET_KIND})
+                new.append(_Entry(at, FORGET))
+                self.forgets += 1
+                continue
             day, quality = study_day(at, self.rollover_hour), BUTTON_QUALITY[button]
             row: dict[str, object] = {
                 "item_id": item_id,
@@ -295,17 +314,19 @@ class _Writes:
             if cram:
                 self.inserts.append(row | KEPT)
             else:
-                new.append(_Entry(at, day, quality, row=row))
+                new.append(_Entry(at, (day, quality), row=row))
             self.added += 1
-        self.items += self.added > added
+        self.items += self.added + self.forgets > changed
         if new:
             self._replay(item_id, list(heapq.merge(history, new, key=lambda entry: entry.at)), new[0].at)
 
     def _replay(self, item_id: str, timeline: list[_Entry], first: datetime) -> None:
-        state = ItemState()
-        grades = ((index, entry.day, entry.quality) for index, entry in enumerate(timeline))
-        for step in replay_grades(grades, self.scheduler):
-            state = step.after
+        history: Iterator[Graded | Forget] = (
+            entry.grade if isinstance(entry.grade, Forget) else (index, *entry.grade)
+            for index, entry in enumerate(timeline)
+        )
+        steps, state = replay(history, self.scheduler)
+        for step in steps:
             entry = timeline[step.review_id]
             if entry.at < first:
                 continue
@@ -314,12 +335,17 @@ class _Writes:
             row.update(transition_params(step.before, step.after))
             (self.rewrites if entry.row is None else self.inserts).append(row)
         self.states.append(state_params(item_id, state))
-        if len(self.inserts) + len(self.rewrites) >= FLUSH:
+        if len(self.inserts) + len(self.events) + len(self.rewrites) >= FLUSH:
             self.flush()
 
     def flush(self) -> None:
         """Write what is pending (the transaction stays open)."""
-        for statement, rows in ((RECORD, self.inserts), (REWRITE_REVIEW, self.rewrites), (SET_STATE, self.states)):
+        for statement, rows in (
+            (RECORD, self.inserts),
+            (RECORD_EVENT, self.events),
+            (REWRITE_REVIEW, self.rewrites),
+            (SET_STATE, self.states),
+        ):
             if rows:
                 execute_many(self.connection, statement, rows)
                 rows.clear()

@@ -30,6 +30,7 @@ ZERO = text("0")
 MEMORY_BEFORE_MISSING = text("fsrs_stability_before IS NULL AND last_day_before IS NOT NULL")
 LAPSE = text("counted = TRUE AND button = 1 AND reps_before > 0")  # a counted Again on a learned item
 CRAM = text("cram = TRUE")
+FORGET = "forget"  # schedule_event.kind of a forget
 
 
 def _row_id() -> int | None:
@@ -133,6 +134,19 @@ class Review(_Table, table=True):
     typed_answer: str | None = Field(default=None, sa_type=Text)
     ticked: str | None = Field(default=None, sa_type=Text)  # JSON list of the checklist points ticked
     cram: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+
+
+class ScheduleEvent(_Table, table=True):
+    """A change to an item's schedule made by hand, kept in its history beside the reviews: a replay of
+    the history applies it in time order. The one kind is FORGET (the item starts again from new)."""
+
+    __tablename__ = "schedule_event"
+    __table_args__ = (Index("ix_schedule_event_item", "item_id", "happened_at"),)
+
+    id: int | None = _row_id()
+    item_id: str = Field(foreign_key="item.id", sa_type=Text)
+    happened_at: datetime = Field(sa_type=Moment)
+    kind: str = Field(sa_type=Text)
 
 
 class MockRound(_Table, table=True):
@@ -270,6 +284,7 @@ def _partial_on_postgresql(metadata: MetaData, connection: Connection, **_: Any)
 item: Table = Item.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 item_revision: Table = ItemRevision.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 review: Table = Review.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+schedule_event: Table = ScheduleEvent.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 mock_round: Table = MockRound.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 estimate_attempt: Table = EstimateAttempt.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 coding_attempt: Table = CodingAttempt.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped

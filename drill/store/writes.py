@@ -1,4 +1,5 @@
-"""Writes that happen during study: a grade, its undo, suspending, forgetting. Each commits at once."""
+"""Writes that happen during study: a grade, its undo, suspending, forgetting (an event of the
+item's history). Each commits at once."""
 
 from __future__ import annotations
 
@@ -16,12 +17,18 @@ from drill.store.item_states import (
     transition_params,
 )
 from drill.store.reschedule import rebuild_in
-from drill.store.tables import estimate_attempt, item, review
+from drill.store.tables import FORGET, estimate_attempt, item, review, schedule_event
 from drill.store.transactions import writing
 
 RECORD = insert(review)  # the columns are the rows' keys; many rows at once
 RECORD_ONE = insert(review).returning(review.c.id)  # one row, giving its id (no lastrowid on PostgreSQL)
 REVIEWED_SINCE = select(1).where(review.c.item_id == bindparam("item_id"), review.c.reviewed_at > bindparam("at"))
+RECORD_EVENT = insert(schedule_event)
+SAME_EVENT = select(1).where(
+    schedule_event.c.item_id == bindparam("item_id"),
+    schedule_event.c.happened_at == bindparam("happened_at"),
+    schedule_event.c.kind == bindparam("kind"),
+)
 SAME_REVIEW = (
     select(review.c.id)
     .where(review.c.item_id == bindparam("item_id"), review.c.reviewed_at == bindparam("reviewed_at"))
@@ -94,10 +101,18 @@ def set_suspended(engine: Engine, item_id: str, suspended: bool) -> None:
         connection.execute(update(item).where(item.c.id == item_id).values(suspended=suspended))
 
 
-def forget_item(engine: Engine, item_id: str, at: datetime) -> None:
-    """Put the item back to new (SM-2 and FSRS state reset, no due or last review day); its reviews
-    and attempts stay. A forget asked for at `at` is not applied over a review given after it (a
-    forget replayed from the journal late)."""
+def forget_item(engine: Engine, item_id: str, at: datetime, scheduler: str) -> None:
+    """Put the item back to new (SM-2 and FSRS state reset, no due or last review day) and record
+    the forget in its history at `at`, so every replay of the history starts again there; its
+    reviews and attempts stay. A forget already stored (the same moment: a journalled write made
+    again) is not stored twice. One that comes after a review given later than `at` (replayed from
+    the journal late) takes its place in the history, and the item's schedule is replayed with
+    `scheduler` from it: the later reviews count from new."""
     with writing(engine) as connection:
+        forget = {"item_id": item_id, "happened_at": at, "kind": FORGET}
+        if connection.execute(SAME_EVENT, forget).first() is None:
+            connection.execute(RECORD_EVENT, forget)
         if connection.execute(REVIEWED_SINCE, {"item_id": item_id, "at": at}).first() is None:
             connection.execute(SET_STATE, state_params(item_id, ItemState()))
+        else:
+            rebuild_in(connection, [item_id], scheduler, rewrite_log=True)

@@ -63,6 +63,11 @@ def write_undo(study: Target, grade: Grade) -> None:
     last_review.forget(study.paths.database)  # the last grade recorded may be the one undone
 
 
+def write_forget(study: Target, item_id: str, at: datetime) -> None:
+    """Put an item back to new, the forget kept in its history (drill.store.writes.forget_item)."""
+    forget_item(study.engine, item_id, at, study.config.scheduler)
+
+
 def on_engine(write: Callable[..., T]) -> Callable[..., T]:
     """A store write whose journalled arguments follow the engine as they are."""
     return lambda study, *arguments, **options: write(study.engine, *arguments, **options)
@@ -78,7 +83,7 @@ PENDING: dict[str, Callable[..., Any]] = {
     "coding": write_coding,
     "undo": write_undo,
     "suspend": on_engine(set_suspended),
-    "forget": on_engine(forget_item),
+    "forget": write_forget,
     "round_answer": on_engine(record_round_attempt),
     "round_end": write_round_end,
 }

@@ -34,7 +34,7 @@ def test_rows_history_forget_and_unknown_ids(pg_url, small_paths, clock) -> None
             (1, "not sure", (1,)),
         ]
         assert info.reviews[0].reviewed_at.tzinfo is not None and info.reviews[1].interval_after == 0
-        forget_item(study.engine, "m-1", study.clock())
+        forget_item(study.engine, "m-1", study.clock(), study.config.scheduler)
         row = item_row(study.engine, "m-1", study.config.leech_threshold)
         assert row is not None and row.is_new and row.reviews == 2
         assert unknown_ids(study.engine, ["m-1", "nope"]) == ["nope"]

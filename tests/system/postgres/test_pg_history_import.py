@@ -59,3 +59,28 @@ def test_history_import_on_postgresql(pg_url, small_paths, clock, tmp_path, monk
             assert connection.execute(text("SELECT COUNT(*) FROM review WHERE cram")).scalar_one() == 12
     finally:
         study.close()
+
+
+def test_a_forget_is_exported_imported_and_replayed_on_postgresql(pg_url, small_paths, clock, tmp_path) -> None:
+    """The forget's event in the union of the history (PostgreSQL types its NULLs and booleans)."""
+    study = Study.open(small_paths, clock)
+    start = clock.now
+    try:
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 4, 1000))
+        clock.now = start + timedelta(days=1)
+        write_grade(study, study.reviews.grade(study.reviews.cards(["m-1"])[0], 4, 1000))
+        clock.now = start + timedelta(days=1, minutes=1)
+        study.reviews.save_forget("m-1")
+        study.drain()
+        target = tmp_path / "history.csv"
+        assert history_csv.export_history(study.engine, target) == 3
+        assert [line.split(",")[2] for line in target.read_text().splitlines()[1:]] == ["4", "4", "0"]
+        earlier = int((start + timedelta(hours=20)).timestamp() * 1000)
+        with target.open("a") as log:  # a review given elsewhere before the forget
+            log.write(f"{card_id('m-1')},{earlier},3,900,0\n")
+        clock.now = start + timedelta(days=2)
+        report = import_history(study, target)
+        assert (report.added, report.forgets, report.duplicates) == (1, 0, 3)
+        assert study.reviews.cards(["m-1"])[0].state == ItemState()  # still forgotten
+    finally:
+        study.close()

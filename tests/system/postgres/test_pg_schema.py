@@ -71,6 +71,7 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
     engine = open_store(Paths(drill_home))
     with writing(engine) as connection:  # as a drill before Alembic left it at schema 7
         connection.execute(text(f"DROP TABLE {ALEMBIC_TABLE}"))
+        connection.execute(text("DROP TABLE schedule_event"))
         connection.execute(text("ALTER TABLE item DROP COLUMN errata"))
         connection.execute(text("ALTER TABLE review DROP COLUMN typed_answer"))
         connection.execute(text("ALTER TABLE review DROP COLUMN ticked"))

@@ -6,13 +6,15 @@ import sqlite3
 import subprocess
 import sys
 import zipfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import genanki
 import pytest
+from helpers.clock import Clock
 
 from drill.content.decks import load_decks
-from drill.interop.anki_export import export_anki, to_html
+from drill.interop.anki_export import AnkiExportReport, export_anki, to_html
 from drill.paths import Paths
 
 USER_DECK = '''
@@ -154,3 +156,73 @@ def test_drill_never_imports_the_anki_library(paths: Paths, tmp_path: Path) -> N
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=600)
     assert result.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_an_unchanged_re_export_changes_nothing_in_anki_and_an_edit_only_its_note(paths: Paths, tmp_path: Path) -> None:
+    pytest.importorskip("anki", reason="the anki test extra has no wheel for this platform")
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    (tmp_path / "anki").mkdir()
+    collection = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    clock = Clock(datetime.now(UTC) - timedelta(hours=3))  # the exports an hour apart, the last one now
+
+    def export(name: str) -> AnkiExportReport:
+        clock.now += timedelta(hours=1)  # each export an hour after the one before
+        return export_anki(paths, tmp_path / name, clock=clock)
+
+    def import_package(apkg: Path) -> list[str]:
+        """The GUIDs of the notes Anki updated."""
+        options = ImportAnkiPackageOptions(with_scheduling=False, merge_notetypes=True)
+        result = collection.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg), options=options))
+        return [collection.get_note(note.id.nid).guid for note in result.log.updated]
+
+    def stamps() -> tuple[dict[str, tuple[int, int]], tuple[int, int]]:
+        """Each note's (modification time, sync number), and the note type's."""
+        notetype = collection.models.by_name("drill card")
+        notes = {guid: (mod, usn) for guid, mod, usn in collection.db.all("SELECT guid, mod, usn FROM notes")}
+        return notes, (notetype["mod"], notetype["usn"])
+
+    try:
+        first = export("first.apkg")
+        assert (first.new_notes, first.changed_notes, first.unchanged_notes) == (first.notes, 0, 0)
+        import_package(tmp_path / "first.apkg")
+        (grill,) = collection.find_notes("Id:grill-01")
+        edited_in_anki = collection.get_note(grill)
+        edited_in_anki["Back"] += "<p>my own words</p>"
+        collection.update_note(edited_in_anki)
+        before = stamps()
+
+        second = export("second.apkg")
+        assert (second.new_notes, second.changed_notes, second.unchanged_notes) == (0, 0, second.notes)
+        assert f"since the last export: 0 changed, {second.notes} unchanged, 0 new; " in "\n".join(second.lines())
+        assert import_package(tmp_path / "second.apkg") == []
+        assert stamps() == before  # nothing to sync
+        assert collection.get_note(grill)["Back"].endswith("<p>my own words</p>")  # Anki's edit kept
+
+        deck = paths.user_decks / "mine.toml"
+        deck.write_text(deck.read_text().replace("2. the ridge point", "2. the ridge point, where the roofs meet"))
+        third = export("third.apkg")
+        assert (third.changed_notes, third.unchanged_notes) == (1, third.notes - 1)
+        replaced = "importing this package replaces Anki's copies of the 1 changed note(s), edits made to them in Anki"
+        assert f"{replaced} included" in third.lines()
+        assert import_package(tmp_path / "third.apkg") == [genanki.guid_for("my-own-card")]
+        (mine,) = collection.find_notes("Id:my-own-card")
+        assert "where the roofs meet" in collection.get_note(mine)["Back"]
+        notes, notetype = stamps()
+        assert {guid: stamp for guid, stamp in notes.items() if stamp != before[0][guid]}.keys() == {
+            genanki.guid_for("my-own-card")
+        }
+        assert notetype == before[1]
+        assert collection.get_note(grill)["Back"].endswith("<p>my own words</p>")
+    finally:
+        collection.close()
+
+
+def test_a_record_drill_cannot_read_counts_every_note_as_changed(paths: Paths, tmp_path: Path) -> None:
+    export_anki(paths, tmp_path / "first.apkg")
+    record = paths.home / "anki-notes.json"
+    record.write_text('{"not": "stamps"')
+    report = export_anki(paths, tmp_path / "second.apkg")
+    assert report.unreadable_record == record and report.new_notes == report.notes
+    assert f"{record} could not be read: every note counts as changed" in report.lines()
+    assert export_anki(paths, tmp_path / "third.apkg").unchanged_notes == report.notes  # rewritten whole

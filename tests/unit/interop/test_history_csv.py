@@ -227,7 +227,7 @@ def test_bad_rows_are_all_reported_and_nothing_is_imported(small_paths, clock, t
     [
         ("{card},1700000000,3,0", "review_time 1700000000 is not between"),  # seconds, not milliseconds
         ("{card},{tomorrow_and_more},3,0", "is not between 2000-01-01 and tomorrow"),
-        ("{card},{now},0,0", "review_rating must be 1, 2, 3 or 4"),
+        ("{card},{now},5,0", "review_rating must be 1, 2, 3 or 4, not '5' (or 0: a forget)"),
         ("{card},{now},3,-5", "review_duration must be whole milliseconds"),
         ("{card},{now},3,1.5", "review_duration must be whole milliseconds"),
         ("abc,{now},3,0", "card_id must be an integer"),

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 from helpers.measure import with_peak_memory
@@ -110,7 +113,7 @@ def test_a_50_mb_line_is_one_problem_and_is_never_held_in_memory(capsys, tmp_pat
     assert peak < 20 * 2**20  # the 50 MB line was skipped, never read whole
     assert lines == [
         f"{source}:3: a line over 65536 bytes (a review-log row is a few numbers); not read",
-        f"{source}:4: review_rating must be 1, 2, 3 or 4, not '5'",
+        f"{source}:4: review_rating must be 1, 2, 3 or 4, not '5' (or 0: a forget)",
         f"drill: {source} was not imported (2 problem(s)); nothing was changed",
     ]
 
@@ -161,7 +164,14 @@ def test_progress_is_drawn_on_a_terminal_and_the_json_stays_the_same(
 ) -> None:
     source = tmp_path / "history.csv"
     source.write_text(HEADER + "\n" + "".join(f"{card},{NOW_MS - 1000 * n},3,100\n" for n in range(1, 30_001)))
-    report = {"path": str(source), "rows": 30_000, "added": 30_000, "skipped_duplicates": 0, "items_rebuilt": 1}
+    report = {
+        "path": str(source),
+        "rows": 30_000,
+        "added": 30_000,
+        "skipped_duplicates": 0,
+        "items_rebuilt": 1,
+        "forgets_added": 0,
+    }
     assert main(["import", "--history", str(source), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == report and captured.err == ""  # no terminal: no progress
@@ -170,3 +180,61 @@ def test_progress_is_drawn_on_a_terminal_and_the_json_stays_the_same(
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {**report, "added": 0, "skipped_duplicates": 30_000, "items_rebuilt": 0}
     assert "checking" in captured.err and "importing" in captured.err
+
+
+@pytest.fixture
+def from_stdin(monkeypatch) -> Iterator[Callable[[bytes], None]]:
+    """Makes standard input a pipe holding the bytes given (written whole: they fit its buffer)."""
+    opened: list[TextIO] = []
+
+    def holding(data: bytes) -> None:
+        read, write = os.pipe()
+        os.write(write, data)
+        os.close(write)
+        opened.append(os.fdopen(read, "r"))
+        monkeypatch.setattr(sys, "stdin", opened[-1])
+
+    yield holding
+    for stdin in opened:
+        stdin.close()
+
+
+def test_dash_reads_the_log_from_standard_input(capsys, from_stdin, card: int) -> None:
+    from_stdin(f"{HEADER}\n{card},{NOW_MS - 2000},3,100\n{card},{NOW_MS - 1000},0,0\n".encode())
+    assert main(["import", "--history", "-"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "-: 2 review(s) read",
+        "added 1 review(s) and 1 forget(s) to 1 item(s); their schedules were replayed from their whole history",
+    ]
+    assert stored_reviews() == 1
+
+
+def test_a_bad_row_on_standard_input_is_named_by_its_line(capsys, from_stdin, card: int) -> None:
+    from_stdin(f"{HEADER}\n{card},{NOW_MS},3,100\n{card},{NOW_MS},7,100\n".encode())
+    assert main(["import", "--history", "-"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        "-:3: review_rating must be 1, 2, 3 or 4, not '7' (or 0: a forget)",
+        "drill: - was not imported (1 problem(s)); nothing was changed",
+    ]
+    assert stored_reviews() == 0
+
+
+def test_a_closed_standard_input_is_one_line(capsys, monkeypatch, card: int) -> None:
+    monkeypatch.setattr(sys, "stdin", None)  # what Python gives a process started without one
+    assert main(["import", "--history", "-"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == "-: cannot read: standard input is closed"
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        (Path("/proc/self/clear_refs"), "cannot read: "),  # write-only: refused on open, or on read for root
+        (Path(__file__).parent, "cannot read: Is a directory"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_one_line(capsys, source: Path, reason: str, card: int) -> None:
+    if not source.exists():
+        pytest.skip(f"{source} is Linux's")
+    lines = refused(capsys, source)
+    assert lines[0].startswith(f"{source}") and reason in lines[0] and len(lines) == 2
