@@ -13,12 +13,11 @@ import genanki
 import pytest
 from helpers.clock import Clock
 from helpers.content import TestPaths
-from helpers.reviews import open_study
+from helpers.reviews import grade_first_in_queue, open_study
 
 from drill.cli import main
 from drill.interop.anki_export import export_anki
 from drill.interop.anki_schedule import Schedules
-from drill.paths import Paths
 from drill.store.schedules import item_schedules
 from drill.store.writes import set_suspended
 from drill.study import Study
@@ -153,12 +152,7 @@ def test_without_the_option_every_card_is_new_and_the_log_empty(graded: Study, t
 def test_the_cli_exports_schedules_and_wants_anki_for_them(capsys, drill_home: Path, tmp_path: Path) -> None:
     assert main(["export", "--history", str(tmp_path / "h.csv"), "--with-schedule"]) == 2
     assert capsys.readouterr().err == "drill: --with-schedule goes with --anki PATH.apkg\n"
-    study = Study.open(Paths.resolve())
-    try:
-        item_id = study.reviews.queue()[0]
-        write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], 3, 1234))
-    finally:
-        study.close()
+    item_id = grade_first_in_queue()
     assert main(["export", "--anki", str(tmp_path / "d.apkg"), "--with-schedule"]) == 0
     assert "with schedules: 1 reviewed card(s), 0 suspended, 1 review(s);" in capsys.readouterr().out
     (row,) = package_rows(tmp_path / "d.apkg", tmp_path, REVLOG)

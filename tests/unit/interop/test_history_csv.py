@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from helpers.clock import Clock
 from helpers.content import TestPaths
+from helpers.reviews import grade_first_in_queue
 from sqlalchemy import text
 
 from drill.cli import main
 from drill.config import Config
 from drill.interop.errors import InteropError
 from drill.interop.history_csv import export_history, import_history
-from drill.paths import Paths
 from drill.study import Study
 from drill.study.writes import write_grade
 
@@ -267,12 +267,7 @@ def test_a_missing_header_is_reported_on_line_1(small_paths, clock, tmp_path, co
 
 
 def test_cli_exports_history_and_anki(capsys, drill_home: Path, tmp_path: Path) -> None:
-    study = Study.open(Paths.resolve())
-    try:
-        item_id = study.reviews.queue()[0]
-        write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], 3, 1234))
-    finally:
-        study.close()
+    item_id = grade_first_in_queue()
     history, package = tmp_path / "h.csv", tmp_path / "d.apkg"
     assert main(["export", "--history", str(history), "--anki", str(package)]) == 0
     out = capsys.readouterr().out

@@ -9,16 +9,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from helpers.clock import Clock
 from helpers.content import TestPaths
+from helpers.reviews import grade, sm2_study
 from sqlalchemy import text
 
-from drill.config import Config
 from drill.interop.errors import InteropError
 from drill.interop.history_csv import export_history, import_history
 from drill.schedule.grading import ItemState
 from drill.study import Study
-from drill.study.writes import write_grade
 
 HEADER = "card_id,review_time,review_rating,review_duration"
 
@@ -31,18 +29,6 @@ def ms(moment: datetime) -> int:
     return (moment - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
 
 
-def open_study(paths: TestPaths, clock: Clock) -> Study:
-    paths.ensure()
-    paths.config.write_text('scheduler = "sm2"\nfuzz = false\n')
-    study = Study(paths, Config.load(paths.config), clock)
-    study.sync()
-    return study
-
-
-def grade(study: Study, item_id: str, button: int) -> None:
-    write_grade(study, study.reviews.grade(study.reviews.cards([item_id])[0], button, 1000))
-
-
 def forget(study: Study, item_id: str) -> None:
     study.reviews.save_forget(item_id)
     study.drain()
@@ -53,7 +39,7 @@ def write_log(path: Path, rows: list[tuple[str, datetime, int]]) -> None:
 
 
 def test_reviews_imported_from_before_a_forget_leave_the_item_forgotten(small_paths, clock, tmp_path) -> None:
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     start = clock.now
     try:
         grade(study, "m-1", 3)
@@ -82,7 +68,7 @@ def test_reviews_imported_from_before_a_forget_leave_the_item_forgotten(small_pa
 
 
 def test_reviews_imported_from_after_a_forget_count_from_new(small_paths, clock, tmp_path) -> None:
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     start = clock.now
     try:
         grade(study, "m-1", 4)
@@ -105,9 +91,9 @@ def test_reviews_imported_from_after_a_forget_count_from_new(small_paths, clock,
 
 
 def test_a_forget_round_trips_through_the_review_log(small_paths, clock, tmp_path, deck_dir) -> None:
-    a = open_study(small_paths, clock)
+    a = sm2_study(small_paths, clock)
     start = clock.now
-    b = open_study(TestPaths(tmp_path / "home-b", deck_dir), clock)  # its clock moves with a's
+    b = sm2_study(TestPaths(tmp_path / "home-b", deck_dir), clock)  # its clock moves with a's
     target = tmp_path / "history.csv"
     try:
         grade(a, "m-1", 4)
@@ -145,7 +131,7 @@ def test_a_forget_round_trips_through_the_review_log(small_paths, clock, tmp_pat
 def test_a_forget_imported_into_a_store_with_the_reviews_puts_the_item_back_to_new(
     small_paths, clock, tmp_path
 ) -> None:
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     start = clock.now
     try:
         grade(study, "i-1", 4)
@@ -165,7 +151,7 @@ def test_a_forget_imported_into_a_store_with_the_reviews_puts_the_item_back_to_n
 def test_a_forget_is_no_cram_grade(small_paths, clock, tmp_path) -> None:
     source = tmp_path / "bad.csv"
     source.write_text(f"{HEADER},cram\n{card_id('m-1')},{ms(clock.now)},0,0,1\n")
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         with pytest.raises(InteropError) as raised:
             import_history(study, source)

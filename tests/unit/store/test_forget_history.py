@@ -8,12 +8,11 @@ from datetime import timedelta
 from pathlib import Path
 
 from helpers.clock import Clock
-from helpers.content import TestPaths
+from helpers.reviews import grade, sm2_study
 from helpers.study_history import build_history, content
 from helpers.study_history import open_study as open_history
 from sqlalchemy import text
 
-from drill.config import Config
 from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import replay_grades
 from drill.stats.report import load_report
@@ -27,20 +26,6 @@ EVENTS = "SELECT item_id, happened_at, kind FROM schedule_event ORDER BY id"
 REVIEW_FIGURES = ("activity", "retention", "steering", "estimation", "coding", "pitch", "mock_rounds")
 
 
-def open_study(paths: TestPaths, clock: Clock) -> Study:
-    paths.ensure()
-    paths.config.write_text('scheduler = "sm2"\nfuzz = false\n')
-    study = Study(paths, Config.load(paths.config), clock)
-    study.sync()
-    return study
-
-
-def grade(study: Study, item_id: str, button: int):
-    given = study.reviews.grade(study.reviews.cards([item_id])[0], button, 1000)
-    write_grade(study, given)
-    return given
-
-
 def state(study: Study, item_id: str) -> ItemState:
     return study.reviews.cards([item_id])[0].state
 
@@ -51,7 +36,7 @@ def rows(study: Study, sql: str) -> list[tuple]:
 
 
 def test_a_forget_is_stored_once_as_an_event_and_no_review(small_paths, clock) -> None:
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         grade(study, "m-1", 3)
         clock.now += timedelta(days=1)
@@ -70,7 +55,7 @@ def test_a_forget_is_stored_once_as_an_event_and_no_review(small_paths, clock) -
 
 def test_a_forget_made_late_takes_its_place_in_the_history(small_paths, clock) -> None:
     """A forget journalled at 9:00 and made after a grade given at 10:00: the grade counts from new."""
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         grade(study, "m-1", 4)
         clock.now += timedelta(days=1)
@@ -91,7 +76,7 @@ def test_a_forget_made_late_takes_its_place_in_the_history(small_paths, clock) -
 
 def test_an_undo_replays_the_forget(small_paths, clock) -> None:
     """Undoing a grade given before a forget replays the rest of the history: the item stays new."""
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         grade(study, "m-1", 3)
         clock.now += timedelta(days=1)
@@ -109,7 +94,7 @@ def test_an_undo_replays_the_forget(small_paths, clock) -> None:
 def test_a_grade_shown_before_a_forget_is_given_to_the_forgotten_item(small_paths, clock) -> None:
     """Another session forgets the item while it is shown here: the grade is rebased on new, and the
     schedule stored is what replaying the history gives."""
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         grade(study, "m-1", 4)
         clock.now += timedelta(days=1)
@@ -128,7 +113,7 @@ def test_a_grade_shown_before_a_forget_is_given_to_the_forgotten_item(small_path
 
 
 def test_a_rebuild_starts_again_from_new_at_each_forget(small_paths, clock) -> None:
-    study = open_study(small_paths, clock)
+    study = sm2_study(small_paths, clock)
     try:
         grade(study, "m-1", 4)
         clock.now += timedelta(days=1)
