@@ -6,6 +6,8 @@ Measures, after warm-up (sympy imported, formulas compiled):
   grade_median_ms      median time to grade one answer (mix of right, wrong, wrong-unit
                        and malformed answers over every family)       target ≤ 2 ms
   generate_median_ms   median time to generate one problem            target ≤ 2 ms
+                       (a family's constraints redraw what they reject: rejected_share per family,
+                       from 400 raw draws, at most 0.9 or `drill check` fails it)
 and, in fresh subprocesses (median of 5):
   import_ms            `import drill.estimate.answer_check`: the parser and units (stdlib only)
   families_ms          import + load every family (pydantic, no sympy)
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from drill.estimate.draw import generate  # noqa: E402
+from drill.estimate.feasible import rejected_share  # noqa: E402
 from drill.estimate.formula import warm_up  # noqa: E402
 from drill.estimate.schema import families  # noqa: E402
 from drill.estimate.score import grade  # noqa: E402
@@ -95,6 +98,7 @@ def main() -> None:
         "generate_calls": len(gen_times),
         "generate_median_ms": ms(gen_times),
         "generate_p95_ms": ms(gen_times, 0.95),
+        "rejected_share": {fam.id: round(rejected_share(fam), 3) for fam in fams if fam.require},
         "import_ms": _subprocess_ms("import drill.estimate.answer_check"),
         "families_ms": _subprocess_ms(f"from drill.estimate.schema import families; families({str(PROBLEMS)!r})"),
         "first_grade_ms": _subprocess_ms(

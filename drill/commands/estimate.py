@@ -16,13 +16,16 @@ its block, its answer's unit and the parameters it needs).
 
 Each KEY=VALUE sets one parameter: a number (batch=16, bytes=14e9, bandwidth=50e9) in base units
 (bytes, seconds, FLOP). A family that draws from a catalog also takes the entry's name for the
-catalog's key (model=llama-3-70b, gpu=h100-sxm, network=rail-hdr): the entry fills the parameters
-it defines, and any KEY=VALUE given alongside it wins. The entries are in problems/models.toml,
-gpus.toml and networks.toml.
+catalog's key (model=llama-3-70b, gpu=h100-sxm, network=rail-hdr, precision=int4): the entry fills
+the parameters it defines, and any KEY=VALUE given alongside it wins. The entries are in
+problems/models.toml, gpus.toml, networks.toml and precisions.toml.
 
   drill solve kv-cache model=llama-3-70b batch=1 seq_len=4096 bytes_per_elem=2
   drill solve allreduce-time bytes=14e9 gpus=8 bandwidth=50e9
   drill solve allreduce-time network=rail-hdr bytes=14e9 gpus=64
+
+Parameters that are physically impossible (a sequence beyond the model's context window, weights
+larger than the GPUs' memory, more GPUs than the topology holds) are refused with the reason.
 """
 
 
@@ -79,7 +82,8 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, answer: str | None) -> int:
     from drill.commands.output import print_json
-    from drill.estimate.params import parse_assignments
+    from drill.estimate.feasible import refuse_impossible
+    from drill.estimate.params import complete, parse_assignments
     from drill.estimate.score import grade, solve
 
     family = _family(args.family)
@@ -88,6 +92,7 @@ def _run(args: argparse.Namespace, answer: str | None) -> int:
         if answer is None:
             print_json(solve(family, params))
         else:
+            refuse_impossible(family, complete(family, params))
             result = grade(family, params, answer)
             print_json({key: getattr(result, key) for key in GRADE_KEYS})
     except ValueError as error:

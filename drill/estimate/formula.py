@@ -21,7 +21,7 @@ from typing import Any
 from drill.estimate.formula_syntax import FormulaError, Term, measure, to_sympy
 from drill.estimate.schema import Family
 
-MAX_FORMULAS = 64  # derived values, answer, slips and requirements of one family
+MAX_FORMULAS = 64  # derived values, answer, slips, requirements and step conditions of one family
 MAX_FAMILY_SIZE = 2000  # terms in all of a family's formulas together
 
 
@@ -34,6 +34,7 @@ class Compiled:
     derived_fns: dict[str, Callable[..., float]] = field(default_factory=dict)
     slip_fns: list[Callable[..., float]] = field(default_factory=list)
     require_fns: list[Callable[..., bool]] = field(default_factory=list)
+    step_fns: list[Callable[..., bool] | None] = field(default_factory=list)  # None: always shown
 
 
 def compile_family(family: Family) -> Compiled:
@@ -61,7 +62,8 @@ def _compile(family: Family) -> Compiled:
     import sympy
     from sympy.printing.pycode import PythonCodePrinter
 
-    count = len(family.derived) + 1 + len(family.slips) + len(family.require)
+    conditions = {i: step.when for i, step in enumerate(family.steps) if step.when is not None}
+    count = len(family.derived) + 1 + len(family.slips) + len(family.require) + len(conditions)
     if count > MAX_FORMULAS:
         raise FormulaError(("answer",), f"{count} formulas: a family may hold at most {MAX_FORMULAS}")
     names = list(family.params)
@@ -71,9 +73,13 @@ def _compile(family: Family) -> Compiled:
     derived = {d: scope[d].expr for d in family.derived}
     answer = to_sympy(family.answer, scope, ("answer",)).expr
     slip_exprs = [to_sympy(s.factor, scope, ("slips", i, "factor")).expr for i, s in enumerate(family.slips)]
-    require_exprs = [to_sympy(text, scope, ("require",), relational=True).expr for text in family.require]
+    require_exprs = [
+        to_sympy(r.check, scope, ("require", i, "check"), relational=True).expr for i, r in enumerate(family.require)
+    ]
+    step_exprs = {i: to_sympy(text, scope, ("steps",), relational=True).expr for i, text in conditions.items()}
     seen: dict[int, Any] = {}
-    terms = sum(measure(e, seen).terms for e in [*derived.values(), answer, *slip_exprs, *require_exprs])
+    formulas = [*derived.values(), answer, *slip_exprs, *require_exprs, *step_exprs.values()]
+    terms = sum(measure(e, seen).terms for e in formulas)
     if terms > MAX_FAMILY_SIZE:
         raise FormulaError(("answer",), f"the family's formulas hold {terms} terms; at most {MAX_FAMILY_SIZE}")
     args = [sympy.Symbol(n) for n in names]
@@ -95,7 +101,8 @@ def _compile(family: Family) -> Compiled:
         answer_fn=fn(answer, ("answer",)),
         derived_fns={d: fn(e, ("derived", d)) for d, e in derived.items()},
         slip_fns=[fn(e, ("slips", i, "factor")) for i, e in enumerate(slip_exprs)],
-        require_fns=[fn(e, ("require",)) for e in require_exprs],
+        require_fns=[fn(e, ("require", i, "check")) for i, e in enumerate(require_exprs)],
+        step_fns=[fn(step_exprs[i], ("steps",)) if i in step_exprs else None for i in range(len(family.steps))],
     )
 
 
@@ -144,9 +151,26 @@ def slip_factors(family: Family, params: dict[str, Any]) -> list[float]:
     return out
 
 
-def requirements_met(family: Family, params: dict[str, Any]) -> bool:
-    compiled = compile_family(family)
+def _holds(compiled: Compiled, condition: Callable[..., bool], params: dict[str, Any]) -> bool:
+    """A comparison at these parameters; one that cannot be evaluated does not hold."""
     try:
-        return all(bool(f(*_args(compiled, params))) for f in compiled.require_fns)
+        return bool(condition(*_args(compiled, params)))
     except (ZeroDivisionError, OverflowError, ValueError, TypeError):
         return False
+
+
+def broken_requirements(family: Family, params: dict[str, Any]) -> list[int]:
+    """The indices of the family's `require` constraints these parameters break."""
+    compiled = compile_family(family)
+    return [i for i, f in enumerate(compiled.require_fns) if not _holds(compiled, f, params)]
+
+
+def requirements_met(family: Family, params: dict[str, Any]) -> bool:
+    compiled = compile_family(family)
+    return all(_holds(compiled, f, params) for f in compiled.require_fns)
+
+
+def steps_shown(family: Family, params: dict[str, Any]) -> list[bool]:
+    """For each worked step, whether it is shown at these parameters (its `when` holds)."""
+    compiled = compile_family(family)
+    return [f is None or _holds(compiled, f, params) for f in compiled.step_fns]

@@ -23,7 +23,7 @@ def family_item(family: Family) -> ContentItem:
     """The store's view of a family: its question template and formula."""
     from drill.content.models import ContentItem
 
-    steps = "\n".join(f"- {step}" for step in family.steps)
+    steps = "\n".join(f"- {step.text}" + (f" (when {step.when})" if step.when else "") for step in family.steps)
     return ContentItem(
         id=item_id(family.id),
         kind="estimate",

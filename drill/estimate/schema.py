@@ -7,7 +7,17 @@ A directory of problems holds two kinds of TOML file:
 * a *family*, one per file: id, block, topic, prompt template, `[params.<name>]`
   distributions, optional `[draws.<name>]` catalog draws, optional `[derived]`
   intermediate formulas, the `answer` formula, its `unit`, a `tolerance`, worked
-  solution `steps`, optional `[[slips]]`, `[[examples]]` and `require` constraints.
+  solution `steps` (a step with `when` is shown only where that comparison holds), `[[slips]]`,
+  `[[examples]]` and `[[require]]` constraints.
+
+Constraints keep draws physically possible: each `[[require]]` is a comparison over parameters
+and derived values (`check = "seq_len <= context"`) and the `reason` a draw breaking it is
+impossible (a template). Drawing rejects and redraws such parameters, and `drill solve` refuses
+them with the reason (a `draws_only` constraint only filters draws: values outside it solve).
+A family that draws a catalog entry (a real model, GPU or topology, with its context window,
+memory and GPUs per node) can be impossible: it declares limits, or says in `always_possible`
+why no draw can break one; `drill check` enforces this and fails constraints that reject more
+than 90 % of draws.
 
 Loading needs no sympy. Problems are reported as `ContentError(path, line, message)`.
 """
@@ -21,7 +31,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from drill.content.errors import ContentError
 from drill.content.locate import toml_lines
@@ -127,6 +146,24 @@ class SlipSpec(_Strict):
     message: str
 
 
+class Requirement(_Strict):
+    """A constraint on drawn parameters: `check` (one comparison) must hold; `reason` (a template
+    over the parameters and derived values) says why parameters breaking it are impossible.
+    `draws_only` marks a constraint that only keeps draws interesting (an MFU between 10 % and 70 %):
+    values outside it are possible, so `drill solve` accepts them."""
+
+    check: str
+    reason: str = ""
+    draws_only: bool = False
+
+
+class Step(_Strict):
+    """One line of the worked solution (a template), shown only `when` its comparison holds."""
+
+    text: str
+    when: str | None = None
+
+
 class ExampleSpec(_Strict):
     """A hand-computed case checked by `drill check` and the tests."""
 
@@ -180,10 +217,11 @@ class Family(_Strict):
     unit: str
     display: Literal["auto", "%", "x", "count", "sci"] = "auto"
     tolerance: float = Field(default=0.05, gt=0, le=0.5)
-    steps: list[str] = []
+    steps: list[Step] = []
     slips: list[SlipSpec] = []
     examples: list[ExampleSpec] = []
-    require: list[str] = []
+    require: list[Requirement] = []
+    always_possible: str = ""  # why no draw can be physically impossible, where no `require` is needed
     notes: str = ""
 
     _path: Path = PrivateAttr(default=Path("<memory>"))
@@ -198,6 +236,15 @@ class Family(_Strict):
         if not _ID.fullmatch(v):
             raise ValueError("id must be lower-case words joined by '-', e.g. 'kv-cache'")
         return v
+
+    @field_validator("steps", "require", mode="before")
+    @classmethod
+    def _strings_as_tables(cls, value: Any, info: ValidationInfo) -> Any:
+        """A bare string is the step's text, or the constraint's check."""
+        key = "text" if info.field_name == "steps" else "check"
+        if isinstance(value, list):
+            return [{key: item} if isinstance(item, str) else item for item in value]
+        return value
 
     @field_validator("unit")
     @classmethod
@@ -233,6 +280,17 @@ class Family(_Strict):
     @property
     def catalogs(self) -> dict[str, Catalog]:
         return self._catalogs
+
+    @property
+    def can_be_impossible(self) -> bool:
+        """Whether a draw could break a real limit: the family draws a catalog entry (a model's
+        context window and size, a GPU's memory, a topology's GPUs per node)."""
+        return bool(self.draws)
+
+    @property
+    def physical_limits(self) -> list[Requirement]:
+        """The constraints that make parameters impossible (not `draws_only`)."""
+        return [r for r in self.require if not r.draws_only]
 
     @property
     def display_kind(self) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from drill.estimate import formula, slips
 from drill.estimate.answer_check import read_answer
+from drill.estimate.feasible import refuse_impossible
 from drill.estimate.params import complete
 from drill.estimate.parser import AnswerError
 from drill.estimate.pretty import pretty, sig
@@ -45,8 +46,10 @@ def truth(family: Family, params: dict[str, Any]) -> float:
 
 
 def solve(family: Family, params: Mapping[str, Any]) -> dict[str, Any]:
-    """{'value': float in base units, 'unit': str, 'pretty': str}; ParamError on bad params."""
+    """{'value': float in base units, 'unit': str, 'pretty': str}; ParamError on bad or physically
+    impossible params (the reason named)."""
     full = complete(family, params)
+    refuse_impossible(family, full)
     value = truth(family, full)
     return {"value": value, "unit": family.unit, "pretty": pretty(value, family.display_kind)}
 

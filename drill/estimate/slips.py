@@ -7,7 +7,7 @@ Three groups are tried in order, each picking its closest match within tolerance
 3. generic factors: 2, 8 (bits vs bytes), 1000 / 1024 / 1e6 (prefixes), 60 / 3600 / 86400
    (time units), 100 (percent).
 
-A correct answer can still carry a note when it matches GB-vs-GiB exactly.
+A correct answer in bytes can still carry a note when it matches GB-vs-GiB exactly in the unit typed.
 """
 
 from __future__ import annotations
@@ -49,13 +49,15 @@ GENERIC: list[tuple[float, str]] = [
     (0.25, "your answer is 1/4 of the truth: two factors of 2 missing?"),
 ]
 
-BINARY_NOTES: list[tuple[float, str]] = [
-    (2**30 / 1e9, "note: your number is the answer in GB, labelled GiB (1 GiB = 1.074 GB)"),
-    (1e9 / 2**30, "note: your number is the answer in GiB, labelled GB (1 GiB = 1.074 GB)"),
-    (2**40 / 1e12, "note: your number is the answer in TB, labelled TiB (1 TiB = 1.1 TB)"),
-    (1e12 / 2**40, "note: your number is the answer in TiB, labelled TB (1 TiB = 1.1 TB)"),
-    (2**20 / 1e6, "note: your number is the answer in MB, labelled MiB (1 MiB = 1.049 MB)"),
-    (1e6 / 2**20, "note: your number is the answer in MiB, labelled MB (1 MiB = 1.049 MB)"),
+# (the unit the user typed, the factor their answer is off by, the note): a correct answer in bytes
+# whose number is the truth in the other kind of prefix, labelled with this one.
+BINARY_NOTES: list[tuple[str, float, str]] = [
+    ("GiB", 2**30 / 1e9, "note: your number is the answer in GB, labelled GiB (1 GiB = 1.074 GB)"),
+    ("GB", 1e9 / 2**30, "note: your number is the answer in GiB, labelled GB (1 GiB = 1.074 GB)"),
+    ("TiB", 2**40 / 1e12, "note: your number is the answer in TB, labelled TiB (1 TiB = 1.1 TB)"),
+    ("TB", 1e12 / 2**40, "note: your number is the answer in TiB, labelled TB (1 TiB = 1.1 TB)"),
+    ("MiB", 2**20 / 1e6, "note: your number is the answer in MB, labelled MiB (1 MiB = 1.049 MB)"),
+    ("MB", 1e6 / 2**20, "note: your number is the answer in MiB, labelled MB (1 MiB = 1.049 MB)"),
 ]
 
 
@@ -95,6 +97,17 @@ def _param_candidates(family: Family, params: dict[str, Any], truth: float) -> l
     return out
 
 
+def _binary_note(family: Family, lr: float, unit_text: str) -> str | None:
+    """The decimal/binary prefix note for a correct answer: only for a size in bytes, typed in the
+    unit the note names, and off by that prefix's factor."""
+    if family.unit != "byte" or abs(lr) <= 0.015:
+        return None
+    typed = unit_text.strip()
+    return _closest(
+        lr, [(factor, note) for unit, factor, note in BINARY_NOTES if unit.casefold() == typed.casefold()], 0.004
+    )
+
+
 _BIT_UNIT = re.compile(r"(?:^|[\s/])(?:[kKMGTPE]i?)?(?:b|bit|bits|bps)(?:$|[\s/])")
 
 
@@ -107,7 +120,7 @@ def diagnose(
     ratio = answer / truth
     lr = math.log10(ratio)
     if correct:
-        return _closest(lr, BINARY_NOTES, 0.004) if abs(lr) > 0.015 else None
+        return _binary_note(family, lr, unit_text)
     tol = min(max(family.tolerance, 0.02), 0.05)
     if _BIT_UNIT.search(unit_text) and abs(lr - math.log10(1 / 8)) <= tol:
         return f"{unit_text.strip()} is in bits (lower-case b); the question asks for bytes (B): 1 byte = 8 bits"

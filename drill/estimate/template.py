@@ -2,8 +2,8 @@
 
 A kind is a pretty.py kind (`byte`, `s`, `FLOP/s`, `byte/s`, `%`, `x`, `count`, `GiB`,
 `sci`, ...) or an ordinary format spec (`.2f`). Two forms write English through drill.words:
-`{batch:of sequence}` counts a noun ('1 sequence', '16 sequences'; `of person/people` for an
-irregular plural), `{tp:noun GPU}` gives the noun alone in agreement ('GPU', 'GPUs'), and
+`{batch:of sequence}` counts a noun ('1 sequence', '16 sequences', '0.5 bytes'; `of person/people`
+for an irregular plural), `{tp:noun GPU}` gives the noun alone in agreement ('GPU', 'GPUs'), and
 `{params:a count}` / `{params:A count}` / `{m:a}` put the right article before the value ('an 8B',
 'a 70B', 'an 8192'). Field names are plain names only: no attribute or index access.
 """
@@ -54,7 +54,11 @@ class _Formatter(string.Formatter):
         if format_spec.startswith(("of ", "noun ")):
             form, _, nouns = format_spec.partition(" ")
             noun, _, plural = nouns.partition("/")
-            said = counted(round(float(value)), noun, plural or None)
+            number = float(value)
+            if number.is_integer():
+                said = counted(int(number), noun, plural or None)
+            else:  # 0.5 bytes, 4.25 bits: never rounded to a whole number
+                said = f"{plain(value)} {plural or noun + 's'}"
             return said if form == "of" else said.split(" ", 1)[1]
         if format_spec in ("a", "A") or format_spec[:2] in ("a ", "A "):
             shown = self.format_field(value, format_spec[2:])

@@ -1,6 +1,8 @@
 """`drill check` for problems/: every file loads, every formula parses with every symbol
 bound, units are known, templates name real fields, sampling gives finite positive
-answers, and each family's hand-computed examples hold.
+answers, each family's hand-computed examples hold, a family that can be impossible (it draws
+real models or hardware) declares constraints or says why none is needed, and its constraints
+reject at most 90 % of draws.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import random
 from drill.content.errors import ContentError
 from drill.estimate import formula
 from drill.estimate.draw import GenerationError, generate
+from drill.estimate.feasible import MAX_REJECTED, rejected_share
 from drill.estimate.params import ParamError, complete
 from drill.estimate.schema import Family, ProblemDirs, load_dir
 from drill.estimate.template import KINDS, TemplateError, fields
@@ -66,7 +69,9 @@ def check_family(family: Family) -> list[ContentError]:
         names |= family.draw_text_names(draw)
     errors += _check_template(family, family.prompt, names, ("prompt",))
     for step in family.steps:
-        errors += _check_template(family, step, names | {"answer", "answer_value"}, ("steps",))
+        errors += _check_template(family, step.text, names | {"answer", "answer_value"}, ("steps",))
+    for i, requirement in enumerate(family.require):
+        errors += _check_template(family, requirement.reason, names, ("require", i, "reason"))
     for draw, spec in family.draws.items():
         for text in spec.unnamed.values():
             errors += _check_template(family, text, set(family.params), ("draws", draw, "unnamed"))
@@ -74,6 +79,10 @@ def check_family(family: Family) -> list[ContentError]:
         errors += _check_template(family, slip.message, names, ("slips", i, "message"))
     if errors:
         return errors
+    errors += _coverage_errors(family)
+    rejecting = _share_errors(family)
+    if rejecting:
+        return errors + rejecting
 
     for seed in range(SAMPLES):
         try:
@@ -113,6 +122,32 @@ def check_family(family: Family) -> list[ContentError]:
         except (TemplateError, ValueError, KeyError) as exc:
             errors.append(ContentError(path, line, f"examples[{i}]: worked steps: {exc}"))
     return errors
+
+
+def _coverage_errors(family: Family) -> list[ContentError]:
+    """A family that can be impossible declares its limits or says why it has none."""
+    if family.can_be_impossible and not family.physical_limits and not family.always_possible.strip():
+        message = (
+            "draws real models or hardware, so a draw can be impossible: declare [[require]] limits "
+            "(e.g. seq_len <= context, the weights within the GPUs' memory; not draws_only) or say in "
+            "always_possible why none is needed"
+        )
+        return [ContentError(family.path, family.line_of("draws", next(iter(family.draws))), message)]
+    return []
+
+
+def _share_errors(family: Family) -> list[ContentError]:
+    """Constraints that reject most draws: the distributions should hold the possible values."""
+    if not family.require:
+        return []
+    share = rejected_share(family)
+    if share <= MAX_REJECTED:
+        return []
+    message = (
+        f"require: the constraints reject {share:.0%} of draws (at most {MAX_REJECTED:.0%}); "
+        "narrow the distributions to the possible values"
+    )
+    return [ContentError(family.path, family.line_of("require"), message)]
 
 
 def check(problems_dirs: ProblemDirs) -> list[ContentError]:

@@ -1,8 +1,9 @@
 """The worked solution shown after an answer: formula, numbers substituted, result.
 
 Each family's `steps` are templates over its params and derived values plus
-`{answer}` (the truth in sensible units). Without steps, the answer formula is shown
-with its numbers substituted. The last line puts the result next to the user's.
+`{answer}` (the truth in sensible units); a step with `when` is shown only where it holds.
+Without steps, the answer formula is shown with its numbers substituted. The last line puts
+the result next to the user's.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from drill.estimate import formula
 from drill.estimate.draw import template_values
 from drill.estimate.pretty import binary_bytes_text, plain, pretty
 from drill.estimate.schema import Family
@@ -35,7 +37,8 @@ def worked_solution(family: Family, params: dict[str, Any], truth: float, yours:
     values["answer"] = answer_text(family, truth)
     values["answer_value"] = truth
     if family.steps:
-        lines = [render(step, values) for step in family.steps]
+        shown = formula.steps_shown(family, params)
+        lines = [render(step.text, values) for step, show in zip(family.steps, shown, strict=True) if show]
     else:
         lines = [f"{family.id} = {family.answer}", f"= {_substituted(family, params)}", f"= {values['answer']}"]
     result = f"Answer: {answer_text(family, truth)}"

@@ -31,7 +31,7 @@ def test_problems_json_lists_every_family(capsys) -> None:
     } <= {row["id"] for row in rows}
     assert {row["block"] for row in rows} == {"memory", "compute", "inference", "training", "communication"}
     kv = next(row for row in rows if row["id"] == "kv-cache")
-    assert kv["parameters"] == ["layers", "kv_heads", "head_dim", "seq_len", "batch", "bytes_per_elem"]
+    assert kv["parameters"] == ["layers", "kv_heads", "head_dim", "seq_len", "batch", "bytes_per_elem", "context"]
     assert kv["unit"] == "byte"
 
 
@@ -84,6 +84,19 @@ def test_bad_parameter_and_unknown_family(capsys) -> None:
         main(["grade", "nope", "--answer", "1"])
 
 
+@pytest.mark.parametrize("command", [["solve"], ["grade", "--answer", "4.3 GB"]])
+def test_impossible_parameters_are_refused_with_the_reason(capsys, command) -> None:
+    """Llama-2-7B reads 4096 tokens: an 8192-token cache is no problem to solve; exit 2, nothing printed."""
+    argv = ["kv-cache", "model=llama-2-7b", "seq_len=8192", "batch=1", "bytes_per_elem=2"]
+    assert main([command[0], *argv, *command[1:]]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() == (
+        "drill: kv-cache: impossible parameters: Llama-2-7B's context window is 4096 tokens: "
+        "a sequence of 8192 cannot be cached"
+    )
+
+
 def test_solve_help_says_where_ids_and_keys_come_from(capsys) -> None:
     import pytest
 
@@ -93,4 +106,4 @@ def test_solve_help_says_where_ids_and_keys_come_from(capsys) -> None:
         main(["solve", "--help"])
     text = capsys.readouterr().out
     assert "drill problems" in text and "KEY=VALUE" in text and "model=llama-3-70b" in text
-    assert "problems/models.toml" in text
+    assert "problems/models.toml" in text and "physically impossible" in text

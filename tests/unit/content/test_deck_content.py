@@ -133,6 +133,14 @@ SEED_QUESTIONS = [
     ("tip-distillation-not-converging", "001", "distilled student doesn't converge"),
     ("tip-tensorrt-build-fails", "001", "TensorRT build fails"),
     ("tip-int4-vs-int8", "001", "INT4 vs INT8 for deployment"),
+    # issue 23: seed 003's four "be prepared to explain" questions, seed 001's answer structure
+    # (Chapter 0) and its inference priority table (Chapter 11 §5)
+    ("fund-why-quantize", "003", "Why quantize?"),
+    ("fund-why-lora", "003", "Why use LoRA instead of full fine-tuning?"),
+    ("fund-why-shared-memory", "003", "Why does GPU shared memory speed things up?"),
+    ("fund-spec-decoding-exact", "003", "How does speculative decoding preserve exact distribution?"),
+    ("tip-answer-structure", "001", "I found bottleneck X using tool Y, applied technique Z"),
+    ("tip-inference-priority", "001", "Inference Priority:"),
 ]
 
 

@@ -11,8 +11,11 @@ from its answer and the test fails.
 from __future__ import annotations
 
 import math
+import random
+import re
 import tomllib
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -170,7 +173,11 @@ CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-attention-matrix-size", lambda: 32 * 8192**2 * BF16 / GB, f("{:.1f} GB per layer")),
     ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B), f("{:,.0f} B")),
     ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
-    ("num-kv-per-token-llama2-7b", lambda: 2 * LLAMA2_7B["hidden"] * BF16 / KiB, f("{:.0f} KiB is one")),
+    (
+        "num-kv-per-token-llama2-7b",
+        lambda: 2 * LLAMA2_7B["kv_heads"] * LLAMA2_7B["head_dim"] * BF16 / KiB,
+        f("2 × 32 heads × 128 × 2 B = {:.0f} KiB"),
+    ),
     ("num-kv-per-token-llama2-7b", lambda: (80e9 - 14e9) / (kv_bytes_per_token(LLAMA2_7B) * 8192), f("~{:.0f} such")),
     ("num-kv-per-token-llama3-8b", lambda: kv_bytes_per_token(LLAMA3_8B), f("{:,.0f} B")),
     ("num-kv-per-token-llama3-8b", lambda: kv_bytes_per_token(LLAMA3_8B) * 8192 / GB, f("{:.2f} GB")),
@@ -462,6 +469,10 @@ def test_wrong_seed_values_are_not_stated_as_facts() -> None:
     kv = ANSWERS["num-kv-per-token-llama2-7b"]
     assert "512 KiB" in kv and "16 KB" not in kv  # the seed's figure is named in the errata only
     assert "16 KB" in ERRATA["num-kv-per-token-llama2-7b"]
+    # The seed's `2 * 32 * 128 * 2` dropped the 32 KV heads (its 32 is the layers): both cards say so.
+    assert "a line that drops the 32 KV heads" in flat(ERRATA["num-kv-per-token-llama2-7b"])
+    assert "dropping the 32 KV heads" in flat(ERRATA["ch-09-question"])
+    assert not any("forgot the 32 layers" in flat(text) for text in ERRATA.values())
 
 
 # ===========================================================================
@@ -546,7 +557,11 @@ ERRATA_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
     ("num-training-bytes-per-param", lambda: (140 + 140 + 3 * 280) / 1e3, f("= {:.2f} TB.")),
     ("num-attention-matrix-size", lambda: 8192 * 4 / KiB, f("= {:.0f} KiB")),
     ("num-attention-matrix-size", lambda: 8192 * 128 * BF16 / KiB, f("= {:.0f} KiB = 2 MiB")),
-    ("num-kv-per-token-llama2-7b", lambda: 2 * 4096 * BF16 / KiB, f("{:.0f} KiB\n(2·4096·2)")),
+    (
+        "num-kv-per-token-llama2-7b",
+        lambda: 2 * LLAMA2_7B["kv_heads"] * LLAMA2_7B["head_dim"] * BF16 / KiB,
+        f("2 × 32 heads × 128 × 2 B = {:.0f} KiB"),
+    ),
     ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) / KiB, f("{:.0f} KiB per token")),
     ("num-kv-per-token-llama2-7b", lambda: kv_bytes_per_token(LLAMA2_7B) * 8192 / GB, f("{:.2f} GB")),
     ("num-kv-llama3-70b", lambda: 2 * 80 * 64 * 128 * 4096 * BF16 / GB, f("= {:.1f} GB at 4K")),
@@ -655,3 +670,160 @@ def test_topics_deck_names_the_topology_of_each_network_figure() -> None:
     assert "each worker behind one\n  500 Mbps link" in slow
     assert "rail-aligned" in slow and "one ring per NIC" in slow
     assert "one exchange takes" not in slow  # the old figure named no topology
+
+
+# ===========================================================================
+# Issue 23: the MLA saving against which baseline, the A100's two memory
+# sizes, the INT4 convention card (4.25 bits), and the cards for the last seed
+# questions. Answers are compared with their whitespace collapsed, so a figure
+# may wrap across lines.
+# DeepSeek 67B: 95 layers, GQA with 8 KV heads of 128 (config.json; DeepSeek
+# LLM, arXiv 2401.02954). DeepSeek-V2: 60 layers of MLA, 512 + 64 = 576 values
+# per token per layer, deployed with ~6-bit KV quantization (arXiv 2405.04434,
+# which reports a 93.3% smaller KV cache than DeepSeek 67B).
+# ===========================================================================
+MLA_VALUES = 512 + 64
+MHA_VALUES = 2 * 128 * 128
+DEEPSEEK_67B_KV = 2 * 95 * 8 * 128 * BF16  # bytes per token
+DEEPSEEK_V2_KV = 60 * MLA_VALUES * 6 / 8  # bytes per token at ~6 bits
+A100_40GB_HBM = 1.555e12
+H100_INT8 = 1979e12  # dense INT8/FP8 Tensor Core peak, 2x BF16
+LLAMA3_8B_PARAMS = 8.03e9
+LLAMA2_7B_PARAMS = 6.74e9
+LORA_QKVO_R16 = 32 * 4 * 16 * (4096 + 4096)  # Llama-2-7B, r = 16 on q, k, v, o
+A100_SMEM = 108 * 32 * 4 * A100_CLK  # 32 banks × 4 B per clock per SM
+INT4_SCALE_ONLY_BITS = 4 + 16 / 128
+INT4_PACKED_ZERO_BITS = 4 + (16 + 4) / 128
+NF4_DOUBLE_QUANT_BITS = 4 + 8 / 64 + 32 / (64 * 256)
+LLAMA2_7B_EMBEDDINGS = 2 * 32000 * 4096  # input embedding + LM head, kept in BF16
+
+
+def int4_bytes(params: float, bits: float = INT4_G128_BITS) -> float:
+    return params * bits / 8
+
+
+ISSUE_23_CHECKS: list[tuple[str, Callable[[], float], Fmt]] = [
+    ("grill-08", lambda: MHA_VALUES / MLA_VALUES, f("MLA caches {:.1f}× less")),
+    ("grill-08", lambda: DEEPSEEK_67B_KV / KiB, f("{:.0f} KiB/token in BF16")),
+    ("grill-08", lambda: DEEPSEEK_V2_KV / KiB, f("6 bits = {:.1f} KiB/token")),
+    ("grill-08", lambda: 100 * (1 - DEEPSEEK_V2_KV / DEEPSEEK_67B_KV), f("headline {:.1f}% cut")),
+    ("grill-08", lambda: DEEPSEEK_67B_KV / DEEPSEEK_V2_KV, f("(~{:.0f}×)")),
+    ("num-decode-step-floor", lambda: 7e9 * BF16 / A100_40GB_HBM * 1e3, f("(1.555 TB/s): {:.1f} ms")),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(70e9) / GB, f("weights take {:.1f} GB")),
+    ("cheat-int4-bits-per-weight", lambda: 16 / INT4_G128_BITS, f("{:.1f}x less than BF16")),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(70e9, 4) / GB, f("4x ({:.0f} GB)")),
+    ("cheat-int4-bits-per-weight", lambda: INT4_SCALE_ONLY_BITS, f("= {:.3f} bits")),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(70e9, INT4_SCALE_ONLY_BITS) / GB, f("bits, {:.1f} GB for 70B.")),
+    ("cheat-int4-bits-per-weight", lambda: INT4_PACKED_ZERO_BITS, f("= {:.2f} bits")),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(70e9, INT4_PACKED_ZERO_BITS) / GB, f("bits, {:.1f} GB for 70B.")),
+    ("cheat-int4-bits-per-weight", lambda: 4 + 32 / 64, f("zero is {:.1f} bits")),
+    ("cheat-int4-bits-per-weight", lambda: NF4_DOUBLE_QUANT_BITS, f("= {:.3f} bits")),
+    (
+        "cheat-int4-bits-per-weight",
+        lambda: (int4_bytes(7e9 - LLAMA2_7B_EMBEDDINGS) + LLAMA2_7B_EMBEDDINGS * BF16) / GB,
+        f("~{:.1f} GB instead"),
+    ),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(7e9) / GB, f("instead of {:.1f} GB")),
+    ("cheat-int4-bits-per-weight", lambda: int4_bytes(70e9, INT4_G128_BITS - 4) / GB, f("bits is {:.1f} GB")),
+    ("fund-why-quantize", lambda: LLAMA3_70B_PARAMS * BF16 / GB, f("is {:.1f} GB in BF16")),
+    ("fund-why-quantize", lambda: LLAMA3_70B_PARAMS / GB, f("{:.1f} GB in INT8/FP8")),
+    ("fund-why-quantize", lambda: int4_bytes(LLAMA3_70B_PARAMS) / GB, f("{:.1f} GB in INT4")),
+    ("fund-why-quantize", lambda: (80e9 - int4_bytes(LLAMA3_70B_PARAMS)) / GB, f("leaves {:.1f} GB")),
+    ("fund-why-quantize", lambda: LLAMA3_8B_PARAMS * BF16 / H100_HBM * 1e3, f("{:.1f} ms in BF16")),
+    ("fund-why-quantize", lambda: LLAMA3_8B_PARAMS / H100_HBM * 1e3, f("{:.1f} ms in INT8")),
+    ("fund-why-quantize", lambda: int4_bytes(LLAMA3_8B_PARAMS) / H100_HBM * 1e3, f("{:.1f} ms in INT4")),
+    ("fund-why-quantize", lambda: H100_INT8 / 1e12, f("H100: {:,.0f} vs 989")),
+    ("fund-why-lora", lambda: 7e9 * 16 / GB, f("7B → {:.0f} GB")),
+    ("fund-why-lora", lambda: LORA_QKVO_R16 / 1e6, f("trains {:.1f}M parameters")),
+    ("fund-why-lora", lambda: 100 * LORA_QKVO_R16 / LLAMA2_7B_PARAMS, f("({:.2f}% of Llama-2-7B)")),
+    ("fund-why-lora", lambda: LORA_QKVO_R16 * 16 / 1e6, f("{:.0f} MB of trainable state")),
+    ("fund-why-lora", lambda: LLAMA2_7B_PARAMS * BF16 / GB, f("{:.1f} GB frozen BF16")),
+    ("fund-why-lora", lambda: int4_bytes(LLAMA2_7B_PARAMS, NF4_DOUBLE_QUANT_BITS) / GB, f("to ~{:.1f} GB")),
+    ("fund-why-lora", lambda: LORA_QKVO_R16 * BF16 / 1e6, f("~{:.0f} MB")),
+    ("fund-why-shared-memory", lambda: A100_SMEM / TB, f("= {:.1f} TB/s in total")),
+    ("fund-why-shared-memory", lambda: 32 / 4, f("= T/4 = {:.0f} FLOP/byte")),
+    ("fund-why-shared-memory", lambda: A100_FP32_SIMT / A100_HBM, f("= {:.1f}.")),
+    ("tip-answer-structure", lambda: 850 / 520, f("520 ms, {:.1f}x")),
+    ("tip-answer-structure", lambda: 0.4 * 850, f("850 ms is {:.0f} ms")),
+    ("tip-answer-structure", lambda: 850 - 0.4 * 850, f("gives {:.0f} ms")),
+    ("tip-inference-priority", lambda: 16 / INT4_G128_BITS, f("`16 / 4.25` = {:.1f}x")),
+    (
+        "topic-batch-size-from-memory",
+        lambda: LLAMA3_8B_PARAMS * (BF16 - INT4_G128_BITS / 8) / GB,
+        f("INT4 weights free another ~{:.0f} GB"),
+    ),
+]
+# Where a bit width other than INT4's 4.25 is stated on purpose: the card that states the
+# convention against its alternatives, NF4 (QLoRA's 4.127 bits) and a 4/8-bit mixed average.
+OTHER_BIT_WIDTHS = {"cheat-int4-bits-per-weight", "grill-33", "topic-qlora", "grill-31"}
+FOUR_POINT_BITS = re.compile(r"\b(4\.\d+)[ -]bits?\b")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("item_id,compute,fmt", ISSUE_23_CHECKS, ids=[_row_id(r) for r in ISSUE_23_CHECKS])
+def test_issue_23_cards_state_their_recomputed_figures(item_id: str, compute, fmt) -> None:
+    expected = fmt(compute())
+    assert expected in flat(f"{ANSWERS[item_id]} {ERRATA.get(item_id, '')}"), f"{item_id}: {expected!r} not stated"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("item_id,compute,fmt", ISSUE_23_CHECKS, ids=[_row_id(r) for r in ISSUE_23_CHECKS])
+def test_issue_23_checks_catch_a_ten_percent_error(item_id: str, compute, fmt) -> None:
+    test_check_would_catch_a_ten_percent_error(item_id, compute, fmt)
+
+
+def emitted_distribution(p: list[Fraction], q: list[Fraction]) -> list[Fraction]:
+    """P(token) when drafting from q, accepting with min(1, p/q) and resampling rejections from
+    norm(max(0, p − q)), in exact arithmetic: the accept path plus the reject path."""
+    accepted = [qx * min(Fraction(1), px / qx) if qx else Fraction(0) for px, qx in zip(p, q, strict=True)]
+    excess = [max(Fraction(0), px - qx) for px, qx in zip(p, q, strict=True)]
+    rejection = 1 - sum(accepted)
+    assert rejection == sum(excess)  # the rejection mass is what the residual normalises by
+    residual = [e / rejection if rejection else Fraction(0) for e in excess]
+    return [a + rejection * r for a, r in zip(accepted, residual, strict=True)]
+
+
+def test_the_speculative_decoding_derivation_gives_exactly_p() -> None:
+    """The card's derivation, recomputed: the emitted token has distribution p for random pairs
+    (zeros included), equal ones and disjoint ones; accepting with min(1, q/p) instead would not."""
+    rng = random.Random(23)
+
+    def distribution(weights: list[int]) -> list[Fraction]:
+        return [Fraction(w, sum(weights)) for w in weights]
+
+    pairs = [(distribution([1, 2, 3, 0]), distribution([0, 1, 1, 2]))]
+    pairs += [(distribution([1, 1]), distribution([1, 1])), (distribution([1, 0]), distribution([0, 1]))]
+    for _ in range(50):
+        size = rng.randint(2, 8)
+        weights = [[rng.randint(0, 9) for _ in range(size)] for _ in "pq"]
+        for row in weights:
+            row[rng.randrange(size)] += 1
+        pairs.append((distribution(weights[0]), distribution(weights[1])))
+    for p, q in pairs:
+        assert emitted_distribution(p, q) == p
+    p, q = pairs[0]
+    assert emitted_distribution(q, p) != p  # the rule is not symmetric: swapping the roles is caught
+    card = flat(ANSWERS["fund-spec-decoding-exact"])
+    assert "P(x) = min(p(x), q(x)) + β·r(x) = min(p(x), q(x)) + max(0, p(x) − q(x)) = p(x)" in card
+    assert "β = Σ_y max(0, p(y) − q(y))" in card and "α = Σ min(p, q) = 1 − TV(p, q)" in card
+
+
+def test_every_card_counts_int4_at_one_convention() -> None:
+    """INT4 is 4.25 bits per weight everywhere (4-bit codes plus an FP16 scale and an FP16 zero
+    point per group of 128), stated on one cheat-sheet card; no other card uses another width."""
+    assert INT4_G128_BITS == 4.25
+    convention = flat(ANSWERS["cheat-int4-bits-per-weight"])
+    assert convention.startswith("4.25 bits: 4-bit codes plus an FP16 scale and an FP16 zero point per group of 128")
+    assert "the INT4 convention every card and estimation problem here uses" in convention
+    items = {loaded.item.id: loaded.item for loaded in load_decks([DECKS]).items}
+    widths = {
+        item_id: set(FOUR_POINT_BITS.findall(flat(" ".join([item.answer, item.errata or "", *item.points]))))
+        for item_id, item in items.items()
+        if item_id not in OTHER_BIT_WIDTHS
+    }
+    assert {item_id: found for item_id, found in widths.items() if found - {"4.25"}} == {}
+    assert sum("4.25" in found for found in widths.values()) >= 15
+    assert FOUR_POINT_BITS.findall("at 4.16 bits and a 4.125-bit layout") == ["4.16", "4.125"]

@@ -170,6 +170,29 @@ def test_gib_note_on_a_correct_answer(fams):
     assert r.correct and "GiB" in r.slip
 
 
+@pytest.mark.parametrize(
+    "fid, params, answer",
+    [
+        ("kv-cache", KV, "2.68 GB"),  # the decimal figure, labelled decimal
+        ("kv-cache", KV, "2.5 GiB"),  # the binary figure, labelled binary
+        ("kv-cache", KV, "2500 MB"),  # the GiB number in MB: a different prefix from the one the note names
+        # 14 GB over 8 GPUs at 50 GB/s is 0.49 s: 0.49 × 2^30/1e9 s is correct, and no byte prefix at all
+        ("allreduce-time", {"bytes": 14e9, "gpus": 8, "bandwidth": 50e9}, f"{0.49 * 2**30 / 1e9} s"),
+        ("train-flops", {"params": 7e9, "tokens": 1e12}, f"{4.2e22 * 1e9 / 2**30} FLOP"),
+    ],
+)
+def test_no_binary_prefix_note_where_the_prefixes_were_not_confused(fams, fid, params, answer):
+    """The note is for a size in bytes whose number is the truth in the other kind of prefix,
+    labelled with the unit the note names: never on seconds or FLOP, never on a right label."""
+    result = grade(fams, fid, params, answer)
+    assert result.correct and result.slip is None, (answer, result.slip)
+
+
+def test_binary_prefix_note_names_the_confusion_both_ways(fams):
+    assert "answer in GB, labelled GiB" in grade(fams, "kv-cache", KV, "2.68 GiB").slip
+    assert "answer in GiB, labelled GB" in grade(fams, "kv-cache", KV, "2.5 GB").slip
+
+
 def test_no_slip_for_unrelated_error(fams):
     assert grade(fams, "kv-cache", KV, "3.9 GB").slip is None
 

@@ -127,7 +127,7 @@ def test_values_given_instead_of_a_topology_still_work(fams):
     assert solve(fam, params)["value"] == pytest.approx(0.49)
     worked = grade(fam, params, "0.49 s").worked
     assert worked[0] == "which bandwidth: the bandwidth given, at which each GPU sends → the ring runs at 50 GB/s"
-    full = {**params, "min_gpus": 1, "max_gpus": 10**6}
+    full = {**params, "min_gpus": 1, "max_gpus": 10**6, "gpu_mem": 1e15}
     assert "across 8 GPUs linked so that each sends at 50 GB/s." in render(fam.prompt, template_values(fam, full))
 
 
@@ -157,27 +157,57 @@ def test_a_parameter_the_answer_ignores_names_no_slip(fams):
     assert slip is None or "max_gpus" not in slip
 
 
+def seconds(value: float) -> str:
+    """A time as the worked steps print it (3 significant figures)."""
+    if value < 1e-3:
+        return f"{value * 1e6:.3g} µs"
+    return f"{value * 1e3:.3g} ms" if value < 1 else f"{value:.3g} s"
+
+
+@pytest.mark.parametrize("params, dp", [(70e9, 64), (13e9, 8), (1e9, 16)])
+def test_zero3_times_its_rings_on_the_link_its_ranks_span(fams, params, dp):
+    """Ranks inside one H100 node: NVLink's 450 GB/s; across nodes the NICs set the pace (rail-aligned
+    8 × NDR: 400 GB/s per ring; one NDR NIC: 50 GB/s), and NVLink's time is not quoted."""
+    volume = 3 * (dp - 1) / dp * params * 2
+    worked = " ".join(
+        grade(fams["zero3-comm-volume"], {"params": params, "dp": dp, "bytes_per_elem": 2}, f"{volume} B").worked
+    )
+    assert "the same on any topology" in worked
+    nvlink = seconds(volume / ring_bandwidth("nvlink-h100"))
+    if dp <= NICS_PER_NODE:
+        assert f"one H100 node, so the rings run over NVLink at 450 GB/s per direction: {nvlink}" in worked
+        assert "NIC" not in worked
+    else:
+        assert f"span {dp // NICS_PER_NODE} nodes" in worked and "450 GB/s" not in worked
+        assert seconds(volume / ring_bandwidth("rail-ndr")) in worked
+        assert seconds(volume / ring_bandwidth("one-nic-ndr")) in worked
+
+
 @pytest.mark.parametrize(
-    "fid, params, volume",
+    "model, top_k, hidden, ep",
     [
-        ("zero3-comm-volume", {"params": 70e9, "dp": 64, "bytes_per_elem": 2}, 3 * 63 / 64 * 140e9),
-        (
-            "moe-alltoall-volume",
-            {"model": "deepseek-v3", "tokens": 4096, "ep": 64, "bytes_per_elem": 1},
-            2 * 4096 * 8 * 7168 * 63 / 64,
-        ),
+        ("mixtral-8x7b", 2, 4096, 4),
+        ("mixtral-8x7b", 2, 4096, 8),
+        ("deepseek-v3", 8, 7168, 16),
+        ("deepseek-v3", 8, 7168, 64),
     ],
 )
-def test_volume_families_give_the_time_per_topology(fams, fid, params, volume):
-    fam = fams[fid]
-    worked = " ".join(grade(fam, params, f"{volume} B").worked)
-    assert "the same on any topology" in worked
-    ms = lambda bw: f"{volume / bw * 1e3:.3g} ms" if volume / bw < 1 else f"{volume / bw:.3g} s"  # noqa: E731
-    assert ms(ring_bandwidth("nvlink-h100")) in worked
-    if fid == "zero3-comm-volume":  # a ring: the node's NICs together, or the one NIC
-        assert ms(ring_bandwidth("rail-ndr")) in worked and ms(ring_bandwidth("one-nic-ndr")) in worked
-    else:  # all-to-all: every GPU sends at once, each through its own NIC
-        assert ms(NIC_BITS["ndr"] / 8) in worked and "own NIC" in worked
+def test_moe_volume_times_only_the_copies_that_leave_the_node_on_the_nic(fams, model, top_k, hidden, ep):
+    """Inside one node every copy rides NVLink and nothing is timed on a NIC; across rail-aligned
+    nodes (ep − 8)/ep of the bytes leave through the sender's own 50 GB/s NIC, as in the sibling
+    moe-alltoall-time."""
+    per_copy = 2 * 4096 * top_k * hidden  # there and back, 1-byte activations
+    volume = per_copy * (ep - 1) / ep
+    params = {"model": model, "precision": "fp8", "tokens": 4096, "ep": ep, "bytes_per_elem": 1}
+    worked = " ".join(grade(fams["moe-alltoall-volume"], params, f"{volume} B").worked)
+    if ep <= GPUS_PER_NODE:
+        assert f"none leaves the node: {seconds(volume / (NVLINK_TWO_WAY['h100'] / 2))}" in worked
+        assert "NIC" not in worked
+    else:
+        leaving = per_copy * (ep - GPUS_PER_NODE) / ep
+        assert f"= {seconds(leaving / (NIC_BITS['ndr'] / 8))}" in worked and "own NIC" in worked
+        sibling = {**params, "network": "rail-ndr"}
+        assert solve(fams["moe-alltoall-time"], sibling)["value"] == pytest.approx(leaving / (NIC_BITS["ndr"] / 8))
 
 
 # --- the engine: a draw's text fields in templates, and its texts when no entry is named ----------
@@ -188,6 +218,7 @@ topic = "Toy"
 prompt = "{bytes:byte} {network}?"
 answer = "bytes/bandwidth"
 unit = "s"
+always_possible = "a toy: one fixed gigabyte"
 steps = ["{network_why}", "= {answer}"]
 
 [draws.network]

@@ -17,6 +17,10 @@ PROBLEMS = Path(__file__).resolve().parents[3] / "problems"
         ("{n:of person/people}", {"n": 2}, "2 people"),
         ("{tp} H100 {tp:noun GPU}", {"tp": 1}, "1 H100 GPU"),
         ("{tp} H100 {tp:noun GPU}", {"tp": 8}, "8 H100 GPUs"),
+        ("{tp} H100 {tp:noun GPU/GPUs in tensor parallel}", {"tp": 1}, "1 H100 GPU"),
+        ("{tp} H100 {tp:noun GPU/GPUs in tensor parallel}", {"tp": 4}, "4 H100 GPUs in tensor parallel"),
+        ("{w:of byte} per weight", {"w": 0.5}, "0.5 bytes per weight"),  # never rounded to '0 bytes'
+        ("{w:of byte} per weight", {"w": 1.0}, "1 byte per weight"),
         ("{p:A count}-parameter", {"p": 8e9}, "An 8B-parameter"),
         ("{p:a count}-parameter", {"p": 70e9}, "a 70B-parameter"),
         ("{m:a}×{k}", {"m": 8192, "k": 1024}, "an 8192×1024"),
