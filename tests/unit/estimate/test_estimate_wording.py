@@ -134,3 +134,12 @@ def test_every_model_has_its_context_window(catalogs) -> None:
         "deepseek-v3": 131072,
     }
     assert "v0.2" in catalogs["models"]["mistral-7b"]["source"]
+
+
+@pytest.mark.parametrize("fid", ["activation-memory", "checkpoint-memory"])
+def test_the_twelve_element_rule_says_what_it_leaves_out(fams, fid: str) -> None:
+    """12 elements × 2 bytes is 24 bytes per token per hidden unit, where Korthikanti et al. count 34
+    (ch-02-question's erratum): the prompt says which tensors the rule leaves out."""
+    prompt = " ".join(draws(fams[fid], 1)[0].prompt.split())
+    assert "12·batch·seq_len·hidden" in prompt
+    assert all(part in prompt for part in ("layer-norm inputs", "dropout masks", "attention scores")), prompt
