@@ -22,8 +22,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     compare.set_defaults(handler=cmd_compare)
     optimize = actions.add_parser(
         "optimize",
-        help="fit FSRS's parameters to your own reviews (py-fsrs's optimizer, with torch) and "
-        "store them when they predict your recall better than the defaults; FSRS then schedules with them",
+        help="fit FSRS's parameters to your own reviews (fsrs-rs, the optimizer Anki uses; py-fsrs's on a "
+        "recent window when it is not installed) and store them when they predict your recall better than "
+        "the defaults; FSRS then schedules with them",
     )
     optimize.add_argument("--json", action="store_true", help="print JSON")
     optimize.set_defaults(handler=cmd_optimize)
@@ -72,24 +73,36 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tell(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def cmd_optimize(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.errors import UserFacingError
     from drill.paths import Paths
     from drill.schedule.fsrs_fit import MIN_REVIEWS, fit_history
+    from drill.schedule.fsrs_optimize import FitError
     from drill.store.engine import open_store
     from drill.store.fsrs_parameters import write_parameters
-    from drill.store.history import review_history
+    from drill.store.history import days_and_buttons
 
+    progress = _tell if sys.stderr.isatty() else None  # the steps as they come, on a terminal only
     paths = Paths.resolve()
     paths.ensure()
     engine = open_store(paths)
     try:
-        history = list(review_history(engine))
+        if progress is not None:
+            progress("Reading your reviews…")
+        histories = days_and_buttons(engine)
         try:
-            report = fit_history(history, progress=sys.stderr.isatty())  # py-fsrs's bar, on a terminal only
+            report = fit_history(histories, announce=_tell, progress=progress)
         except ImportError as error:
-            raise UserFacingError(f"fitting FSRS needs py-fsrs's optimizer and torch: {error}") from None
+            raise UserFacingError(
+                f"fitting FSRS needs fsrs-rs-python, or py-fsrs's optimizer and torch: {error}"
+            ) from None
+        except FitError as error:
+            raise UserFacingError(f"{error}; nothing changed") from None
         stored = report.better
         if stored:
             write_parameters(engine, report.parameters)
@@ -105,9 +118,9 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"Fitted FSRS to {report.reviews} reviews ({report.scored} scored): log loss "
-        f"{report.log_loss_default:.4f} with the default parameters, "
-        f"{report.log_loss_fitted:.4f} with the fitted ones."
+        f"Fitted FSRS with {report.optimizer} on {report.fitted_on:,} of your {report.scored:,} scored reviews "
+        f"({report.reviews:,} counted): log loss {report.log_loss_default:.4f} with the default parameters, "
+        f"{report.log_loss_fitted:.4f} with the fitted ones, over every scored review."
     )
     if stored:
         print("Stored: FSRS now schedules with them (`drill scheduler compare` shows both).")

@@ -1,5 +1,5 @@
 """Logic runs without a terminal: no module outside drill.tui imports Textual, and the heavy
-libraries (sympy, torch, triton, fsrs, plotting) load only when first used."""
+libraries (sympy, torch, triton, fsrs and fsrs-rs, plotting) load only when first used."""
 
 import pkgutil
 import subprocess
@@ -9,7 +9,7 @@ import pytest
 
 import drill
 
-HEAVY = ("textual", "sympy", "torch", "triton", "fsrs", "plotext", "textual_plotext")
+HEAVY = ("textual", "sympy", "torch", "triton", "fsrs", "fsrs_rs_python", "plotext", "textual_plotext")
 LOGIC = sorted(
     module.name
     for module in pkgutil.walk_packages(drill.__path__, "drill.")
@@ -30,5 +30,5 @@ def test_every_logic_module_imports_without_textual_or_heavy_libraries() -> None
 
 
 def test_app_module_defers_the_database_and_sympy() -> None:
-    watched = ("sqlalchemy", "alembic", "sympy", "torch", "pydantic", "fsrs", "textual_plotext")
+    watched = ("sqlalchemy", "alembic", "sympy", "torch", "pydantic", "fsrs", "fsrs_rs_python", "textual_plotext")
     assert loaded_after("import drill.tui.app", watched) == []

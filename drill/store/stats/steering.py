@@ -1,11 +1,12 @@
 """Steering figures: the period's reviews given in cram sessions (which kept or moved schedules),
-and the leeches now (drill.schedule.leech), within the scope's block."""
+and the leeches now (drill.schedule.leech), within the scope's block. Its JSON carries how many
+leeches there are and the TOP_LEECHES worst of them (`drill list --leech --json` lists them all)."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from pydantic import field_serializer
+from pydantic import computed_field, field_serializer
 from sqlalchemy import Connection, select
 
 from drill.read_model import ReadModel
@@ -14,15 +15,24 @@ from drill.store.leeches import leeches as current_leeches
 from drill.store.stats.scope import Scope
 from drill.store.tables import CRAM, item, review
 
+TOP_LEECHES = 20  # the leeches `drill stats --json` names
+
 
 class Steering(ReadModel):
+    KEYS = ("cram_reviews", "cram_rescheduled", "leech_count", "leeches")
+
     cram_reviews: int  # over the period
     cram_rescheduled: int  # of them, those that moved a schedule
-    leeches: tuple[Standing, ...]  # every leech now, most lapses first
+    leeches: tuple[Standing, ...]  # every leech now, most lapses first (the JSON names the first TOP_LEECHES)
+
+    @computed_field
+    @property
+    def leech_count(self) -> int:
+        return len(self.leeches)
 
     @field_serializer("leeches")
     def _leeches(self, leeches: tuple[Standing, ...]) -> list[dict[str, str | int]]:
-        """Each leech by id, with why it is one."""
+        """The TOP_LEECHES worst leeches by id, with why each is one."""
         return [
             {
                 "id": leech.item_id,
@@ -32,7 +42,7 @@ class Steering(ReadModel):
                 "failed_run": leech.failed_run,
                 "why": leech.describe(),
             }
-            for leech in leeches
+            for leech in leeches[:TOP_LEECHES]
         ]
 
 

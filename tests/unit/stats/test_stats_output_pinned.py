@@ -1,13 +1,16 @@
 """`drill stats` and `drill stats --json`, byte for byte, over the hand-built history.
 
 The JSON files under golden/ were written by `drill stats --json` as it was before the figures
-became dataclasses with `as_json()` (issue 14); the JSON must not change by a byte. The text files
-pin `drill stats` alike. A deliberate change of the output rewrites them:
-`DRILL_WRITE_GOLDEN=1 pytest tests/unit/stats/test_stats_output_pinned.py`.
+became dataclasses with `as_json()` (issue 14); the JSON must not change by a byte. Into a pipe
+the command prints compact JSON (drill.commands.output), which must be the golden file's compact
+rendering byte for byte; the file keeps the indented rendering a terminal shows, so a change reads
+as a diff line by line. The text files pin `drill stats` alike. A deliberate change of the output
+rewrites them: `DRILL_WRITE_GOLDEN=1 pytest tests/unit/stats/test_stats_output_pinned.py`.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -17,6 +20,7 @@ from helpers.interview import run_interview
 from helpers.stats_history import make_history, open_history
 
 from drill.cli import main
+from drill.commands.output import COMPACT
 from drill.interview.settings import InterviewSettings
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -75,8 +79,18 @@ def _check(name: str, argv: tuple[str, ...], capsys) -> None:
     out = capsys.readouterr().out
     path = GOLDEN / name
     if os.environ.get("DRILL_WRITE_GOLDEN"):
-        path.write_text(out, encoding="utf-8")
-    assert out == path.read_text(encoding="utf-8"), f"drill stats {' '.join(argv)} differs from {path}"
+        written = _indented(out) if path.suffix == ".json" else out
+        path.write_text(written, encoding="utf-8")
+    pinned = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        pinned = json.dumps(json.loads(pinned), separators=COMPACT, ensure_ascii=False) + "\n"
+    assert out == pinned, f"drill stats {' '.join(argv)} differs from {path}"
+
+
+def _indented(out: str) -> str:
+    """The indented rendering of one compact JSON document (its keys, values and floats unchanged)."""
+    assert out.count("\n") == 1, "into a pipe, `drill stats --json` prints one compact line"
+    return json.dumps(json.loads(out), indent=2, ensure_ascii=False) + "\n"
 
 
 @pytest.mark.parametrize("name", RUNS)

@@ -1,4 +1,5 @@
-"""`drill scheduler compare`: an empty history, a small one, and a bad setting."""
+"""`drill scheduler compare`: an empty history, a small one, and a bad setting; the history queries
+both commands read."""
 
 import itertools
 import json
@@ -10,7 +11,7 @@ import pytest
 from drill.cli import main
 from drill.config import Config
 from drill.schedule.replay import compare
-from drill.store.history import item_reviews, review_counts, review_history
+from drill.store.history import DAYS_AND_BUTTONS, days_and_buttons, item_reviews, review_counts, review_history
 from drill.study import Study
 from drill.study.writes import write_grade
 
@@ -61,6 +62,18 @@ def test_history_queries(small_history) -> None:
     assert [button for _, button in item_reviews(small_history.engine, "m-1")] == [3, 3, 1]
     assert [(b - a).days for a, b in itertools.pairwise(days)] == [1, 6]
     assert [r.item_id for r in review_history(small_history.engine)] == ["c-1", "m-1", "m-1", "m-1"]
+    history = [(r.day, r.button) for r in review_history(small_history.engine)]
+    assert days_and_buttons(small_history.engine) == [history[:1], history[1:]]  # item by item, counted only
+
+
+def test_fitting_reads_days_and_buttons_from_an_index_alone(small_history) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.dialects import sqlite
+
+    query = str(DAYS_AND_BUTTONS.compile(dialect=sqlite.dialect()))
+    with small_history.engine.connect() as connection:
+        plan = connection.execute(text(f"EXPLAIN QUERY PLAN {query}")).all()
+    assert [row[-1] for row in plan] == ["SCAN review USING COVERING INDEX ix_review_stats_item"]
 
 
 def test_small_history(capsys, small_history) -> None:

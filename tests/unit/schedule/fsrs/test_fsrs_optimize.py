@@ -21,8 +21,9 @@ from drill.config import Config, ConfigError
 from drill.schedule import fsrs_model
 from drill.schedule.fsrs_fit import MIN_REVIEWS, log_loss, scored
 from drill.schedule.fsrs_model import FSRSSettings
+from drill.schedule.fsrs_optimize import RUST
 from drill.schedule.grading import ItemState
-from drill.schedule.replay import FITTED, PastReview
+from drill.schedule.replay import FITTED
 from drill.store.fsrs_parameters import read_parameters
 from drill.study import Study
 from drill.study.writes import write_grade
@@ -55,6 +56,8 @@ def test_too_few_reviews_say_how_many_are_needed_and_change_nothing(capsys, smal
         "reviews": 6,
         "scored": 4,
         "needed": MIN_REVIEWS,
+        "optimizer": None,
+        "fitted_on": 0,
         "parameters": None,
         "log_loss_default": body["log_loss_default"],
         "log_loss_fitted": None,
@@ -85,6 +88,7 @@ def test_a_simulated_learners_history_is_fitted_stored_used_and_compared(
     body = json.loads(out)
     assert code == 0
     assert body["scored"] >= MIN_REVIEWS and body["reviews"] > body["scored"]
+    assert body["optimizer"] == RUST and body["fitted_on"] == body["scored"]  # a small history: all of it
     assert len(body["parameters"]) == 21 and body["stored"] is True
     assert body["log_loss_fitted"] <= body["log_loss_default"]
 
@@ -114,10 +118,8 @@ def test_a_simulated_learners_history_is_fitted_stored_used_and_compared(
 def test_scored_and_log_loss_count_only_reviews_with_an_earlier_day() -> None:
     day = date(2026, 11, 1)
     history = [
-        PastReview("a", day, 3, 4),
-        PastReview("a", day + timedelta(days=3), 1, 2),
-        PastReview("b", day, 3, 4),
-        PastReview("a", day + timedelta(days=4), 3, 4),
+        [(day, 3), (day + timedelta(days=3), 1), (day + timedelta(days=3), 3), (day + timedelta(days=4), 3)],
+        [(day, 3)],
     ]
     assert scored(history) == 2
     first = fsrs_model.review(fsrs_model.FSRSState(), 3, day)
@@ -125,7 +127,7 @@ def test_scored_and_log_loss_count_only_reviews_with_an_earlier_day() -> None:
     lapsed = fsrs_model.review(first, 1, day + timedelta(days=3))
     recall_after = fsrs_model.retrievability(lapsed, day + timedelta(days=4))
     assert log_loss(history) == pytest.approx(-(math.log(1 - recall) + math.log(recall_after)) / 2)
-    assert log_loss(history[:1]) is None
+    assert log_loss(history[1:]) is None
 
 
 def test_desired_retention_shortens_or_lengthens_fsrs_intervals(small_paths, clock) -> None:
@@ -172,8 +174,8 @@ def test_torch_stays_out_of_the_app_and_of_compare(drill_home: Path) -> None:
         "from drill.study import Study\n"
         "Study.open().close()\n"
         "main(['scheduler', 'compare', '--json'])\n"
-        "main(['scheduler', 'optimize', '--json'])\n"  # too few reviews: the optimizer is not even loaded
-        "print('torch' in sys.modules, 'fsrs.optimizer' in sys.modules, file=sys.stderr)\n"
+        "main(['scheduler', 'optimize', '--json'])\n"  # too few reviews: no optimizer is even loaded
+        "print(*(name in sys.modules for name in ('torch', 'fsrs.optimizer', 'fsrs_rs_python')), file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stderr.strip().splitlines()[-1] == "False False"
+    assert result.stderr.strip().splitlines()[-1] == "False False False"

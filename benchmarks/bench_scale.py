@@ -1,0 +1,362 @@
+"""Drill against Anki's own engine on the same collection at a million reviews. Prints JSON.
+
+The store is bench_stats' (large_home's 10,000 cards and the shipped content, about a million
+reviews spread over 1,000 days; DRILL_BENCH_HOME keeps it between runs); the same items and
+history are then written into a real Anki collection with the `anki` library (AGPL: a test and
+benchmark dependency only, never imported by drill): one Basic note per drill item, each reviewed
+item's schedule into the cards table and every review into the revlog, with SQL. Each figure
+comes with a same-run baseline and the ratio (drill / baseline; below 1 is faster than it):
+
+- due queue build: drill's Study.reviews.queue() against Anki's get_queued_cards(), with its
+  cached queues cleared before each build (both: 200 reviews and 15 new cards a day);
+- answer one card (Good, on the card at the head of the queue): drill's grade and its write,
+  until the writer has committed it (also: the grade alone, and until the write is journalled,
+  when the app goes on), against Anki's scheduling states and answer_card (also committed: both
+  databases run with synchronous = FULL);
+- `drill scheduler optimize`, the whole process (with its peak memory), against Anki's FSRS
+  optimizer (compute_fsrs_params, the same fsrs-rs) over the whole collection, the call alone;
+  Anki's parameters are scored as drill scores its own (the log loss over every scored review);
+- `drill stats --json`, the whole process, against a process that only imports sqlalchemy.
+
+`--items N --reviews N` builds a small store with large_home alone instead (reviews five
+minutes apart within the last year), for the smoke test (tests/system/test_bench_scale.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import bench_stats
+import large_home
+
+FULL = (10_000, bench_stats.REVIEWS)
+NEW_PER_DAY, REVIEWS_PER_DAY = 15, 200  # drill's defaults, given to Anki's deck too
+ELSEWHERE = "Elsewhere"  # an empty deck: choosing it, then Default, clears Anki's cached queues
+
+
+def build(home: Path, items: int, reviews: int) -> None:
+    """The drill store: bench_stats' at full size, else a small large_home; either way with
+    nothing reviewed today yet, so today's queue is a whole day's."""
+    if (items, reviews) == FULL:
+        bench_stats.build(home)
+    else:
+        large_home.build(home, items=items, reviews=reviews)
+    leave_today_open(home)
+
+
+def leave_today_open(home: Path) -> None:
+    """Remove today's reviews (bench_stats lays a thousand a day up to now: the day's 200 would be done)."""
+    from drill.config import Config
+    from drill.days import study_day, utc_now
+
+    today = study_day(utc_now(), Config().rollover_hour)
+    store = sqlite3.connect(home / "drill.db")
+    with store:
+        store.execute("DELETE FROM review WHERE study_day >= ?", (today.isoformat(),))
+    store.close()
+
+
+def mirror_in_anki(home: Path, collection: Path) -> dict[str, int]:
+    """Write the store's items and reviews into a new Anki collection at `collection`."""
+    from anki.collection import AddNoteRequest, Collection
+
+    from drill.config import Config
+    from drill.days import study_day, utc_now
+
+    store = sqlite3.connect(home / "drill.db")
+    items = store.execute(
+        "SELECT id, prompt, due_day, interval, easiness, repetitions FROM item ORDER BY id"
+    ).fetchall()
+    col: Any = Collection(str(collection))
+    col.decks.id(ELSEWHERE)
+    deck = col.decks.id("Default")
+    config = col.decks.config_dict_for_deck_id(deck)
+    config["new"]["perDay"], config["rev"]["perDay"] = NEW_PER_DAY, REVIEWS_PER_DAY
+    col.decks.update_config(config)
+    basic = col.models.by_name("Basic")
+    requests = []
+    for item_id, prompt, *_state in items:
+        note = col.new_note(basic)
+        note.fields[0], note.fields[1] = item_id, prompt
+        requests.append(AddNoteRequest(note, deck))
+    col.add_notes(requests)
+    card_of = dict(col.db.all("SELECT n.flds, c.id FROM cards c JOIN notes n ON n.id = c.nid"))
+    card_of = {fields.split("\x1f")[0]: card for fields, card in card_of.items()}
+    anki_today = col.sched.today
+    col.close()
+
+    drill_today = study_day(utc_now(), Config().rollover_hour)
+    lapses = dict(
+        store.execute("SELECT item_id, COUNT(*) FROM review WHERE counted AND button = 1 GROUP BY item_id").fetchall()
+    )
+    reps = dict(store.execute("SELECT item_id, COUNT(*) FROM review GROUP BY item_id").fetchall())
+    scheduled = [
+        (
+            anki_today + (date.fromisoformat(due_day) - drill_today).days,
+            interval,
+            int(easiness * 1000),
+            reps.get(item_id, repetitions),
+            lapses.get(item_id, 0),
+            card_of[item_id],
+        )
+        for item_id, _prompt, due_day, interval, easiness, repetitions in items
+        if due_day is not None
+    ]
+    revlog, last_id, seen = [], 0, set()
+    for item_id, reviewed_at, button, interval, interval_before, duration in store.execute(
+        "SELECT item_id, reviewed_at, button, interval_after, interval_before, duration_ms FROM review "
+        "ORDER BY reviewed_at, id"
+    ):
+        last_id = max(last_id + 1, int(datetime.fromisoformat(reviewed_at).timestamp() * 1000))
+        kind = 1 if item_id in seen else 0  # Anki's optimizer starts a card's history at its first learning step
+        seen.add(item_id)
+        revlog.append((last_id, card_of[item_id], button, interval or 0, interval_before or 0, duration or 0, kind))
+    store.close()
+    anki = sqlite3.connect(collection)
+    anki.executemany(
+        "UPDATE cards SET type = 2, queue = 2, due = ?, ivl = ?, factor = ?, reps = ?, lapses = ? WHERE id = ?",
+        scheduled,
+    )
+    anki.executemany(
+        "INSERT INTO revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type) "
+        "VALUES (?, ?, -1, ?, ?, ?, 2500, ?, ?)",
+        revlog,
+    )
+    anki.commit()
+    anki.close()
+    return {"anki_cards": len(card_of), "anki_cards_in_review": len(scheduled), "anki_revlog": len(revlog)}
+
+
+def _ratio(drill: float, baseline: float) -> float:
+    return round(drill / baseline, 2)
+
+
+def queue_figures(home: Path, collection: Path, runs: int) -> dict[str, Any]:
+    """Building today's queue, drill's and Anki's, each `runs` times (medians)."""
+    from anki.collection import Collection
+
+    from drill.paths import Paths
+    from drill.study import Study
+
+    study = Study.open(Paths(home))
+    drill_ms = []
+    try:
+        for _ in range(runs):
+            start = time.perf_counter()
+            ids = study.reviews.queue()
+            drill_ms.append((time.perf_counter() - start) * 1000)
+    finally:
+        study.close()
+    col: Any = Collection(str(collection))
+    anki_ms = []
+    try:
+        deck, elsewhere = col.decks.id("Default"), col.decks.id(ELSEWHERE)
+        for _ in range(runs):
+            col.decks.set_current(elsewhere)
+            col.decks.set_current(deck)  # another current deck: Anki drops its cached queues
+            start = time.perf_counter()
+            queued = col.sched.get_queued_cards(fetch_limit=1)
+            anki_ms.append((time.perf_counter() - start) * 1000)
+    finally:
+        col.close()
+    drill, anki = statistics.median(drill_ms), statistics.median(anki_ms)
+    return {
+        "queue_drill_items": len(ids),
+        "queue_anki_cards": queued.new_count + queued.learning_count + queued.review_count,
+        "queue_build_drill_ms_median": round(drill, 2),
+        "queue_build_anki_ms_median": round(anki, 2),
+        "queue_build_ratio_to_anki": _ratio(drill, anki),
+    }
+
+
+def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]:
+    """Answering `answers` cards Good at the head of each queue, one at a time (medians)."""
+    from anki.collection import Collection
+    from anki.scheduler_pb2 import CardAnswer
+
+    from drill.paths import Paths
+    from drill.study import Study
+
+    study = Study.open(Paths(home))
+    graded, handed, stored = [], [], []
+    try:
+        queue = study.reviews.queue()
+        if not queue:
+            raise SystemExit("nothing is due today in the drill store: nothing to answer")
+        for item_id in queue[:answers]:
+            card = study.reviews.cards([item_id])[0]
+            start = time.perf_counter()
+            grade = study.reviews.grade(card, 3, 8000)
+            middle = time.perf_counter()
+            written = study.reviews.save_grade(grade)  # journalled: acknowledged
+            handed_over = time.perf_counter()
+            written.result()  # committed by the writer
+            end = time.perf_counter()
+            graded.append((middle - start) * 1000)
+            handed.append((handed_over - start) * 1000)
+            stored.append((end - start) * 1000)
+    finally:
+        study.close()
+    col: Any = Collection(str(collection))
+    anki_ms = []
+    try:
+        for _ in range(answers):
+            queued = col.sched.get_queued_cards(fetch_limit=1).cards
+            if not queued:
+                break
+            card_id = queued[0].card.id
+            start = time.perf_counter()
+            states = col._backend.get_scheduling_states(card_id)
+            answer = CardAnswer(
+                card_id=card_id,
+                current_state=states.current,
+                new_state=states.good,
+                rating=CardAnswer.GOOD,
+                answered_at_millis=int(time.time() * 1000),
+                milliseconds_taken=8000,
+            )
+            col.sched.answer_card(answer)
+            anki_ms.append((time.perf_counter() - start) * 1000)
+    finally:
+        col.close()
+    drill, anki = statistics.median(stored), statistics.median(anki_ms)
+    return {
+        "answers_drill": len(stored),
+        "answers_anki": len(anki_ms),
+        "answer_drill_grade_ms_median": round(statistics.median(graded), 3),
+        "answer_drill_acknowledged_ms_median": round(statistics.median(handed), 3),
+        "answer_drill_ms_median": round(drill, 3),
+        "answer_anki_ms_median": round(anki, 3),
+        "answer_ratio_to_anki": _ratio(drill, anki),
+    }
+
+
+def _process(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall seconds, peak memory in MB, stdout) of one process, start to exit."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert child.stdout is not None
+    out = child.stdout.read()
+    _pid, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command)} exited with status {status}")
+    return wall, usage.ru_maxrss / 1024, out
+
+
+def optimize_figures(home: Path, collection: Path) -> dict[str, Any]:
+    """`drill scheduler optimize` (a process) against Anki's optimizer over the whole collection,
+    whose fit is scored as drill scores its own."""
+    from anki.collection import Collection
+    from sqlalchemy import create_engine
+
+    from drill.schedule.fsrs_fit import log_loss
+    from drill.schedule.fsrs_model import FSRSSettings
+    from drill.schedule.fsrs_optimize import within_bounds
+    from drill.store.history import days_and_buttons
+
+    env = {**os.environ, "DRILL_HOME": str(home)}
+    seconds, peak_mb, out = _process([sys.executable, "-m", "drill", "scheduler", "optimize", "--json"], env)
+    report = json.loads(out)
+    col: Any = Collection(str(collection))
+    try:
+        start = time.perf_counter()
+        anki = col._backend.compute_fsrs_params(
+            search="", current_params=[], ignore_revlogs_before_ms=0, num_of_relearning_steps=1, health_check=False
+        )
+        anki_seconds = time.perf_counter() - start
+    finally:
+        col.close()
+    engine = create_engine(f"sqlite:///{home / 'drill.db'}")
+    try:
+        histories = days_and_buttons(engine)
+    finally:
+        engine.dispose()
+    anki_fit = FSRSSettings(parameters=within_bounds(anki.params))
+    return {
+        "optimize_drill_s": round(seconds, 2),
+        "optimize_drill_peak_mb": round(peak_mb),
+        "optimize_drill_optimizer": report["optimizer"],
+        "optimize_drill_reviews": report["reviews"],
+        "optimize_drill_scored": report["scored"],
+        "optimize_drill_fitted_on": report["fitted_on"],
+        "optimize_drill_log_loss_default": report["log_loss_default"],
+        "optimize_drill_log_loss_fitted": report["log_loss_fitted"],
+        "optimize_anki_s": round(anki_seconds, 2),
+        "optimize_anki_fsrs_items": anki.fsrs_items,
+        "optimize_anki_log_loss_fitted": log_loss(histories, anki_fit),  # drill's measure, every scored review
+        "optimize_ratio_to_anki": _ratio(seconds, anki_seconds),
+    }
+
+
+def stats_json_figures(home: Path, runs: int) -> dict[str, Any]:
+    """`drill stats --json` against a process that only imports sqlalchemy, interleaved (medians)."""
+    env = {**os.environ, "DRILL_HOME": str(home)}
+    drill, baseline, size = [], [], 0
+    for _ in range(runs):
+        seconds, _peak, out = _process([sys.executable, "-m", "drill", "stats", "--json"], env)
+        drill.append(seconds * 1000)
+        size = len(out.encode())
+        baseline.append(_process([sys.executable, "-c", "import sqlalchemy"], env)[0] * 1000)
+    drill_ms, baseline_ms = statistics.median(drill), statistics.median(baseline)
+    return {
+        "stats_json_bytes": size,
+        "stats_json_process_ms_median": round(drill_ms, 1),
+        "baseline_import_sqlalchemy_ms_median": round(baseline_ms, 1),
+        "stats_json_ratio_to_baseline": _ratio(drill_ms, baseline_ms),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=FULL[0])
+    parser.add_argument("--reviews", type=int, default=FULL[1])
+    parser.add_argument("--runs", type=int, default=15, help="queue builds and stats processes per side")
+    parser.add_argument("--answers", type=int, default=40, help="cards answered per side")
+    args = parser.parse_args(argv)
+    keep = os.environ.get("DRILL_BENCH_HOME")
+    home = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="drill-bench-scale-")) / "home"
+    figures: dict[str, Any] = {"items": args.items, "reviews": args.reviews}
+    if not (home / "drill.db").exists():
+        start = time.perf_counter()
+        build(home, args.items, args.reviews)
+        figures["build_drill_s"] = round(time.perf_counter() - start, 1)
+    work = Path(tempfile.mkdtemp(prefix="drill-bench-scale-anki-"))
+    try:
+        start = time.perf_counter()
+        figures.update(mirror_in_anki(home, work / "collection.anki2"))
+        figures["build_anki_s"] = round(time.perf_counter() - start, 1)
+        store = sqlite3.connect(home / "drill.db")
+        figures["reviews"] = store.execute("SELECT COUNT(*) FROM review").fetchone()[0]
+        store.close()
+        from drill.paths import Paths
+        from drill.study import Study
+
+        start = time.perf_counter()
+        Study.open(Paths(home)).close()  # a store built in SQL is brought up to date once, not timed below
+        figures["first_open_s"] = round(time.perf_counter() - start, 1)
+        figures.update(queue_figures(home, work / "collection.anki2", args.runs))
+        figures.update(stats_json_figures(home, args.runs))
+        figures.update(optimize_figures(home, work / "collection.anki2"))
+        figures.update(answer_figures(home, work / "collection.anki2", args.answers))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
