@@ -7,12 +7,13 @@ DRILL_HOME/kernels); an id is used once across them, and a folder without a conf
 own gets the shipped kernels/conftest.py fixtures (candidate, device, seed).
 
 In the store a drill is one item, "kernel:<id>" (item_id, drill_item), graded by quality():
-    5  passed within the time budget, no hints
-    4  passed, no hints, but over the budget
-    3  passed with hints (any time)
-    2  failed: the tests ran and some failed
+    5  passed within the time budget, no hints (Easy)
+    4  passed over the budget, or with hints (Good)
+    2  failed: the tests ran and some failed (Again)
     1  error or timeout: the code did not run to a verdict (crash, syntax error, endless loop)
-Qualities 3..5 count as a successful SM-2 review, 1..2 as a lapse.
+A pass is at least Good: it counts and comes back in a day or more, never later the same day
+(quality 3, Hard, would bring it back today); a slower or helped pass only gets a shorter interval
+than a clean one. 1..2 are a lapse.
 """
 
 from __future__ import annotations
@@ -152,9 +153,7 @@ def quality(status: str, seconds: float, budget_s: float, hints_used: int) -> in
     """SM-2 quality (0..5) of one attempt (the table above). `seconds` is the time the user spent
     on the attempt (start to the passing run), not how long the tests took."""
     if status == "pass":
-        if hints_used > 0:
-            return 3
-        return 5 if seconds <= budget_s else 4
+        return 5 if seconds <= budget_s and not hints_used else 4
     if status == "fail":
         return 2
     return 1

@@ -30,6 +30,7 @@ from drill.interop.history_format import COLUMNS, CRAM, Problems, card_id, read_
 from drill.interop.textfile import open_input
 from drill.read_model import ReadModel
 from drill.store import review_log
+from drill.store.leeches import act_on_imported, standings_of
 from drill.store.review_log import to_ms
 
 if TYPE_CHECKING:
@@ -146,13 +147,18 @@ def merge_reviews(
 
 def _merge(study: HistoryTarget, staging: review_log.Staging, rows: int, progress: Progress) -> review_log.Merged:
     """Merge every staged review into the store, a group of items per write transaction, pausing
-    between two so the app can write."""
+    between two so the app can write. The items the merge makes leeches are flagged and, under
+    leech_action = "suspend", suspended at once, as a review session's are when it ends."""
     added = touched = merged = forgets = 0
     pause = 0.0
+    config = study.config
     for ids in staging.groups(GROUP_REVIEWS):
         time.sleep(pause)  # between two transactions: none is needed after the last
         started = time.monotonic()
-        group = staging.merge(ids, study.config.rollover_hour, study.config.scheduler)
+        with study.engine.connect() as connection:
+            before = standings_of(connection, ids)
+        group = staging.merge(ids, config.rollover_hour, config.scheduler)
+        act_on_imported(study.engine, before, config.leech_threshold, config.leech_action == "suspend")
         added, touched, merged = added + group.added, touched + group.items, merged + group.staged
         forgets += group.forgets
         progress("importing", merged, rows)

@@ -85,6 +85,11 @@ class ReviewSession:
             self.order = deque(id_ for id_ in self.order if id_ != card.item_id)
         return card
 
+    def restore(self, card: Card) -> None:
+        """Put a card dropped from this session back as the current one (its suspension undone)."""
+        self.cards[card.item_id] = card
+        self.order.appendleft(card.item_id)
+
     def summary(self) -> SessionSummary:
         return SessionSummary(
             items=len({grade.item_id for grade in self.given}),

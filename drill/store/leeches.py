@@ -1,29 +1,40 @@
 """Lapses and failed runs, counted from the stored reviews (drill.schedule.leech says what makes a
-leech). A lapse is a counted Again on an item that had been learned (repetitions before it > 0).
-Each query reads every item, or only `ids` when given (through the review index on item_id)."""
+leech). A lapse is a counted Again on an item that had been learned (repetitions before it > 0); a
+failed run is the counted Agains since the item's last counted pass: failed study days in a row,
+same-day repeats left out. Each query reads every item, or only `ids` when given (through the
+review index on item_id)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
-from sqlalchemy import Connection, Select, func, select
+from sqlalchemy import Connection, Engine, Select, func, select, update
 
 from drill.schedule.leech import RUN_KINDS, Standing
 from drill.store.tables import LAPSE, item, review
+from drill.store.transactions import writing
 
 AGAIN = 1
 # ix_review_lapse's own WHERE, as it stands, so SQLite reads that index.
 LAPSES = select(review.c.item_id, func.count()).where(LAPSE).group_by(review.c.item_id)
-# Failed tries (every review, repeats included) after the item's last pass, item by item: the
-# few estimation families and drills drive it, each reading its own reviews through ix_review_item.
+# Failed study days (counted Agains: the first grade of a day) after the item's last counted pass,
+# item by item: the few estimation families and drills drive it, each reading its own reviews
+# through ix_review_item.
 _tried, _passed, _item = review.alias("r"), review.alias("p"), item.alias("i")
 _PASSED_SINCE = (
     select(1)
-    .where(_passed.c.item_id == _item.c.id, _passed.c.button > AGAIN, _passed.c.reviewed_at > _tried.c.reviewed_at)
+    .where(
+        _passed.c.item_id == _item.c.id,
+        _passed.c.counted,
+        _passed.c.button > AGAIN,
+        _passed.c.reviewed_at > _tried.c.reviewed_at,
+    )
     .correlate_except(_passed)
     .exists()
 )
-_RUN = select(func.count()).where(_tried.c.item_id == _item.c.id, _tried.c.button == AGAIN, ~_PASSED_SINCE)
+_RUN = select(func.count()).where(
+    _tried.c.item_id == _item.c.id, _tried.c.counted, _tried.c.button == AGAIN, ~_PASSED_SINCE
+)
 _RUNS = select(_item.c.id, _RUN.scalar_subquery().label("run")).where(_item.c.kind.in_(RUN_KINDS))
 ITEMS = select(item.c.id, item.c.kind, item.c.topic)
 
@@ -39,7 +50,7 @@ def lapse_counts(connection: Connection, ids: Collection[str] | None = None) -> 
 
 
 def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:
-    """Failed tries since the last pass, per estimation family and coding drill (none: left out)."""
+    """Failed study days since the last passed one, per estimation family and coding drill (none: left out)."""
     runs = (_RUNS if ids is None else _RUNS.where(_item.c.id.in_(list(ids)))).subquery("runs")
     return _counted(connection, select(runs.c.id, runs.c.run).where(runs.c.run > 0), ids)
 
@@ -80,10 +91,35 @@ def leech_ids(connection: Connection, threshold: int) -> set[str]:
     return {standing.item_id for standing in leeches(connection, threshold)}
 
 
+def standings_of(connection: Connection, ids: Collection[str]) -> dict[str, Standing]:
+    """A standing for each of `ids` (one without a lapse or a failed run: zeros), by id."""
+    found = standings(connection, ids)
+    missing = [item_id for item_id in ids if item_id not in found]
+    if missing:
+        rows = connection.execute(ITEMS.where(item.c.id.in_(missing))).all()
+        found.update({row[0]: Standing(row[0], *row[1:]) for row in rows})
+    return {item_id: found.get(item_id, Standing(item_id, "card")) for item_id in ids}
+
+
 def standing(connection: Connection, item_id: str) -> Standing:
     """One item's lapses and failed run."""
-    found = standings(connection, [item_id])
-    if item_id in found:
-        return found[item_id]
-    found_item = connection.execute(ITEMS.where(item.c.id == item_id)).first()
-    return Standing(item_id, *(found_item[1:] if found_item else ("card", "")))
+    return standings_of(connection, [item_id])[item_id]
+
+
+def newly_flagged(connection: Connection, before: Mapping[str, Standing], threshold: int) -> list[Standing]:
+    """The items of `before` that the reviews stored since flag as leeches (Standing.flagged_after),
+    each as it stands now."""
+    now = standings_of(connection, before.keys())
+    return [now[item_id] for item_id, then in before.items() if now[item_id].flagged_after(then, threshold)]
+
+
+def act_on_imported(engine: Engine, before: Mapping[str, Standing], threshold: int, suspend: bool) -> list[Standing]:
+    """After an import stored reviews of the items of `before` (their standings before it): the ones
+    it made leeches (or flagged again), each suspended when `suspend` (leech_action), at once: the
+    import is their session."""
+    with writing(engine) as connection:
+        flagged = newly_flagged(connection, before, threshold)
+        if suspend and flagged:
+            ids = [standing.item_id for standing in flagged]
+            connection.execute(update(item).where(item.c.id.in_(ids)).values(suspended=True))
+    return flagged

@@ -28,7 +28,7 @@ class BlockCounts(ReadModel):
     """One block on the home screen: active items, due today, unseen, and reviews given."""
 
     items: int = 0
-    due: int = 0  # coding drills are left out: they come up in the review but are not counted here
+    due: int = 0  # coding drills included: they come up in the review (`drill queue`) like the rest
     new: int = 0
     reviews: int = 0
 
@@ -228,13 +228,13 @@ def cards(engine: Engine, ids: list[str]) -> list[Card]:
     return [found[id_] for id_ in ids if id_ in found]
 
 
-_SCHEDULED = item.c.kind != "coding"
+_NOT_A_DRILL = item.c.kind != "coding"
 BLOCK_ITEMS = (
     select(
         item.c.block,
         func.count().label("items"),
-        func.count().filter(and_(item.c.due_day <= bindparam("today"), _SCHEDULED)).label("due"),
-        func.count().filter(and_(item.c.last_review_day.is_(None), _SCHEDULED)).label("new"),
+        func.count().filter(item.c.due_day <= bindparam("today")).label("due"),
+        func.count().filter(and_(item.c.last_review_day.is_(None), _NOT_A_DRILL)).label("new"),
     )
     .where(ACTIVE)
     .group_by(item.c.block)

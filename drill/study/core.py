@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import date, datetime
@@ -33,15 +34,13 @@ from drill.store.damage import checked_open
 from drill.store.engine import open_store
 from drill.store.fsrs_parameters import read_parameters
 from drill.store.journal import Journal
-from drill.store.leeches import standing
 from drill.store.pending_writes import as_json, replay
 from drill.store.recorder import FailedWrite, Recorder
 from drill.store.session_lock import hold_session
 from drill.store.sync import SyncReport, sync_content
-from drill.store.writes import set_suspended
+from drill.study.leeches import Leeches
 from drill.study.writes import ADDS_ROWS, PENDING
 
-T = TypeVar("T")
 CoreT = TypeVar("CoreT", bound="Core")  # open()'s own type: mypy lets Self type no function nested in it
 QUIT_WAIT_S = 5.0  # how long closing waits for writes the database is too busy to take
 
@@ -61,7 +60,7 @@ class Core:
         self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
         self.replayed = replay(paths.pending_writes, self._make_kept, is_busy)
         self.writer = Recorder(Journal(paths.pending_writes), is_busy)
-        self._on_leech: Callable[[Flagged], object] = lambda _flagged: None
+        self.leeches = Leeches(self)
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
 
@@ -190,7 +189,7 @@ class Core:
 
     def on_leech(self, report: Callable[[Flagged], object]) -> None:
         """Call `report` (from the writer's thread) whenever a saved grade flags its item as a leech."""
-        self._on_leech = report
+        self.leeches.report = report
 
     def on_write_waiting(self, report: Callable[[str], object]) -> None:
         """Call `report` (from the writer's thread) with a write that waits for the database (another
@@ -204,21 +203,7 @@ class Core:
         journalled = (op, as_json(op, arguments))
         if watch is None:
             return self.writer.submit(what, make, *arguments, journalled=journalled)
-        return self.writer.submit(what, self._watching_leeches, watch, make, *arguments, journalled=journalled)
-
-    def _watching_leeches(self, item_id: str, write: Callable[..., T], *arguments: object) -> T:
-        """Make a grade's write; if it flags the item as a leech, apply leech_action and report it."""
-        with self.engine.connect() as connection:
-            before = standing(connection, item_id)
-        written = write(*arguments)
-        with self.engine.connect() as connection:
-            after = standing(connection, item_id)
-        if after.flagged_after(before, self.config.leech_threshold):
-            suspend = self.config.leech_action == "suspend"
-            if suspend:
-                set_suspended(self.engine, item_id, True)
-            self._on_leech(Flagged(after, suspend))
-        return written
+        return self.writer.submit(what, self.leeches.watching, watch, make, *arguments, journalled=journalled)
 
     def drain(self) -> None:
         """Wait for every write handed over so far; raise WriteFailures naming each that failed."""
@@ -243,8 +228,13 @@ class Core:
     def close(self, wait_s: float | None = None) -> int:
         """Wait for the writes handed over (at most `wait_s` seconds; None: until each is made or
         failed, failures already reported) and close. Returns how many could not be made: they
-        stay in the journal, fsynced, and the next start makes them."""
-        kept = self.writer.close(wait_s)
+        stay in the journal, fsynced, and the next start makes them. Closing ends the session: the
+        leeches its writes flagged are suspended last (drill.study.leeches)."""
+        deadline = None if wait_s is None else time.monotonic() + wait_s
+        self.writer.settle(wait_s)  # the session's writes made first: the leeches they flag are known then
+        if self.leeches.to_suspend:
+            self.leeches.end_session()
+        kept = self.writer.close(None if deadline is None else max(0.0, deadline - time.monotonic()))
         assert self.writer.journal is not None
         self.writer.journal.close()
         if not kept:

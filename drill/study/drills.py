@@ -17,6 +17,9 @@ class Drills:
 
     def __init__(self, study: Core) -> None:
         self.study = study
+        # The review each drill's last ended attempt counted as, with its write, by item id: the
+        # review session that opened the drill counts it as one of its grades.
+        self.reviews: dict[str, tuple[Grade, Future[int | None]]] = {}
 
     def grade(self, card: Card, status: str, seconds: float, hints_used: int) -> Grade:
         """The review a finished drill counts as: quality from the result and the time against budget."""
@@ -35,5 +38,10 @@ class Drills:
         )
 
     def save_attempt(self, attempt: CodingAttempt, grade: Grade | None) -> Future[int | None]:
-        """Commit a test run, with the review an ended drill counts as (`grade`)."""
-        return self.study.write(f"the attempt at {attempt.item_id}", "coding", attempt, grade, watch=attempt.item_id)
+        """Commit a test run, with the review an ended drill counts as (`grade`, kept in `reviews`)."""
+        saved: Future[int | None] = self.study.write(
+            f"the attempt at {attempt.item_id}", "coding", attempt, grade, watch=attempt.item_id
+        )
+        if grade is not None:
+            self.reviews[grade.item_id] = (grade, saved)
+        return saved

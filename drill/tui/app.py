@@ -7,6 +7,7 @@ import contextlib
 import signal
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import wait
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,6 +33,8 @@ from drill.tui.screens.home import HomeScreen
 from drill.tui.workers import ShowsWorkerFailures
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from drill.coding.drills import Drill
     from drill.estimate.draw import Problem
     from drill.estimate.rounds import RoundSettings
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 
 
 WAITING_NOTICE_S = 8  # how often "waiting for the database" is said, at most
+SESSION_END_WAIT_S = 2.0  # how long home's counts wait for the session's leeches to be suspended
 HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
 
@@ -184,16 +188,8 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
     @on(LeechFlagged)
     def _leech_flagged(self, message: LeechFlagged) -> None:
-        """Say that an item became a leech, what was done, and how to deal with it."""
-        standing = message.flagged.standing
-        done = "suspended until you unsuspend it in the browser (b)" if message.flagged.suspended else "tagged"
-        self.notify(
-            f"A leech: the {standing.kind} on “{standing.topic}” has {standing.describe()}; {done}. "
-            "Rewriting it (e) usually helps more than drilling it.",
-            title="Leech",
-            severity="warning",
-            timeout=12,
-        )
+        """Say that an item became a leech, what happens to it, and how to deal with it."""
+        self.notify(message.flagged.notice(), title="Leech", severity="warning", timeout=12)
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:
@@ -217,8 +213,14 @@ class DrillApp(ShowsWorkerFailures, Routes):
         if self.study is not None:
             self.push_screen(CustomSessionScreen(), chosen)
 
-    @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def load_queue(self, custom: CustomSession | None = None) -> None:
+        """Read today's queue (or the custom session's) in a thread, then open the review screen;
+        the keys typed meanwhile are kept and pressed there, on its first card."""
+        self.home_screen.keep_keys()
+        self.read_queue(custom)
+
+    @work(thread=True, exclusive=True, group="study", exit_on_error=False)
+    def read_queue(self, custom: CustomSession | None) -> None:
         assert self.study is not None
         reviews = self.study.reviews
         cards = reviews.cards(reviews.queue()) if custom is None else reviews.custom_cards(custom)
@@ -226,10 +228,16 @@ class DrillApp(ShowsWorkerFailures, Routes):
             self.study.estimation.warm_up()  # sympy loads here, never on the start-up path
         self.post_message(QueueLoaded(cards, custom))
 
+    def worker_failed(self, worker: Worker[Any]) -> None:
+        """A queue that could not be read opens no review: home takes keys again."""
+        if worker.name == "read_queue":
+            self.home_screen.kept_keys()
+
     @on(QueueLoaded)
     def _queue_loaded(self, message: QueueLoaded) -> None:
         from drill.tui.screens.review import ReviewScreen
 
+        typed_ahead = self.home_screen.kept_keys()
         if not message.cards:
             if message.custom is None:
                 self.notify("Nothing is due and no new cards are left for today.", title="All done")
@@ -237,7 +245,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
                 self.notify(f"Nothing matches this session ({message.custom.describe()}).", title="Nothing to review")
             return
         assert self.study is not None
-        self.push_screen(ReviewScreen(self.study, message.cards, message.custom))
+        self.push_screen(ReviewScreen(self.study, message.cards, message.custom, typed_ahead))
 
     def action_mock(self) -> None:
         """Set up a mock estimation round."""
@@ -389,7 +397,10 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
     @work(thread=True, exclusive=True, group="study", exit_on_error=False)
     def refresh_home(self) -> None:
+        """Back home, the session has ended: its leeches are suspended (drill.study.leeches), then
+        the counts are read (at once if the database is too busy to take the suspension now)."""
         if self.study is not None:
+            wait([self.study.leeches.end_session()], timeout=SESSION_END_WAIT_S)
             self.post_message(HomeRefreshed(self.study.browsing.home()))
 
     @on(HomeRefreshed)

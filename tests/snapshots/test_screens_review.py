@@ -48,6 +48,7 @@ PITCH_STEPS = {
     "typing": (20, ("t", *"ZeRO shards the optimizer state, then gradients")),
     "revealed-with-typed-answer": (26, ("t", *"ZeRO shards the optimizer state", "escape", "space")),
     "revealed-two-ticked": (26, ("space", "tab", "space", "down", "down", "space")),
+    "leaving-with-typed-text": (20, ("t", *"ZeRO shards the optimizer state", "escape", "escape")),
 }
 
 

@@ -48,7 +48,7 @@ async def test_estimate_card_graded_by_the_grader(small_paths, clock) -> None:
 
 
 @pytest.mark.slow
-async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_answer_box(small_paths, clock) -> None:
+async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_typing_then_the_grade(small_paths, clock) -> None:
     estimates_only(small_paths, "kv-cache.toml", "pipeline-bubble.toml")
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -62,11 +62,16 @@ async def test_the_result_says_what_it_counted_as_and_ctrl_z_undoes_from_the_ans
         assert app.focused is entry
         await pilot.press("u")  # in the answer box, u is a letter
         assert entry.value == "u" and len(screen.session.given) == 1
-        keys = {
-            binding.key: binding.description for _, binding, enabled, _ in screen.active_bindings.values() if enabled
-        }
-        assert keys.get("ctrl+z") == "Undo last grade" and "u" not in keys
-        await pilot.press("ctrl+z")
+
+        def keys() -> dict[str, str]:
+            active = screen.active_bindings.values()
+            return {binding.key: binding.description for _, binding, enabled, _ in active if enabled}
+
+        assert keys().get("ctrl+z") == "Undo typing" and "u" not in keys()
+        await pilot.press("ctrl+z")  # in a box with text: the typing is undone, not the grade
+        assert entry.value == "" and len(screen.session.given) == 1
+        assert keys().get("ctrl+z") == "Undo"
+        await pilot.press("ctrl+z")  # in the empty box: the last grade
         assert screen.session.given == [] and screen.session.current.item_id == first
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]
 

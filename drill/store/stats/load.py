@@ -1,7 +1,8 @@
 """The daily load: items due on each of the next 30 study days, and what is unseen.
 
-Day 0 is today and includes everything overdue, as the review queue does. Coding drills are
-practised from their own screen and are left out, as they are from the home screen's due count.
+Day 0 is today and includes everything overdue, as the review queue does. Due coding drills are
+counted: they come up in the review (`drill queue`) as every other kind does. The unseen count
+leaves drills out, as the home screen's new count does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from sqlalchemy import Connection, func, select
 
 from drill.read_model import ReadModel
 from drill.store.dialect import as_date, dialect
-from drill.store.queries import REVIEWED
+from drill.store.queries import ACTIVE
 from drill.store.stats.scope import FORECAST_DAYS, Scope
 from drill.store.stats.sql import of_block
 from drill.store.tables import item
@@ -43,7 +44,7 @@ class Forecast(ReadModel):
 
 def forecast(connection: Connection, scope: Scope) -> Forecast:
     last = scope.today + timedelta(days=FORECAST_DAYS - 1)
-    in_scope = (REVIEWED, *of_block(scope))
+    in_scope = (ACTIVE, *of_block(scope))
     day = dialect(connection).greatest_of(item.c.due_day, scope.today).label("day")
     counts = {
         as_date(day): number
@@ -53,7 +54,8 @@ def forecast(connection: Connection, scope: Scope) -> Forecast:
     }
     overdue, unseen = connection.execute(
         select(
-            func.count().filter(item.c.due_day < scope.today), func.count().filter(item.c.last_review_day.is_(None))
+            func.count().filter(item.c.due_day < scope.today),
+            func.count().filter(item.c.last_review_day.is_(None), item.c.kind != "coding"),
         ).where(*in_scope)
     ).one()
     due = tuple(counts.get(scope.today + timedelta(days=n), 0) for n in range(FORECAST_DAYS))

@@ -106,6 +106,14 @@ class CardView(VerticalScroll):
         """Whether a text box that Escape leaves (keeping its text) has the focus."""
         return False
 
+    def swallows_text(self) -> bool:
+        """Whether text keys go nowhere now (a result on screen): no single-key command may take them."""
+        return False
+
+    def draft(self) -> str:
+        """What was typed for this showing and not yet answered ("" for nothing): leaving would lose it."""
+        return ""
+
     def leave_box(self) -> bool:
         """Escape: leave a text box this view has focused (keeping its text); False when none is."""
         if not self.in_box():

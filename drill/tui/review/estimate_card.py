@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.widgets import Input, Markdown, Rule, Static
 
 from drill.estimate.answer_check import check_answer
+from drill.tui.review.answer_box import AnswerBox
 from drill.tui.review.card_view import CardView
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class EstimateView(CardView):
         yield from super().compose()
         yield Markdown("", id="worked-example")
         yield Markdown("", id="prompt")
-        yield Input(placeholder=self.placeholder, id="estimate")
+        yield AnswerBox(placeholder=self.placeholder, id="estimate")
         yield Static("", id="answer-error", classes="answer-error", markup=False)
         yield Rule(id="divider")
         yield Markdown("", id="answer")
@@ -57,8 +58,9 @@ class EstimateView(CardView):
         self.query_one("#prompt", Markdown).update(problem.prompt)
         for selector in ("#divider", "#answer"):
             self.query_one(selector).display = False
-        entry = self.query_one("#estimate", Input)
+        entry = self.query_one("#estimate", AnswerBox)
         entry.value = ""
+        entry.clear_history()
         entry.display = True
         self.show_answer_error(None)
         entry.focus()
@@ -79,6 +81,18 @@ class EstimateView(CardView):
         if action == "next":
             return self.showing_result
         return super().allows(action)
+
+    def swallows_text(self) -> bool:
+        return self.showing_result
+
+    def on_key(self, event: events.Key) -> None:
+        """On the result, text keys do nothing: typing that ran on past the answer never reaches a
+        command (Enter moves on)."""
+        if self.showing_result and event.is_printable:
+            event.stop()
+
+    def draft(self) -> str:
+        return "" if self.answered else self.typed().strip()
 
     def show_answer_error(self, message: str | None) -> None:
         """Say why the answer in the box cannot be graded (None: hide the line)."""

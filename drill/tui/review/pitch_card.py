@@ -79,5 +79,8 @@ class PitchView(FlashCardView):
         text = self.query_one("#typed", TextArea).text.strip()
         return text or None
 
+    def draft(self) -> str:
+        return "" if self.answered else self.typed_answer() or ""
+
     def seconds_taken(self) -> float:
         return self.pitch_seconds if self.pitch_seconds is not None else super().seconds_taken()

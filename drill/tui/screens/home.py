@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -90,6 +91,24 @@ class HomeScreen(Screen[None]):
         Binding("s", "app.stats", "Stats"),
         Binding("i", "app.interview_date", "Date"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.typed_ahead: list[events.Key] | None = None  # while a review loads: the keys typed meanwhile
+
+    def keep_keys(self) -> None:
+        """A review is loading (its first card takes a moment): keep every key typed until it shows."""
+        self.typed_ahead = []
+
+    def kept_keys(self) -> list[events.Key]:
+        """The keys typed while the review loaded, for its first card; home takes keys again."""
+        kept, self.typed_ahead = self.typed_ahead or [], None
+        return kept
+
+    def on_key(self, event: events.Key) -> None:
+        if self.typed_ahead is not None:
+            event.stop()
+            self.typed_ahead.append(event)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -3,13 +3,13 @@ the screen keeps the session, undo and the writes, and labels the grade keys in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import ActiveBinding, Binding
 from textual.message import Message
@@ -127,7 +127,7 @@ class ReviewScreen(RoutedScreen[None]):
         Binding("3", "grade(3)", "Good"),
         Binding("4", "grade(4)", "Easy"),
         Binding("u", "undo", "Undo"),
-        Binding("ctrl+z", "undo_in_box", "Undo last grade"),
+        Binding("ctrl+z", "undo_in_box", "Undo"),
         Binding("s", "suspend", "Suspend"),
         Binding("e", "edit", "Edit card", show=False),
         Binding("enter", "next", "Next"),
@@ -136,14 +136,24 @@ class ReviewScreen(RoutedScreen[None]):
         Binding("escape", "back", "Home"),
     ]
 
-    def __init__(self, study: Study, cards: list[Card], custom: CustomSession | None = None) -> None:
+    def __init__(
+        self,
+        study: Study,
+        cards: list[Card],
+        custom: CustomSession | None = None,
+        typed_ahead: Sequence[events.Key] = (),
+    ) -> None:
+        """`typed_ahead`: keys typed while the cards were read, pressed again on the first card."""
         super().__init__()
+        self.typed_ahead = typed_ahead
         self.study = study
         self.custom = custom  # a custom session (drill.schedule.custom); None: today's queue
         if custom is not None:
             self.sub_title = f"Custom: {custom.describe()}"
         self.session = ReviewSession(cards)
-        self.pending: list[Future[int]] = []  # one per grade in session.given, same order
+        self.pending: list[Future[Any]] = []  # one per grade in session.given, same order (its write)
+        # The cards suspended here, each with how many grades had been given: undo takes back the latest.
+        self.suspended: list[tuple[int, Card]] = []
         self.grade_labels: dict[str, str] = {}  # grade key → Footer label with its interval, after a reveal
 
     def compose(self) -> ComposeResult:
@@ -156,6 +166,10 @@ class ReviewScreen(RoutedScreen[None]):
 
     def on_mount(self) -> None:
         self.show_current()
+        for typed in self.typed_ahead:  # queued after the first card's focus moves, so they land on it
+            key = events.Key(typed.key, typed.character)
+            key.set_sender(self.app)  # as the terminal's keys come: from the app, so they bubble back to it
+            self.app.post_message(key)
 
     @property
     def view(self) -> CardView:
@@ -237,7 +251,7 @@ class ReviewScreen(RoutedScreen[None]):
             self.refresh_status(card)  # counted as done at once, not when Enter moves on
             self.refresh_bindings()
 
-    def keep(self, grade: Grade, saved: Future[int]) -> None:
+    def keep(self, grade: Grade, saved: Future[Any]) -> None:
         """Hold a grade's write until it commits; one that fails is taken back (GradeNotSaved)."""
         self.pending.append(saved)
         saved.add_done_callback(lambda done: done.exception() is not None and self.post_message(GradeNotSaved(grade)))
@@ -258,11 +272,12 @@ class ReviewScreen(RoutedScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in VIEW_ACTIONS:
             return self.view.allows(action)
-        typing = isinstance(self.focused, (Input, TextArea))
+        typing = isinstance(self.focused, (Input, TextArea)) or self.view.swallows_text()
+        undoable = bool(self.session.given or self.suspended)
         if action == "undo":
-            return bool(self.session.given) and not typing  # in a box, u is a letter
+            return undoable and not typing  # in a box, u is a letter
         if action == "undo_in_box":
-            return bool(self.session.given) and typing
+            return undoable and typing
         if action == "edit":
             card = self.session.current
             return card is not None and card.kind in EDITABLE_KINDS and not typing
@@ -282,9 +297,20 @@ class ReviewScreen(RoutedScreen[None]):
             self.show_current()
 
     def action_back(self) -> None:
-        """Escape: out of a text box (keeping what is typed), else home."""
+        """Escape: out of a text box (keeping what is typed), else home; typed text not yet answered
+        would be lost, so that asks first."""
         if not self.view.leave_box():
-            self.app.action_home()
+            card = self.session.current
+            if card is None or not self.view.draft():
+                self.app.action_home()
+                return
+            from drill.tui.dialogs.confirm import Confirm
+
+            def answered(leave: bool | None) -> None:
+                if leave:
+                    self.app.action_home()
+
+            self.app.push_screen(Confirm(f"Leave the review? What you typed for {card_name(card)} is lost."), answered)
 
     def action_start_drill(self) -> None:
         card = self.session.current
@@ -294,11 +320,16 @@ class ReviewScreen(RoutedScreen[None]):
             self.app.start_drill(drill_id(card.item_id), self.drill_closed)
 
     def drill_closed(self, ended: str | None) -> None:
-        """Back from the drill: an ended drill (passed or given up) was its review; else it waits."""
-        if ended is None:
+        """Back from the drill: an ended drill (passed or given up) was its review, one of this
+        session's grades (given up, it comes back later today, as Again does); else it waits."""
+        card = self.session.current
+        reviewed = None if ended is None or card is None else self.study.drills.reviews.pop(card.item_id, None)
+        if reviewed is None:
             self.action_later()
             return
-        self.session.drop_current()
+        grade, saved = reviewed
+        self.session.answer(grade)
+        self.keep(grade, saved)
         self.show_current()
 
     def action_later(self) -> None:
@@ -310,6 +341,14 @@ class ReviewScreen(RoutedScreen[None]):
         self.action_undo()
 
     def action_undo(self) -> None:
+        """Take back this session's latest grade or suspension."""
+        if self.suspended and self.suspended[-1][0] == len(self.session.given):
+            _, card = self.suspended.pop()
+            self.session.restore(card)
+            self.study.reviews.save_suspended(card.item_id, False)
+            self.notify(f"Unsuspended {card_name(card)}", timeout=2)
+            self.show_current()
+            return
         grade = self.session.undo()
         if grade is None:
             return
@@ -322,8 +361,9 @@ class ReviewScreen(RoutedScreen[None]):
         card = self.session.drop_current()
         if card is None:
             return
+        self.suspended.append((len(self.session.given), card))
         self.study.reviews.save_suspended(card.item_id)
-        self.notify(f"Suspended {card_name(card)}; it will not be shown until unsuspended.", timeout=3)
+        self.notify(f"Suspended {card_name(card)}; it will not be shown until unsuspended (u undoes it).", timeout=3)
         self.show_current()
 
     def action_edit(self) -> None:
@@ -374,6 +414,6 @@ class ReviewScreen(RoutedScreen[None]):
         self.app.switch_screen(SummaryScreen(self.session.summary()))
 
     def screen_commands(self) -> Iterator[SystemCommand]:
-        yield SystemCommand("Undo last grade", "Take back the last grade and its database write", self.action_undo)
+        yield SystemCommand("Undo", "Take back the last grade (and its database write) or suspension", self.action_undo)
         yield SystemCommand("Suspend card", "Stop showing the current card", self.action_suspend)
         yield SystemCommand("Edit card", "Open the current card in $VISUAL or $EDITOR", self.action_edit)

@@ -15,8 +15,8 @@ from drill.coding.drills import quality
         ("pass", 300, 0, 5),
         ("pass", 600, 0, 5),
         ("pass", 601, 0, 4),
-        ("pass", 100, 1, 3),
-        ("pass", 900, 2, 3),
+        ("pass", 100, 1, 4),  # hints: Good, not Easy; never Hard (again today)
+        ("pass", 900, 2, 4),
         ("fail", 100, 0, 2),
         ("error", 100, 0, 1),
         ("timeout", 100, 0, 1),
@@ -33,4 +33,4 @@ def test_quality_table(status: str, seconds: float, hints: int, expected: int) -
 def test_quality_is_in_range_and_a_pass_always_beats_a_failure(status, seconds, budget, hints) -> None:
     value = quality(status, seconds, budget, hints)
     assert 0 <= value <= 5
-    assert (value >= 3) == (status == "pass")
+    assert (value >= 4) == (status == "pass")  # a pass counts and comes back in a day or more

@@ -35,7 +35,7 @@ def suspended(study: Study, item_id: str) -> bool:
         return bool(connection.execute(text("SELECT suspended FROM item WHERE id = :id"), {"id": item_id}).scalar_one())
 
 
-def test_reaching_the_threshold_suspends_the_item_and_says_so(small_paths, clock) -> None:
+def test_reaching_the_threshold_says_so_and_suspends_the_item_when_the_session_ends(small_paths, clock) -> None:
     study = open_study(small_paths, clock, leech_threshold=3)
     flagged = []
     study.on_leech(flagged.append)
@@ -44,7 +44,9 @@ def test_reaching_the_threshold_suspends_the_item_and_says_so(small_paths, clock
     lapse(study, clock, "m-1")
     assert flagged == [] and not suspended(study, "m-1")
     lapse(study, clock, "m-1")
-    assert [(f.standing.item_id, f.standing.lapses, f.suspended) for f in flagged] == [("m-1", 3, True)]
+    assert [(f.standing.item_id, f.standing.lapses, f.suspends) for f in flagged] == [("m-1", 3, True)]
+    assert not suspended(study, "m-1")  # never in the middle of the session that flagged it
+    assert study.leeches.end_session().result() == ["m-1"]
     assert suspended(study, "m-1")
     with study.engine.connect() as connection:
         assert leech_ids(connection, 3) == {"m-1"}
@@ -58,7 +60,8 @@ def test_tag_only_flags_and_warns_again_every_half_threshold(small_paths, clock)
     for _ in range(8):
         lapse(study, clock, "c-1")
     assert [f.standing.lapses for f in flagged] == [4, 6, 8]
-    assert not any(f.suspended for f in flagged) and not suspended(study, "c-1")
+    study.leeches.end_session().result()
+    assert not any(f.suspends for f in flagged) and not suspended(study, "c-1")
     study.close()
 
 
@@ -74,7 +77,7 @@ def test_repeats_on_the_same_day_and_hard_are_not_lapses(small_paths, clock) -> 
     study.close()
 
 
-def test_a_failed_run_counts_reviews_since_the_last_pass(small_paths, clock) -> None:
+def test_a_failed_run_counts_failed_days_since_the_last_passed_one(small_paths, clock) -> None:
     study = open_study(small_paths, clock)
     with study.engine.begin() as connection:  # i-2 as a coding drill, for the run rule
         connection.execute(text("UPDATE item SET kind = 'coding' WHERE id = 'i-2'"))
@@ -86,7 +89,7 @@ def test_a_failed_run_counts_reviews_since_the_last_pass(small_paths, clock) -> 
         grade_on_a_new_day(study, clock, "i-2", 1)
     assert flagged == []
     grade_on_a_new_day(study, clock, "i-2", 1)
-    assert [(f.standing.failed_run, f.standing.describe()) for f in flagged] == [(4, "failed 4 tries in a row")]
+    assert [(f.standing.failed_run, f.standing.describe()) for f in flagged] == [(4, "failed 4 study days in a row")]
     study.close()
 
 
@@ -132,7 +135,7 @@ async def test_a_leech_estimation_family_opens_with_a_worked_example(small_paths
     study = open_study(small_paths, clock, leech_action='"tag"')  # suspended, it would not come up at all
     [item_id] = study.reviews.queue()
     fail_every_day(study, clock, item_id, FAILED_RUN)
-    assert study.reviews.cards([item_id])[0].leech == "failed 4 tries in a row"
+    assert study.reviews.cards([item_id])[0].leech == "failed 4 study days in a row"
     study.close()
     clock.now += timedelta(days=1)
     app = DrillApp(small_paths, clock=clock)
@@ -151,7 +154,7 @@ def test_a_leech_coding_drill_invites_the_hints_first(small_paths, clock) -> Non
     study = open_study(small_paths, clock)
     card = replace(study.reviews.cards(["m-1"])[0], kind="coding", target_seconds=600)
     assert "A leech" not in drill_invitation(card)
-    assert "open the hints first" in drill_invitation(replace(card, leech="failed 4 tries in a row"))
+    assert "open the hints first" in drill_invitation(replace(card, leech="failed 4 study days in a row"))
     study.close()
 
 
@@ -169,7 +172,6 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> No
     assert figures == {
         "cram_reviews": 1,
         "cram_rescheduled": 0,
-        "leech_count": 1,
         "leeches": [
             {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}
         ],
