@@ -122,9 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 1
         unwritable = _disk_full(error)
-        if unwritable is None:
+        if unwritable is not None:
+            print(
+                f"drill: the disk is full: cannot write {unwritable}; free some space and run it again", file=sys.stderr
+            )
+            return 1
+        from drill.store.failure import database_reason
+
+        reason = database_reason(error)
+        if reason is None:
             raise
-        print(f"drill: the disk is full: cannot write {unwritable}; free some space and run it again", file=sys.stderr)
+        print(f"drill: not saved — {reason}", file=sys.stderr)  # one line, never the SQL behind it
         return 1
 
 
@@ -134,17 +142,15 @@ def _disk_full(error: BaseException) -> str | None:
     import errno
     import sqlite3
 
+    from drill.store.failure import causes
+
     full = (sqlite3.SQLITE_FULL, "53100")  # SQLite's error code, PostgreSQL's SQLSTATE disk_full
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
+    for cause in causes(error):
         if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
             return str(cause.filename) if cause.filename else "a file"
         code = getattr(cause, "sqlite_errorcode", None) or getattr(cause, "sqlstate", None)
         if code in full:
             return _database()
-        cause = getattr(cause, "orig", None) or cause.__cause__ or cause.__context__
     return None
 
 

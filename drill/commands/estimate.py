@@ -50,7 +50,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     grade.add_argument("family", metavar="ID")
     grade.add_argument("params", nargs="*", metavar="KEY=VALUE")
-    grade.add_argument("--answer", required=True, help="the answer, with units: '2.7 GB', '0.49 s', '18%%'")
+    grade.add_argument(
+        "--answer",
+        required=True,
+        help="the answer, with its unit where the question has one (as in the app): '2.7 GB', '0.49 s', "
+        "'6 GB / (300 GB/s)', '18%%'",
+    )
     grade.set_defaults(handler=cmd_grade)
 
 
@@ -82,6 +87,7 @@ def cmd_problems(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, answer: str | None) -> int:
     from drill.commands.output import print_json
+    from drill.estimate.answer_check import check_answer
     from drill.estimate.feasible import refuse_impossible
     from drill.estimate.params import complete, parse_assignments
     from drill.estimate.score import grade, solve
@@ -94,7 +100,11 @@ def _run(args: argparse.Namespace, answer: str | None) -> int:
         else:
             refuse_impossible(family, complete(family, params))
             result = grade(family, params, answer)
-            print_json({key: getattr(result, key) for key in GRADE_KEYS})
+            verdict = {key: getattr(result, key) for key in GRADE_KEYS}
+            refusal = check_answer(family.unit, answer)  # the TUI's rule: "2.68" for bytes asks for a unit
+            if refusal is not None:
+                verdict.update(correct=False, score=0.0, parsed=None, error=refusal)
+            print_json(verdict)
     except ValueError as error:
         print(f"drill: {error}", file=sys.stderr)
         return 2

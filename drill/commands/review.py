@@ -17,9 +17,18 @@ are logged as cram and keep every schedule unless --reschedule is given.
 Example: drill review --block inference --weakest 10"""
 
 
+MAX_AHEAD_DAYS = 36_500  # a hundred years: beyond any interval a scheduler gives, and every date stays valid
+
+
 def positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def days_ahead(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_AHEAD_DAYS:
+        raise argparse.ArgumentTypeError(f"must be a whole number of days from 1 to {MAX_AHEAD_DAYS}, not {text!r}")
     return int(text)
 
 
@@ -44,7 +53,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     review.add_argument("--topic", action="append", default=[], metavar="TEXT", help="only topics containing TEXT")
     review.add_argument("--kind", action="append", choices=SESSION_KINDS, default=[], help="only this kind")
     review.add_argument("--weakest", type=positive, metavar="N", help="only the N weakest items")
-    review.add_argument("--ahead", type=positive, metavar="DAYS", help="items due in the next DAYS days")
+    review.add_argument(
+        "--ahead", type=days_ahead, metavar="DAYS", help=f"items due in the next DAYS days (1 to {MAX_AHEAD_DAYS})"
+    )
     review.add_argument("--cram", action="store_true", help="every matching item, due or not")
     review.add_argument("--reschedule", action="store_true", help="let cram, ahead and weakest grades move schedules")
     review.set_defaults(handler=cmd_review)

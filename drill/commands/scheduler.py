@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.paths import Paths
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +77,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stored_line(paths: Paths) -> str:
+    """What storing fitted parameters changes: FSRS schedules with them only where it is the scheduler."""
+    from drill.config import Config
+    from drill.schedule import memory
+
+    current = Config.load(paths.config).scheduler
+    if current == "fsrs":
+        return "Stored: FSRS now schedules with them (`drill scheduler compare` shows both)."
+    return (
+        f"Stored for FSRS; {memory.get(current).label} still schedules your reviews. To switch, set "
+        f'scheduler = "fsrs" in {paths.config} (`drill config` shows the setting; '
+        "`drill scheduler compare` shows both)."
+    )
+
+
 def _tell(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -123,7 +142,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         f"{report.log_loss_fitted:.4f} with the fitted ones, over every scored review."
     )
     if stored:
-        print("Stored: FSRS now schedules with them (`drill scheduler compare` shows both).")
+        print(_stored_line(paths))
     else:
         print("The defaults predict your recall at least as well; nothing changed.")
     return 0

@@ -1,10 +1,12 @@
-"""Where an edit of a card goes: the card's own deck file, or the override deck for a shipped card
-that cannot be edited in place.
+"""Where an edit of a card goes: the override deck for a shipped card, or the card's own deck file.
 
-A source checkout's decks/ is edited directly. An installed drill's shipped decks (under the
-package) are read-only: the card is first copied, as written, into DRILL_HOME/decks/overrides.toml
-(same id, same fields), and that copy is what is edited; drill.content.decks lets an item of the
-override deck replace the shipped item with its id. Deleting the copy brings the shipped text back.
+A shipped card (decks/ of the package or of the source checkout an editable install runs from) is
+first copied, as written, into DRILL_HOME/decks/overrides.toml (same id, same fields), and that
+copy is what is edited; drill.content.decks lets an item of the override deck replace the shipped
+item with its id. So an edit stays with its DRILL_HOME, survives `git checkout .` and an upgrade,
+and deleting the copy brings the shipped text back. A content author working on a checkout's
+decks sets DRILL_EDIT_IN_PLACE=1 to edit them in place. A card of the user's own decks is always
+edited in place.
 """
 
 from __future__ import annotations
@@ -24,20 +26,31 @@ OVERRIDES_HEADER = """\
 """
 
 
+EDIT_IN_PLACE = "DRILL_EDIT_IN_PLACE"  # "1": a checkout's shipped decks are edited in place
+
+
 @dataclass(frozen=True)
 class EditTarget:
-    """The file and line an editor opens for one card; `copied`: the card was just copied there."""
+    """The file and line an editor opens for one card; `copied`: the card was just copied there,
+    into an override deck whose text was `before` (None: there was none)."""
 
     path: Path
     line: int
     copied: bool = False
+    before: str | None = None
 
 
-def is_read_only(paths: Paths, deck: Path) -> bool:
-    """Whether a deck file must not be edited in place: a shipped deck of an installed drill (or
-    one this user cannot write)."""
+def edits_in_place() -> bool:
+    """Whether shipped decks are edited in place: a content author's choice (DRILL_EDIT_IN_PLACE=1),
+    and only for a source checkout, never an installed drill's package."""
+    return os.environ.get(EDIT_IN_PLACE, "").strip() not in ("", "0") and not content_is_installed()
+
+
+def goes_to_overrides(paths: Paths, deck: Path) -> bool:
+    """Whether an edit of a card of `deck` goes to the override deck: a shipped deck, unless its
+    cards are edited in place (edits_in_place) and this user can write it."""
     shipped = deck.resolve().parent == paths.decks.resolve()
-    return shipped and (content_is_installed() or not os.access(deck, os.W_OK))
+    return shipped and not (edits_in_place() and os.access(deck, os.W_OK))
 
 
 def item_line(text: str, item_id: str) -> int | None:
@@ -66,21 +79,31 @@ def copy_to_overrides(deck: Path, item_id: str, overrides: Path) -> EditTarget:
     header = item_line(text, item_id)
     if header is None:
         raise LookupError(f"no item `{item_id}` in {deck}")
-    existing = overrides.read_text(encoding="utf-8") if overrides.exists() else OVERRIDES_HEADER
-    existing = existing.rstrip("\n") + "\n\n"
+    before = overrides.read_text(encoding="utf-8") if overrides.exists() else None
+    existing = (OVERRIDES_HEADER if before is None else before).rstrip("\n") + "\n\n"
     overrides.parent.mkdir(parents=True, exist_ok=True)
     overrides.write_text(existing + item_table(text, header), encoding="utf-8")
-    return EditTarget(overrides, len(toml_lines(existing)), copied=True)
+    return EditTarget(overrides, len(toml_lines(existing)), copied=True, before=before)
+
+
+def withdraw_copy(target: EditTarget) -> None:
+    """Take back the copy made for an edit that changed nothing: the override deck as it was."""
+    if not target.copied:
+        return
+    if target.before is None:
+        target.path.unlink(missing_ok=True)
+    else:
+        target.path.write_text(target.before, encoding="utf-8")
 
 
 def edit_target(paths: Paths, item_id: str) -> EditTarget | None:
-    """Where to edit the deck item `item_id` (None: no deck holds it); a read-only shipped card is
-    copied into the override deck first, unless it is there already."""
+    """Where to edit the deck item `item_id` (None: no deck holds it); a shipped card is copied into
+    the override deck first (goes_to_overrides), unless it is there already."""
     loaded = next((each for each in load_decks(paths.deck_dirs()).items if each.item.id == item_id), None)
     if loaded is None:
         return None
     deck = Path(loaded.deck)
-    if is_read_only(paths, deck):
+    if goes_to_overrides(paths, deck):
         if paths.overrides.exists():
             line = item_line(paths.overrides.read_text(encoding="utf-8"), item_id)
             if line is not None:

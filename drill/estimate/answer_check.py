@@ -5,7 +5,8 @@ safe parser, take it to the question's base unit, insist on the right dimension 
 positive value. `check_answer(problem, text)` adds what only a person at a keyboard
 needs: an empty box asks for an answer, and a bare number where the question asks for
 a quantity with a unit ("2.7" for bytes) asks for the unit instead of being graded as
-2.7 bytes (the grader keeps reading bare numbers in base units for `drill grade`).
+2.7 bytes (`score.grade` reads a bare number in base units; the app and `drill grade` both
+run this check first, so one rule holds for both).
 
 User text is data, never code: this module only calls the parser in `parser.py`.
 Stdlib only: the TUI calls it on the UI thread, before anything loads sympy.

@@ -1,22 +1,29 @@
-"""The safe answer parser: a number or arithmetic expression, then an optional unit.
+"""The safe answer parser: arithmetic on numbers and quantities, units carried through.
 
 Accepted: `2.7 GB`, `2.5GiB`, `2*80*8*128*8192*2 bytes`, `1.2e9`, `61 days`, `0.49 s`,
-`3.2 TFLOP`, `300 GB/s`, `18%`, `2^30 B`, `1,000,000 tokens`, `(4+4)*1e9`.
+`3.2 TFLOP`, `300 GB/s`, `18%`, `2^30 B`, `1,000,000 tokens`, `(4+4)*1e9 B`, `~2.7 GB`,
+`≈2.7 GB`, `2.7x10^9 B`, `2.7×10^9 B`, `6 GB / (300 GB/s)`, `2*3/4*4GB / 300GB/s`, `250/s`.
+
+A unit written after a number (or a parenthesised expression) belongs to it: `300GB/s` is one
+bandwidth, so `6 GB / 300 GB/s` is a time. Units multiply and divide with their numbers and
+must agree to be added; the answer's dimension is what the arithmetic leaves.
 
 User text is data, never code. This module does not call eval, exec, compile,
 ast.parse, sympify, parse_expr or lambdify: it tokenizes against a whitelist (ASCII
-digits, `+ - * / ** ^ ( )`, a few typographic operators) and evaluates with a small
-recursive-descent parser of its own, with limits on length, token count, nesting
-depth, exponent size and magnitude. Every failure is an `AnswerError` with a message
-fit to show the user.
+digits, `+ - * / ** ^ ( )`, a few typographic operators, unit names from units.py) and
+evaluates with a small recursive-descent parser of its own, with limits on length, token
+count, nesting depth, exponent size, unit powers, ambiguity and magnitude. Every failure is
+an `AnswerError` with a message fit to show the user.
 
 Stdlib only: this module is on the app's start-up path.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from drill.estimate import units
@@ -27,6 +34,8 @@ MAX_TOKENS = 100
 MAX_DEPTH = 20
 MAX_EXPONENT = 100.0
 MAX_MAGNITUDE = 1e300
+MAX_UNIT_POWER = 4  # GB^4 at most: no question asks for more, and dimensions stay small
+MAX_READINGS = 8  # ambiguous units ("B", "flops") multiply their readings; this bounds the work
 
 
 class AnswerError(ValueError):
@@ -35,11 +44,11 @@ class AnswerError(ValueError):
 
 @dataclass(frozen=True)
 class Parsed:
-    """What the user typed: the number, the unit text and its candidate readings."""
+    """What the user typed: its value in base units under each reading of its units, best first,
+    and the units as typed ("" for a bare number)."""
 
-    number: float
-    unit_text: str
     readings: tuple[Quantity, ...]
+    unit_text: str
 
     @property
     def has_unit(self) -> bool:
@@ -49,16 +58,15 @@ class Parsed:
         """The value in base units and its dimension (None for a bare number).
 
         A bare number is taken to be in the question's base unit, so its dimension is
-        reported as None and the caller treats it as matching.
+        reported as None and the caller treats it as matching; so is a number scaled only
+        by multipliers ("2.4K" where tokens/s are asked).
         """
         if not self.unit_text:
-            return self.number, None
-        if want is not None and all(q.dim != want for q in self.readings):
-            scale = units.multiplier_of(self.unit_text)
-            if scale is not None:  # "2.4K" where tokens/s are asked: the question's unit is implied
-                return self.number * scale, None
+            return self.readings[0].factor, None
+        if want is not None and all(q.dim != want for q in self.readings) and units.only_multipliers(self.unit_text):
+            return units.resolve(self.readings, units.NONE).factor, None
         q = units.resolve(self.readings, want)
-        return self.number * q.factor, q.dim
+        return q.factor, q.dim
 
 
 # Typographic operators people paste; mapped before tokenizing.
@@ -72,13 +80,18 @@ _REPLACEMENTS = {
     "÷": "/",
     "^": "**",
 }
-# Non-ASCII characters allowed at all (in units or as the operators above).
-_ALLOWED_NON_ASCII = set("µμ×·⋅∗−–÷")
+# Non-ASCII characters allowed at all (in units, as the operators above, or as "about").
+_ALLOWED_NON_ASCII = set("µμ×·⋅∗−–÷≈")
+# "About 2.7 GB": a leading sign of approximation is dropped.
+_APPROXIMATELY = re.compile(r"(?:~=?|≈|about\s|approx\.?\s|approximately\s|roughly\s)\s*", re.IGNORECASE)
 
 _NUMBER = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?", re.ASCII)
 _OPERATOR = re.compile(r"\*\*|[-+*/()]")
-_UNIT_START = re.compile(r"[A-Za-z%µμ]")
-_UNIT_CHARS = re.compile(r"[A-Za-z%µμ/ 1·*]*")
+_WORD = re.compile(r"[A-Za-zµμ]+|%")
+_TIMES_WORDS = {"x", "X"}  # "2.7x10^9": a times sign before a power of ten, a ratio unit after a number
+
+Token = tuple[str, object]  # ("num", float) | ("op", str) | ("word", str)
+Value = tuple[Quantity, ...]  # a value in base units under each reading of its units, best first
 
 
 def _normalise(text: str) -> str:
@@ -91,8 +104,10 @@ def _normalise(text: str) -> str:
             raise AnswerError(f"unexpected character {ch!r}")
         if ord(ch) < 32 and ch not in "\t":
             raise AnswerError("unexpected control character")
-    # "×" between numbers is multiplication; after a number at the end it is a ratio unit.
     stripped = text.strip()
+    if m := _APPROXIMATELY.match(stripped):
+        stripped = stripped[m.end() :]
+    # "×" between numbers is multiplication; after a number at the end it is a ratio unit.
     if stripped.endswith("×"):
         stripped = stripped[:-1] + " x"
     for old, new in _REPLACEMENTS.items():
@@ -100,8 +115,8 @@ def _normalise(text: str) -> str:
     return stripped
 
 
-def _tokenize(expr: str) -> list[tuple[str, object]]:
-    tokens: list[tuple[str, object]] = []
+def _tokenize(expr: str) -> list[Token]:
+    tokens: list[Token] = []
     i = 0
     n = len(expr)
     while i < n:
@@ -109,28 +124,39 @@ def _tokenize(expr: str) -> list[tuple[str, object]]:
         if ch in " \t":
             i += 1
             continue
-        m = _NUMBER.match(expr, i)
-        if m:
-            literal = m.group().replace(",", "")
-            try:
-                value = float(literal)
-            except ValueError:  # pragma: no cover - the regex only admits float syntax
-                raise AnswerError(f"cannot read the number {m.group()!r}") from None
+        if m := _NUMBER.match(expr, i):
+            value = float(m.group().replace(",", ""))
             if not math.isfinite(value) or value > MAX_MAGNITUDE:
                 raise AnswerError(f"the number {m.group()!r} is too large")
             tokens.append(("num", value))
-            i = m.end()
-        else:
-            m = _OPERATOR.match(expr, i)
-            if not m:
-                if ch == ",":
-                    raise AnswerError("write 1,000,000 with commas every three digits, or 1e6")
-                raise AnswerError(f"unexpected character {ch!r}")
+        elif m := _OPERATOR.match(expr, i):
             tokens.append(("op", m.group()))
-            i = m.end()
+        elif m := _WORD.match(expr, i):
+            word = m.group()
+            tokens.append(("op", "/") if word == "per" else ("word", word))
+        elif ch == ",":
+            raise AnswerError("write 1,000,000 with commas every three digits, or 1e6")
+        else:
+            raise AnswerError(f"unexpected character {ch!r}")
+        i = m.end()
         if len(tokens) > MAX_TOKENS:
             raise AnswerError("expression too long")
-    return tokens
+    return _times_signs(tokens)
+
+
+def _times_signs(tokens: list[Token]) -> list[Token]:
+    """An 'x' between a number and a power of ten multiplies ("2.7x10^9 B"; "0x10" stays unread)."""
+    out = list(tokens)
+    for i in range(1, len(out) - 3):
+        word, after = out[i], out[i + 1 : i + 3]
+        if (
+            word[0] == "word"
+            and word[1] in _TIMES_WORDS
+            and out[i - 1][0] == "num"
+            and after == [("num", 10.0), ("op", "**")]
+        ):
+            out[i] = ("op", "*")
+    return out
 
 
 def _check(value: float) -> float:
@@ -139,25 +165,69 @@ def _check(value: float) -> float:
     return value
 
 
+def _number(value: float) -> Value:
+    return (Quantity(value, units.NONE),)
+
+
+def _is_plain(value: Value) -> bool:
+    return len(value) == 1 and value[0].dim == units.NONE
+
+
+def _combine(left: Value, right: Value, op: Callable[[Quantity, Quantity], Quantity]) -> Value:
+    """Every reading of `left` op every reading of `right`, the first of each dimension kept."""
+    by_dim: dict[Dim, Quantity] = {}
+    for a, b in itertools.product(left, right):
+        q = op(a, b)
+        if any(abs(power) > MAX_UNIT_POWER for power in q.dim):
+            continue
+        by_dim.setdefault(q.dim, Quantity(_check(q.factor), q.dim))
+    if not by_dim:
+        raise AnswerError("too many units multiplied together")
+    if len(by_dim) > MAX_READINGS:
+        raise AnswerError("too many ambiguous units: write GB for bytes or billion for 1e9")
+    return tuple(by_dim.values())
+
+
+def _add(left: Value, right: Value, sign: float) -> Value:
+    """Readings of `left` and `right` that share a dimension, added; an error if none do."""
+    sums = []
+    for a in left:
+        match = next((b for b in right if b.dim == a.dim), None)
+        if match is not None:
+            sums.append(Quantity(_check(a.factor + sign * match.factor), a.dim))
+    if not sums:
+        raise AnswerError(
+            f"cannot add {units.describe_dim(right[0].dim)} to {units.describe_dim(left[0].dim)}: "
+            "give each term its unit (e.g. 1 GB + 500 MB)"
+        )
+    return tuple(sums)
+
+
 class _Evaluator:
-    """expr := term (('+'|'-') term)*;  term := unary (('*'|'/') unary)*;
-    unary := ('+'|'-') unary | power;  power := atom ('**' unary)?;  atom := NUM | '(' expr ')'
+    """expr := term (('+'|'-') term)*;  term := factor (('*'|'/') (factor | units))*;
+    factor := unary units?;  unary := ('+'|'-') unary | power;  power := atom ('**' unary)?;
+    atom := NUM | '(' expr ')';  units := WORD+ ('/' WORD+)?
     """
 
-    def __init__(self, tokens: list[tuple[str, object]]) -> None:
+    def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
         self.pos = 0
         self.depth = 0
+        self.unit_texts: list[str] = []
 
-    def peek(self) -> tuple[str, object] | None:
+    def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
     def take_op(self, *ops: str) -> str | None:
         tok = self.peek()
         if tok is not None and tok[0] == "op" and tok[1] in ops:
             self.pos += 1
-            return tok[1]
+            return str(tok[1])
         return None
+
+    def at_word(self, offset: int = 0) -> bool:
+        i = self.pos + offset
+        return i < len(self.tokens) and self.tokens[i][0] == "word"
 
     def enter(self) -> None:
         """Count one level of parentheses or unary sign; MAX_DEPTH bounds the recursion."""
@@ -165,7 +235,7 @@ class _Evaluator:
         if self.depth > MAX_DEPTH:
             raise AnswerError("expression nested too deeply")
 
-    def parse(self) -> float:
+    def parse(self) -> Parsed:
         if not self.tokens:
             raise AnswerError("expected a number")
         value = self.expr()
@@ -174,60 +244,71 @@ class _Evaluator:
             if tok == ("op", ")"):
                 raise AnswerError("unbalanced parentheses")
             raise AnswerError("expected an operator between numbers")
-        return value
+        return Parsed(readings=value, unit_text=" ".join(self.unit_texts))
 
-    def expr(self) -> float:
+    def expr(self) -> Value:
         value = self.term()
         while (op := self.take_op("+", "-")) is not None:
-            rhs = self.term()
-            value = _check(value + rhs if op == "+" else value - rhs)
+            value = _add(value, self.term(), 1.0 if op == "+" else -1.0)
         return value
 
-    def term(self) -> float:
-        value = self.unary()
+    def term(self) -> Value:
+        value = self.factor()
         while (op := self.take_op("*", "/")) is not None:
-            rhs = self.unary()
+            rhs = self.units() if self.at_word() else self.factor()
             if op == "*":
-                value = _check(value * rhs)
+                value = _combine(value, rhs, Quantity.__mul__)
+            elif any(q.factor == 0 for q in rhs):
+                raise AnswerError("division by zero")
             else:
-                if rhs == 0:
-                    raise AnswerError("division by zero")
-                value = _check(value / rhs)
+                value = _combine(value, rhs, Quantity.__truediv__)
         return value
 
-    def unary(self) -> float:
+    def factor(self) -> Value:
+        value = self.unary()
+        if self.at_word():
+            value = _combine(value, self.units(), Quantity.__mul__)
+        return value
+
+    def unary(self) -> Value:
         op = self.take_op("+", "-")
         if op is None:
             return self.power()
         self.enter()
         value = self.unary()
         self.depth -= 1
-        return -value if op == "-" else value
+        return value if op == "+" else tuple(Quantity(-q.factor, q.dim) for q in value)
 
-    def power(self) -> float:
+    def power(self) -> Value:
         base = self.atom()
         if self.take_op("**") is None:
             return base
         exponent = self.unary()
-        if abs(exponent) > MAX_EXPONENT:
+        if not (_is_plain(base) and _is_plain(exponent)):
+            raise AnswerError("only a plain number can be raised to a power (write 2^30 B, not (2 B)^30)")
+        b, e = base[0].factor, exponent[0].factor
+        if abs(e) > MAX_EXPONENT:
             raise AnswerError(f"exponent too large (at most {MAX_EXPONENT:g})")
-        if base == 0 and exponent < 0:
+        if b == 0 and e < 0:
             raise AnswerError("division by zero")
-        if base < 0 and exponent != int(exponent):
+        if b < 0 and e != int(e):
             raise AnswerError("fractional power of a negative number")
         try:
-            return _check(math.pow(base, exponent))
+            return _number(_check(math.pow(b, e)))
         except (OverflowError, ValueError):
             raise AnswerError("the number is too large") from None
 
-    def atom(self) -> float:
+    def atom(self) -> Value:
         tok = self.peek()
         if tok is None:
             raise AnswerError("the expression is incomplete")
-        if tok[0] == "num":
+        kind, content = tok
+        if kind == "num":
             self.pos += 1
-            return tok[1]  # type: ignore[return-value]
-        if tok[1] == "(":
+            return _number(float(content))  # type: ignore[arg-type]
+        if kind == "word":
+            raise AnswerError(f"expected a number before the unit {content!r}")
+        if content == "(":
             self.pos += 1
             self.enter()
             value = self.expr()
@@ -235,32 +316,30 @@ class _Evaluator:
             if self.take_op(")") is None:
                 raise AnswerError("unbalanced parentheses")
             return value
-        if tok[1] == ")":
+        if content == ")":
             raise AnswerError("unbalanced parentheses")
-        raise AnswerError(f"expected a number before {tok[1]!r}")
+        raise AnswerError(f"expected a number before {content!r}")
 
+    def units(self) -> Value:
+        """A unit such as 'GB', 'M params' or 'GB/s': words, then at most one '/' and words."""
+        words = self.words()
+        if self.peek() == ("op", "/") and (self.at_word(1) or self.pos + 1 == len(self.tokens)):
+            self.pos += 1
+            if not self.at_word():
+                raise AnswerError(f"unit {words + '/'!r} has nothing after '/'")
+            words += "/" + self.words()
+        self.unit_texts.append(words)
+        try:
+            return units.parse_unit(words)
+        except UnitError as exc:
+            raise AnswerError(str(exc)) from None
 
-def _split_unit(text: str) -> tuple[str, str]:
-    """Split 'expr unit' where the unit starts at the first letter, % or µ outside parentheses."""
-    depth = 0
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        m = _NUMBER.match(text, i) if ch.isascii() and (ch.isdigit() or ch == ".") else None
-        if m:
-            i = m.end()
-            continue
-        if _UNIT_START.match(ch):
-            if depth > 0:
-                raise AnswerError("put the unit after the number, outside the parentheses")
-            return text[:i], text[i:].strip()
-        i += 1
-    return text, ""
+    def words(self) -> str:
+        taken = []
+        while self.at_word():
+            taken.append(str(self.tokens[self.pos][1]))
+            self.pos += 1
+        return " ".join(taken)
 
 
 def parse_answer(text: object) -> Parsed:
@@ -270,23 +349,7 @@ def parse_answer(text: object) -> Parsed:
     cleaned = _normalise(text)
     if not cleaned:
         raise AnswerError("empty answer")
-    expr_text, unit_text = _split_unit(cleaned)
-    if unit_text and expr_text.rstrip().endswith("/"):  # "250/s" means 250 per second
-        expr_text, unit_text = expr_text.rstrip()[:-1], "1/" + unit_text
-    tokens = _tokenize(expr_text)
-    if not tokens:
-        raise AnswerError("expected a number" + (f" before the unit {unit_text!r}" if unit_text else ""))
-    if not _UNIT_CHARS.fullmatch(unit_text):
-        bad = next(ch for ch in unit_text if not _UNIT_CHARS.fullmatch(ch))
-        if bad.isdigit() or bad in "+-()":
-            raise AnswerError("the unit must come last, after the number")
-        raise AnswerError(f"unexpected character {bad!r}")
-    number = _Evaluator(tokens).parse()
-    try:
-        readings = units.parse_unit(unit_text)
-    except UnitError as exc:
-        raise AnswerError(str(exc)) from None
-    return Parsed(number=number, unit_text=unit_text, readings=readings)
+    return _Evaluator(_tokenize(cleaned)).parse()
 
 
 def parse_value(text: object, want: Dim | None = None) -> float:

@@ -255,15 +255,10 @@ MULTIPLIERS: dict[str, float] = {
 }
 
 
-def multiplier_of(text: str) -> float | None:
-    """The scale of a unit made only of bare multipliers ('M', 'K', 'billion'), else None."""
+def only_multipliers(text: str) -> bool:
+    """Whether a unit is made only of bare multipliers ('M', 'K', 'billion', 'K M')."""
     atoms = text.split()
-    if not atoms or len(atoms) > MAX_UNIT_ATOMS or any(a not in MULTIPLIERS for a in atoms):
-        return None
-    scale = 1.0
-    for atom in atoms:
-        scale *= MULTIPLIERS[atom]
-    return scale
+    return bool(atoms) and all(a in MULTIPLIERS for a in atoms)
 
 
 def _build_folded() -> dict[str, tuple[Quantity, ...]]:

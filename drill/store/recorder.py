@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from drill.store.busy import waits_for_lock
+from drill.store.failure import in_words
 from drill.store.journal import Journal
 
 T = TypeVar("T")
@@ -32,13 +33,13 @@ RETRY_PAUSE_S = 0.25
 
 @dataclass(frozen=True)
 class FailedWrite:
-    """One write that did not commit: what it was (in words) and why."""
+    """One write that did not commit: what it was and why, said in words on one line."""
 
     what: str
     error: BaseException
 
     def __str__(self) -> str:
-        return f"{self.what}: {self.error}"
+        return f"{self.what}: {in_words(self.error)}"
 
 
 class WriteFailures(Exception):

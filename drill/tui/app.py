@@ -50,6 +50,22 @@ SESSION_END_WAIT_S = 2.0  # how long home's counts wait for the session's leeche
 HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
 
+STUDY_ACTIONS = frozenset(
+    {
+        "review",
+        "custom",
+        "mock",
+        "mock_history",
+        "mock_interview",
+        "mock_interview_history",
+        "drills",
+        "interview_date",
+        "stats",
+        "browse",
+    }
+)  # the app's actions that need an open study
+
+
 class DrillApp(ShowsWorkerFailures, Routes):
     """Home first; the database opens in a thread so the first paint never waits for it."""
 
@@ -75,6 +91,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
         self.study: Study | None = None
         self.home_screen = HomeScreen()
         self._quitting = False
+        self.study_failed = False  # the study could not be opened: only keys, help and quit still work
         self._waiting_said_at = float("-inf")
 
     def get_default_screen(self) -> HomeScreen:
@@ -193,7 +210,13 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:
+        self.study_failed = True
         self.home_screen.show_failure(message.reason)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No way into the study is offered, or taken, when it could not be opened."""
+        return not (self.study_failed and action in STUDY_ACTIONS)
 
     # -- actions shared by screens -------------------------------------------------------
 

@@ -55,18 +55,23 @@ def run_editor(
 def edit_item(
     screen: Screen[Any], study: Study, item_id: str, name: str
 ) -> tuple[EditTarget, Future[list[ContentError]]] | None:
-    """Open deck item `item_id` (`name` in notices) in the editor at its line (a shipped card of an
-    installed drill: its copy in the override deck), then hand the file to the study to re-read and
-    sync; the target and that sync's future, or None when it could not be opened (said on `screen`)."""
-    from drill.content.overrides import edit_target
+    """Open deck item `item_id` (`name` in notices) in the editor at its line (a shipped card: its
+    copy in the override deck), then hand the file to the study to re-read and sync; the target and
+    that sync's future, or None when it could not be opened or was left unchanged (said on `screen`)."""
+    from drill.content.overrides import edit_target, withdraw_copy
 
     target = edit_target(study.paths, item_id)
     if target is None:
         screen.notify(f"No deck holds {name} any more.", severity="warning")
         return None
+    before = target.path.read_bytes()
     problem = run_editor(screen.app, target.path, target.line)
     if problem is not None:
         screen.notify(problem, title="No editor", severity="warning", timeout=12)
+        return None
+    if target.path.exists() and target.path.read_bytes() == before:
+        withdraw_copy(target)
+        screen.notify(f"No change to {name}.", timeout=4)
         return None
     return target, study.save_edit(target.path)
 

@@ -107,3 +107,25 @@ def test_solve_help_says_where_ids_and_keys_come_from(capsys) -> None:
     text = capsys.readouterr().out
     assert "drill problems" in text and "KEY=VALUE" in text and "model=llama-3-70b" in text
     assert "problems/models.toml" in text and "physically impossible" in text
+
+
+def test_a_bare_number_follows_the_apps_rule(capsys) -> None:
+    """`--answer 2.68` for a size in bytes is refused as the app refuses it, not graded as 2.68 bytes."""
+    code, out = run_json(capsys, "grade", *LLAMA3_70B_8K, "--answer", "2.68")
+    assert code == 0
+    assert out == {
+        "correct": False,
+        "score": 0.0,
+        "truth": 2684354560,
+        "parsed": None,
+        "error": "add a unit: the question asks for bytes (e.g. 2.68 GB)",
+    }
+    code, out = run_json(capsys, "grade", "pipeline-bubble", "stages=4", "microbatches=16", "--answer", "3/19")
+    assert code == 0 and out["error"] is None and out["correct"] and out["parsed"] == pytest.approx(3 / 19)
+
+
+def test_arithmetic_with_units_is_graded(capsys) -> None:
+    """2*(8-1)/8 * 14 GB over 50 GB/s is 0.49 s, the all-reduce's answer."""
+    argv = ["grade", "allreduce-time", "bytes=14e9", "gpus=8", "bandwidth=50e9", "--answer", "2*7/8*14GB / 50GB/s"]
+    code, out = run_json(capsys, *argv)
+    assert code == 0 and out["error"] is None and out["correct"] and out["parsed"] == pytest.approx(0.49)

@@ -1,6 +1,7 @@
 """Editing a card from the review (`e`): $VISUAL / $EDITOR at the card's line, the edit synced with
-the item's history and schedule kept, a broken edit refused, and shipped cards of an installed drill
-edited through the override deck."""
+the item's history and schedule kept, a broken edit refused, an editor quit without a change said as
+such, and shipped cards (of an installed drill or of an editable install's checkout) edited through
+the override deck."""
 
 from __future__ import annotations
 
@@ -52,9 +53,10 @@ def item_row(app, item_id: str) -> tuple:
 
 
 @pytest.mark.slow
-async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_answer(
+async def test_a_content_authors_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_answer(
     small_paths, clock, tmp_path, monkeypatch
 ) -> None:
+    monkeypatch.setenv("DRILL_EDIT_IN_PLACE", "1")
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, item_id = await review_with_history(pilot)
@@ -72,7 +74,7 @@ async def test_an_edit_of_a_checkout_deck_keeps_the_history_and_shows_the_new_an
             (f"Answer of {item_id}.",)
         ]
         assert db_rows(app, f"SELECT button FROM review WHERE item_id = '{item_id}'") == [(1,)]
-        assert not small_paths.overrides.exists()  # a checkout's deck is edited in place
+        assert not small_paths.overrides.exists()  # DRILL_EDIT_IN_PLACE: a checkout's deck is edited in place
         await pilot.press("3")  # the edited card is graded like any other
         assert db_rows(app, f"SELECT button FROM review WHERE item_id = '{item_id}' ORDER BY id") == [(1,), (3,)]
 
@@ -105,11 +107,51 @@ async def test_a_shipped_card_of_an_installed_drill_is_edited_in_the_override_de
 
 
 @pytest.mark.slow
+async def test_an_editable_installs_edit_leaves_the_checkout_and_shows_after_a_restart(
+    small_paths, clock, tmp_path, monkeypatch
+) -> None:
+    """The README's install is editable: its decks/ is the git checkout, which the edit never touches."""
+    monkeypatch.delenv("DRILL_EDIT_IN_PLACE", raising=False)
+    monkeypatch.setattr("drill.content.overrides.content_is_installed", lambda: False)
+    shipped = {deck: deck.read_bytes() for deck in small_paths.decks.iterdir()}
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, item_id = await review_with_history(pilot)
+        fake_editor(tmp_path, monkeypatch, f"s/Answer of {item_id}\\./Edited answer of {item_id}./")
+        await pilot.press("e")
+        await wait_until(pilot, lambda: "Edited answer" in answer_shown(screen))
+    assert {deck: deck.read_bytes() for deck in small_paths.decks.iterdir()} == shipped
+    assert f'answer = "Edited answer of {item_id}."' in small_paths.overrides.read_text()
+    restarted = DrillApp(small_paths, clock=clock)
+    async with restarted.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        assert item_row(restarted, item_id)[:2] == (f"Edited answer of {item_id}.", str(small_paths.overrides))
+
+
+@pytest.mark.slow
+async def test_an_editor_quit_without_a_change_says_no_change(small_paths, clock, tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("DRILL_EDIT_IN_PLACE", raising=False)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, item_id = await review_with_history(pilot)
+        log = fake_editor(tmp_path, monkeypatch, "s/no such text//")
+        before = item_row(app, item_id)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: log.exists())
+        await wait_until(pilot, lambda: any("No change" in str(note.message) for note in app._notifications))
+        notices = [str(note.message) for note in app._notifications]
+        assert not any("Saved your edit" in notice for notice in notices)
+        assert not small_paths.overrides.exists()  # the copy made for the edit is taken back
+        assert item_row(app, item_id) == before and answer_shown(screen) == f"Answer of {item_id}."
+        assert db_rows(app, f"SELECT COUNT(*) FROM item_revision WHERE item_id = '{item_id}'") == [(0,)]
+
+
+@pytest.mark.slow
 async def test_a_broken_edit_says_where_and_keeps_the_old_card(small_paths, clock, tmp_path, monkeypatch) -> None:
     app = DrillApp(small_paths, clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, item_id = await review_with_history(pilot)
-        deck = Path(item_row(app, item_id)[1])
+        deck = small_paths.overrides  # a shipped card is edited in its copy there
         fake_editor(tmp_path, monkeypatch, f's/"Answer of {item_id}\\."/"Answer of {item_id}./')  # unterminated
         before = item_row(app, item_id)
         await pilot.press("e")

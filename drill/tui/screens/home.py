@@ -137,3 +137,6 @@ class HomeScreen(Screen[None]):
 
     def show_failure(self, reason: str) -> None:
         self.query_one("#headline", Static).update(Text(f"Could not open your study: {reason}", style="bold red"))
+        self.query_one("#ways-in", Static).update(
+            "[b]F1[/b] keys   [b]ctrl+q[/b] quit: fix the cause above, then start drill again"
+        )

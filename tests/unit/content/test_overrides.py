@@ -11,7 +11,7 @@ from helpers.content import CARD, write_deck
 
 from drill.cli import main
 from drill.content.decks import load_decks
-from drill.content.overrides import copy_to_overrides, edit_target, item_line
+from drill.content.overrides import copy_to_overrides, edit_target, item_line, withdraw_copy
 from drill.paths import Paths
 
 
@@ -66,10 +66,41 @@ def test_an_installed_drill_edits_a_shipped_card_through_one_copy(small_paths, m
     again = edit_target(small_paths, "c-1")  # now read from the override deck: no second copy
     assert (again.path, again.line, again.copied) == (first.path, first.line, False)
     assert small_paths.overrides.read_text().count('id = "c-1"') == 1
-    monkeypatch.setattr("drill.content.overrides.content_is_installed", lambda: False)
-    checkout = edit_target(small_paths, "i-1")
-    assert checkout.path == small_paths.decks / "b.toml" and not checkout.copied
+    monkeypatch.setenv("DRILL_EDIT_IN_PLACE", "1")  # not for an installed drill's package
+    assert edit_target(small_paths, "i-1").path == small_paths.overrides
     assert edit_target(small_paths, "no-such-card") is None
+
+
+def test_a_checkout_edits_a_shipped_card_through_the_override_deck(small_paths, monkeypatch) -> None:
+    """An editable install's decks/ is the git checkout, shared by every DRILL_HOME: left untouched."""
+    monkeypatch.setattr("drill.content.overrides.content_is_installed", lambda: False)
+    monkeypatch.delenv("DRILL_EDIT_IN_PLACE", raising=False)
+    deck = small_paths.decks / "b.toml"
+    before = deck.read_bytes()
+    target = edit_target(small_paths, "i-1")
+    assert target.path == small_paths.overrides and target.copied and target.before is None
+    assert deck.read_bytes() == before
+
+
+@pytest.mark.parametrize("flag, in_place", [("1", True), ("0", False), ("", False)])
+def test_a_content_author_edits_the_checkout_in_place(small_paths, monkeypatch, flag, in_place) -> None:
+    monkeypatch.setattr("drill.content.overrides.content_is_installed", lambda: False)
+    monkeypatch.setenv("DRILL_EDIT_IN_PLACE", flag)
+    target = edit_target(small_paths, "i-1")
+    assert (target.path == small_paths.decks / "b.toml") is in_place and target.copied is not in_place
+
+
+def test_a_withdrawn_copy_leaves_the_override_deck_as_it_was(small_paths) -> None:
+    first = copy_to_overrides(small_paths.decks / "a.toml", "m-1", small_paths.overrides)
+    withdraw_copy(first)
+    assert not small_paths.overrides.exists()
+    copy_to_overrides(small_paths.decks / "a.toml", "m-1", small_paths.overrides)
+    kept = small_paths.overrides.read_text()
+    second = copy_to_overrides(small_paths.decks / "a.toml", "m-2", small_paths.overrides)
+    withdraw_copy(second)
+    assert small_paths.overrides.read_text() == kept
+    withdraw_copy(edit_target(small_paths, "m-1"))  # not a fresh copy: nothing to take back
+    assert small_paths.overrides.read_text() == kept
 
 
 @pytest.mark.slow

@@ -78,7 +78,7 @@ def no_code_execution():
         ("-2.7 GB", "the answer must be a positive number"),
         ("0 GB", "the answer must be a positive number"),
         ("2.7 GX", "unknown unit 'GX'"),
-        ("(2.7 GB", "put the unit after the number, outside the parentheses"),
+        ("(2.7 GB", "unbalanced parentheses"),
     ],
 )
 def test_rejected_with_the_parsers_message(kv, text, message):
@@ -142,7 +142,8 @@ def test_every_family_unit_gets_a_usable_hint(unit):
 
 
 def test_the_grader_still_reads_a_bare_number_in_base_units(fams):
-    """`drill grade` keeps its behaviour: only the typed-answer screens ask for the unit."""
+    """`score.grade` reads a bare number in base units; the check before it (in the app and in `drill grade`)
+    is what asks for the unit."""
     result = grade(fams["kv-cache"], KV, "2684354560")
     assert result.error is None and result.correct
     result = grade(fams["kv-cache"], KV, "1+")

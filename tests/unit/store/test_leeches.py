@@ -172,6 +172,7 @@ def test_the_stats_list_leeches_and_count_cram_reviews(small_paths, clock) -> No
     assert figures == {
         "cram_reviews": 1,
         "cram_rescheduled": 0,
+        "leech_count": 1,
         "leeches": [
             {"id": "m-2", "kind": "card", "topic": "Topic", "lapses": 2, "failed_run": 0, "why": "lapsed 2 times"}
         ],
