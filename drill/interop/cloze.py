@@ -13,33 +13,76 @@ BLANK = "[...]"
 
 
 def cloze_text(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """The text without the deletions' brackets, and each deletion as a (start, end) span of it."""
+    """The text without the deletions' brackets, and each deletion as a (start, end) span of it:
+    hashcards' two passes, quirks included (a `]` closes an image before it ends an escape)."""
     text = text.strip()
     clean: list[str] = []
-    spans: list[tuple[int, int]] = []
-    start: int | None = None
     image = escape = False
     for position, character in enumerate(text):
         following = text[position + 1 : position + 2]
         if character == "[":
-            if image or escape:
+            if image:
+                clean.append(character)
+            if escape:
                 escape = False
                 clean.append(character)
-            else:
-                start = len(clean)
         elif character == "]":
-            if image or escape:
-                image = escape = False
+            if image:
+                image = False
                 clean.append(character)
-            elif start is not None:
-                spans.append((start, len(clean)))
-                start = None
-        elif character == "\\" and following in ("[", "]") and not escape:
-            escape = True
-        else:
-            image = image or (character == "!" and following == "[")
+            elif escape:
+                escape = False
+                clean.append(character)
+        elif character == "!":
+            image = image or following == "["
             clean.append(character)
-    return "".join(clean), spans
+        elif character == "\\":
+            if not escape and following in ("[", "]") and following:
+                escape = True
+            elif not escape:
+                clean.append(character)
+        else:
+            clean.append(character)
+    return "".join(clean), _deletions(text)
+
+
+def _deletions(text: str) -> list[tuple[int, int]]:
+    """Each deletion's span of the text cloze_text leaves, counted as hashcards counts it."""
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    index = 0
+    image = escape = False
+    for position, character in enumerate(text):
+        following = text[position + 1 : position + 2]
+        if character == "[":
+            if image:
+                index += 1
+            elif escape:
+                escape = False
+                index += 1
+            else:
+                start = index
+        elif character == "]":
+            if image:
+                image = False
+                index += 1
+            elif escape:
+                escape = False
+                index += 1
+            elif start is not None:
+                spans.append((start, index))
+                start = None
+        elif character == "!":
+            image = image or following == "["
+            index += 1
+        elif character == "\\":
+            if not escape and following in ("[", "]") and following:
+                escape = True
+            elif not escape:
+                index += 1
+        else:
+            index += 1
+    return spans
 
 
 def cloze_cards(text: str) -> list[tuple[str, str]]:
