@@ -68,7 +68,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(error)
         if report.overrides:
             print(f"{counted(len(report.overrides), 'override')}: {', '.join(map(str, report.overrides))}")
-        print(f"{len(errors)} error(s)" if errors else "all content is valid", file=sys.stderr)
+        print(counted(len(errors), "error") if errors else "all content is valid", file=sys.stderr)
     return 1 if errors else 0
 
 
@@ -79,8 +79,9 @@ def cmd_locate(_args: argparse.Namespace) -> int:
     places = Paths.resolve().as_dict()
     if url := database_url():
         places["database"] = masked(url)
+    width = max(map(len, places))
     for name, path in places.items():
-        print(f"{name:<11} {path}")
+        print(f"{name:<{width}}  {path}")
     return 0
 
 

@@ -192,6 +192,13 @@ class Config(Settings):
             lambda value: isinstance(value, (int, float)) and not isinstance(value, bool) and 0.7 <= value <= 0.97,
         ),
     ] = 0.9  # the recall FSRS schedules for: higher means shorter intervals
+    readiness_target: Annotated[
+        float,
+        _checked(
+            "a share from 0.05 to 1, like 0.8",
+            lambda value: isinstance(value, (int, float)) and not isinstance(value, bool) and 0.05 <= value <= 1,
+        ),
+    ] = 0.8  # the interview score the plan aims at (drill plan: the pace it takes)
     backups_keep: int = 7  # daily backups kept in DRILL_HOME/backups
     backups_keep_manual: int = 10  # `drill backup` copies kept there
     leech_threshold: int = 8  # lapses that make a card a leech (as Anki); flagged again every half threshold

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, date, datetime, timedelta, timezone
 
+MAX_AHEAD_DAYS = 36_500  # how far ahead a session may look (a hundred years): past any interval, every date valid
 _WIDEST_OFFSET = 24 * 3600 - 1  # Python's timezone needs |offset| < 24 h; TZ='XYZ-25' gives 24 h
 
 

@@ -10,7 +10,12 @@ AN_NUMBER = re.compile(r"8|1[18](?:\D|$|\d{3}(?!\d)|\d{6}(?!\d))")  # eight…, 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """`number` and its noun, singular only for exactly one; `plural` when it is not noun + 's'."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+    return f"{number} {noun_for(number, noun, plural)}"
+
+
+def noun_for(number: int, noun: str, plural: str | None = None) -> str:
+    """The noun as said of `number` things, the number left out ('unknown parameters a, b')."""
+    return noun if number == 1 else plural or noun + "s"
 
 
 def article(phrase: str) -> str:

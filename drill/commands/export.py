@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.words import counted
+
 if TYPE_CHECKING:
     from drill.interop.anki_schedule import Schedules
     from drill.paths import Paths
@@ -95,6 +97,6 @@ def _history(paths: Paths, target: Path, _with_schedule: bool) -> list[str]:
 
     study = Study.open(paths)
     try:
-        return [f"{shown(target)}: {export_history(study.engine, target)} review(s)"]
+        return [f"{shown(target)}: {counted(export_history(study.engine, target), 'review')}"]
     finally:
         study.close()

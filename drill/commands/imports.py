@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from drill.commands.stats import BLOCKS
+from drill.words import counted
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -63,7 +64,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     except InteropError as error:
         for line in error.lines():
             print(line, file=sys.stderr)
-        print(f"drill: {args.file} was not imported ({error.count} problem(s)); nothing was changed", file=sys.stderr)
+        print(
+            f"drill: {args.file} was not imported ({counted(error.count, 'problem')}); nothing was changed",
+            file=sys.stderr,
+        )
         return 1
     if args.json:
         print_json(report.model_dump(mode="json"))

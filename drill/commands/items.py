@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from drill.content.vocabulary import BLOCKS
+
+if TYPE_CHECKING:
+    from drill.store.browse import ItemRow
+    from drill.study import Study
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,6 +39,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         command.set_defaults(handler=cmd_change, change=name)
 
 
+def as_drawn(study: Study, row: ItemRow) -> ItemRow:
+    """An estimate item's row with its template's {placeholders} filled by an example draw."""
+    if row.kind != "estimate":
+        return row
+    from dataclasses import replace
+
+    return replace(row, prompt=study.estimation.example_prompt(row.item_id))
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.store.browse import item_rows
@@ -45,6 +59,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         choice = ItemFilter(block=args.block, suspended=args.suspended, leech=args.leech, due=args.due)
         index = ItemIndex(item_rows(study.engine, study.config.leech_threshold))
         rows, errors = index.select(choice, study.today), study.content_errors
+        if not args.json:  # the JSON keeps each template; the lines show an example draw of it
+            rows = [as_drawn(study, row) for row in rows]
     finally:
         study.close()
     if args.json:

@@ -138,6 +138,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from drill.coding.runner.environment import describe, missing_requirements
     from drill.coding.verify import verify
     from drill.paths import Paths
+    from drill.words import counted
 
     kernel_dirs = Paths.resolve().kernel_dirs()
     errors = check(kernel_dirs)  # folders that do not load are reported here, as path:line
@@ -166,7 +167,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1
     print(
         f"{len(verdicts) - len(bad)}/{len(verdicts)} drill checks ok"
-        + (f", {len(errors)} error(s) in drill folders" if errors else ""),
+        + (f", {counted(len(errors), 'error')} in drill folders" if errors else ""),
         file=sys.stderr,
     )
     return 1 if bad or errors else 0

@@ -12,6 +12,7 @@ from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.home import HomeSummary
+    from drill.interview.pace import Reach
     from drill.schedule.plan import DayLoad
 
 
@@ -36,6 +37,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from drill.config import Config, set_interview_date
     from drill.days import study_day, utc_now
     from drill.paths import Paths
+    from drill.store.forecast import plan_reach
     from drill.study import Study
 
     paths = Paths.resolve()
@@ -53,18 +55,23 @@ def cmd_plan(args: argparse.Namespace) -> int:
     study = Study.open(paths)
     try:
         home = study.browsing.home()
+        plan = home.plan
+        reach = (
+            plan_reach(study.engine, study.config, study.today, study.fsrs_settings, plan.new_per_day) if plan else None
+        )
     finally:
         study.close()
     if args.json:
-        print_json(_json(home))
+        print_json(_json(home, reach))
     else:
-        print(_text(home))
+        print(_text(home, reach))
     return 0
 
 
-def _json(home: HomeSummary) -> dict[str, object]:
+def _json(home: HomeSummary, reach: Reach | None) -> dict[str, object]:
+    readiness = None if reach is None else reach.model_dump(mode="json")
     if home.plan is not None:
-        return home.plan.model_dump(mode="json")
+        return home.plan.model_dump(mode="json") | {"readiness": readiness}
     return {
         "today": home.today.isoformat(),
         "interview_date": home.interview_date.isoformat() if home.interview_date else None,
@@ -73,10 +80,11 @@ def _json(home: HomeSummary) -> dict[str, object]:
         "brought_forward": 0,
         "new_per_day_needed": None,
         "daily_load": [],
+        "readiness": readiness,
     }
 
 
-def _text(home: HomeSummary) -> str:
+def _text(home: HomeSummary, reach: Reach | None) -> str:
     if home.interview_date is None:
         return "No interview date set. Set one with: drill plan --interview YYYY-MM-DD"
     plan = home.plan
@@ -94,6 +102,8 @@ def _text(home: HomeSummary) -> str:
             f"{counted(plan.days_over_maximum, 'day')} plan more than "
             f"max_reviews_per_day = {plan.max_reviews_per_day}; the queue stops there and what is left is spread again"
         )
+    if reach is not None:
+        lines += reach.said()
     return "\n".join([*lines, "", *load_lines(plan.days)])
 
 

@@ -17,6 +17,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.paths import Paths
     from drill.study import Study
+    from drill.words import counted
 
     paths = Paths.resolve()
     paths.ensure()
@@ -35,5 +36,5 @@ def cmd_queue(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"{row['id']:<36} {row['kind']:<8} {row['block']:<13} {'new' if row['new'] else 'due':<4} {row['topic']}")
     kinds = {kind: sum(row["kind"] == kind for row in rows) for kind in ("card", "pitch", "estimate", "coding")}
-    print(f"{len(rows)} items: " + ", ".join(f"{number} {kind}" for kind, number in kinds.items()))
+    print(f"{counted(len(rows), 'item')}: " + ", ".join(f"{number} {kind}" for kind, number in kinds.items()))
     return 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from drill.days import MAX_AHEAD_DAYS
+
 if TYPE_CHECKING:
     from drill.schedule.custom import CustomSession
 
@@ -15,9 +17,6 @@ not; --ahead DAYS the items due in the next DAYS days; --weakest N the N weakest
 predicted recall, then most lapses, then lowest estimation score). Cram, ahead and weakest grades
 are logged as cram and keep every schedule unless --reschedule is given.
 Example: drill review --block inference --weakest 10"""
-
-
-MAX_AHEAD_DAYS = 36_500  # a hundred years: beyond any interval a scheduler gives, and every date stays valid
 
 
 def positive(text: str) -> int:

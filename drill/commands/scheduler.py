@@ -47,6 +47,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from drill.store.engine import open_store
     from drill.store.fsrs_parameters import read_parameters
     from drill.store.history import review_counts, review_history
+    from drill.words import counted
 
     paths = Paths.resolve()
     paths.ensure()
@@ -62,7 +63,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print_json({"scheduler": current, "reviews_stored": total, **result.model_dump(mode="json")})
         return 0
     print(
-        f"{total} reviews stored, {result.reviews} counted (one per item and day) over {result.items} items; "
+        f"{counted(total, 'review')} stored, {result.reviews} counted (one per item and day) "
+        f"over {counted(result.items, 'item')}; "
         f"{result.compared} have an earlier review and are scored ({result.passed} passed)."
     )
     if result.compared:

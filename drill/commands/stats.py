@@ -50,12 +50,12 @@ def summary_lines(stats: Stats) -> list[str]:
 
     home, report = stats.home, stats.report
     lines = [
-        f"{home.items} items, {home.reviews_total} reviews, {home.due_today} due today, "
+        f"{counted(home.items, 'item')}, {counted(home.reviews_total, 'review')}, {home.due_today} due today, "
         f"{home.new_available} new available",
     ]
     scope = f"{period_label(report.scope.period)} · {report.scope.block or 'all blocks'}"
     if home.interview_date:
-        scope += f" · interview {home.interview_date.isoformat()} ({home.days_left} days)"
+        scope += f" · interview {home.interview_date.isoformat()} ({counted(home.days_left or 0, 'day')})"
     lines.append(scope)
     today, activity = report.today, report.activity
     streak = activity.streak
@@ -90,7 +90,7 @@ def summary_lines(stats: Stats) -> list[str]:
     if estimation.attempts:
         worst = estimation.families[0]
         lines.append(
-            f"estimation: {estimation.attempts} attempts, mean score {score(estimation.mean_score)}, "
+            f"estimation: {counted(estimation.attempts, 'attempt')}, mean score {score(estimation.mean_score)}, "
             f"median |log10 error| {score(estimation.median_log_error)}; "
             f"weakest {worst.family} {score(worst.mean_score)}"
         )
@@ -107,7 +107,7 @@ def summary_lines(stats: Stats) -> list[str]:
     if coding.attempts:
         lines.append(
             f"coding: {len(coding.drills)} of {coding.available} drills tried, "
-            f"{coding.passed}/{coding.attempts} attempts passed, {coding.hints} hints"
+            f"{coding.passed}/{counted(coding.attempts, 'attempt')} passed, {counted(coding.hints, 'hint')}"
         )
     rungs = [rung for rung in report.pitch if rung.reviews]
     if rungs:

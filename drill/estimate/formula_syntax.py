@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from drill.estimate.schema import FUNCTION_NAMES
+from drill.words import counted
 
 MAX_LENGTH = 2000  # characters in one formula
 MAX_NODES = 400  # syntax nodes in one formula
@@ -222,7 +223,7 @@ class _Translator:
             return self.constants[name]
         if name in self.functions:
             raise _Refused(f"names the function {name} without calling it")
-        raise _Refused(f"unbound symbol(s): {name}")
+        raise _Refused(f"unbound symbol: {name}")
 
     def binary(self, node: ast.BinOp, depth: int) -> Term:
         power = isinstance(node.op, ast.Pow)
@@ -242,7 +243,7 @@ class _Translator:
         if not isinstance(node.func, ast.Name):
             raise _Refused(f"calls {_describe(node.func)}; only these functions may be called: {known}")
         if node.func.id not in self.functions:
-            raise _Refused(f"unknown function(s): {node.func.id} (known: {known})")
+            raise _Refused(f"unknown function: {node.func.id} (known: {known})")
         name = node.func.id
         function = self.functions[name]
         if node.keywords or any(isinstance(arg, ast.Starred) for arg in node.args):
@@ -251,7 +252,7 @@ class _Translator:
             count = (
                 str(function.fewest) if function.fewest == function.most else f"{function.fewest} to {function.most}"
             )
-            raise _Refused(f"calls {name} with {len(node.args)} argument(s); it takes {count}")
+            raise _Refused(f"calls {name} with {counted(len(node.args), 'argument')}; it takes {count}")
         args = [self.build(arg, depth + 1) for arg in node.args]
         value = _worked_out(function.value, [arg.value for arg in args])
         self.check(*args)

@@ -14,6 +14,7 @@ from typing import Any
 from drill.estimate.parser import AnswerError, parse_value
 from drill.estimate.schema import Family
 from drill.estimate.units import FAMILY_UNITS
+from drill.words import noun_for
 
 Value = int | float | str
 
@@ -73,7 +74,9 @@ def complete(family: Family, given: Mapping[str, Any]) -> dict[str, Value]:
     unknown = [k for k in given if k not in family.params and k not in family.draws]
     if unknown:
         known = ", ".join(list(family.params) + list(family.draws))
-        raise ParamError(f"unknown parameter(s) {', '.join(unknown)} for {family.id}; known: {known}")
+        raise ParamError(
+            f"unknown {noun_for(len(unknown), 'parameter')} {', '.join(unknown)} for {family.id}; known: {known}"
+        )
     out: dict[str, Value] = {}
     for dname, draw in family.draws.items():
         if dname not in given:
@@ -104,5 +107,5 @@ def complete(family: Family, given: Mapping[str, Any]) -> dict[str, Value]:
         draws = {source.split(".")[0] for p in missing if (source := family.params[p].from_)}
         if draws:
             hint = " (or give " + ", ".join(f"{d}=<{family.draws[d].catalog} entry>" for d in sorted(draws)) + ")"
-        raise ParamError(f"missing parameter(s) for {family.id}: {', '.join(missing)}{hint}")
+        raise ParamError(f"missing {noun_for(len(missing), 'parameter')} for {family.id}: {', '.join(missing)}{hint}")
     return out

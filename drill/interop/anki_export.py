@@ -46,6 +46,7 @@ from drill.interop.anki_schedule import ScheduleCounts, Schedules, write_schedul
 from drill.interop.atomic import shown, writing
 from drill.paths import Paths
 from drill.read_model import ReadModel
+from drill.words import counted
 
 ROOT_DECK = "drill"
 FRONT = '<div class="front">{{Front}}</div>'
@@ -127,13 +128,13 @@ class AnkiExportReport(ReadModel):
             )
         if self.changed_notes:
             lines.append(
-                f"importing this package replaces Anki's copies of the {self.changed_notes} changed note(s), "
+                f"importing this package replaces Anki's copies of the {counted(self.changed_notes, 'changed note')}, "
                 "edits made to them in Anki included"
             )
         if self.schedules is not None:
             lines.append(
-                f"with schedules: {self.schedules.scheduled} reviewed card(s), {self.schedules.suspended} "
-                f"suspended, {self.schedules.grades} review(s); Anki takes them for the cards it adds, "
+                f"with schedules: {counted(self.schedules.scheduled, 'reviewed card')}, {self.schedules.suspended} "
+                f"suspended, {counted(self.schedules.grades, 'review')}; Anki takes them for the cards it adds, "
                 'when "Import any learning progress" is ticked'
             )
         lines += [f"skipped (broken deck): {error}" for error in self.content_errors]

@@ -47,6 +47,7 @@ from drill.paths import Paths
 from drill.read_model import ReadModel
 from drill.store import review_log
 from drill.store.review_log import FORGET_BUTTON, StagedReview, to_ms
+from drill.words import counted
 
 FORMAT = "anki-package"
 DEFAULT_DECK = "Default"
@@ -100,44 +101,51 @@ class AnkiImportReport(ReadModel):
     def lines(self) -> list[str]:
         new_cards = self.cards.added if self.cards else 0
         lines = [
-            f"{self.source} ({self.collection}): {self.notes} note(s), {self.rows} review-log row(s)",
-            f"{self.drill_reviews} review(s) of {self.drill_items} drill item(s), {new_cards} new card(s), "
-            f"{self.manual_skipped} manual row(s) skipped",
+            f"{self.source} ({self.collection}): {counted(self.notes, 'note')}, {counted(self.rows, 'review-log row')}",
+            f"{counted(self.drill_reviews, 'review')} of {counted(self.drill_items, 'drill item')}, "
+            f"{counted(new_cards, 'new card')}, "
+            f"{counted(self.manual_skipped, 'manual row')} skipped",
         ]
         if self.card_reviews:
-            lines.append(f"{self.card_reviews} review(s) of {self.card_items} card(s) written in Anki")
-        if self.forgets:
-            lines.append(f"{self.forgets} Forget(s) in Anki, kept as forgets: each item starts anew from there")
-        if self.added or self.forgets_added:
-            forgets = f" and {self.forgets_added} forget(s)" if self.forgets_added else ""
             lines.append(
-                f"added {self.added} review(s){forgets}; their items' schedules were replayed from their whole history"
+                f"{counted(self.card_reviews, 'review')} of {counted(self.card_items, 'card')} written in Anki"
+            )
+        if self.forgets:
+            lines.append(
+                f"{counted(self.forgets, 'Forget')} in Anki, kept as forgets: each item starts anew from there"
+            )
+        if self.added or self.forgets_added:
+            forgets = f" and {counted(self.forgets_added, 'forget')}" if self.forgets_added else ""
+            lines.append(
+                f"added {counted(self.added, 'review')}{forgets}; "
+                "their items' schedules were replayed from their whole history"
             )
         if self.duplicates:
             lines.append(f"skipped {self.duplicates} already in the store (same item and time)")
         if self.cram:
-            lines.append(f"{self.cram} filtered-deck review(s) kept as cram grades: they move no schedule")
+            lines.append(f"{counted(self.cram, 'filtered-deck review')} kept as cram grades: they move no schedule")
         if self.manual_skipped:
             lines.append("manual rows (Set due date, rescheduling in Anki) have no counterpart in drill")
         if self.unimported_skipped:
             lines.append(
-                f"skipped {self.unimported_skipped} row(s) of cards not imported "
+                f"skipped {counted(self.unimported_skipped, 'row')} of cards not imported "
                 "(a note's second card, deleted cards, skipped notes)"
             )
         if self.unreadable_skipped:
             lines.append(
-                f"skipped {self.unreadable_skipped} row(s) with no button 1-4 or a time not between 2000 and tomorrow"
+                f"skipped {counted(self.unreadable_skipped, 'row')} "
+                "with no button 1-4 or a time not between 2000 and tomorrow"
             )
         if self.cards:
             lines += self.cards.lines()
         if self.unblocked_notes:
             lines.append(
-                f"{self.unblocked_notes} note(s) written in Anki name no block (a block::<block> tag): "
+                f"{counted(self.unblocked_notes, 'note')} written in Anki name no block (a block::<block> tag): "
                 f"not imported as cards; pass --block ({', '.join(BLOCKS)}) to import them"
             )
         lines += self.warnings
         if self.skipped_notes > len(self.warnings):
-            lines.append(f"… and {self.skipped_notes - len(self.warnings)} more note(s) skipped")
+            lines.append(f"… and {counted(self.skipped_notes - len(self.warnings), 'more note')} skipped")
         return lines
 
 

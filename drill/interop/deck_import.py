@@ -46,6 +46,7 @@ from drill.interop.textfile import (
 )
 from drill.paths import Paths
 from drill.read_model import ReadModel
+from drill.words import counted
 
 PARSERS: dict[str, Callable[[str, Path], ParsedSource]] = {"markdown": parse_markdown, "anki": parse_anki_text}
 ID_PREFIXES = {"markdown": "md", "anki": "anki"}
@@ -72,9 +73,11 @@ class ImportReport(ReadModel):
             f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, {self.removed} removed",
         ]
         if self.already_in_drill:
-            lines.append(f"{self.already_in_drill} card(s) exported from drill and still in it: left as they are")
+            lines.append(
+                f"{counted(self.already_in_drill, 'card')} exported from drill and still in it: left as they are"
+            )
         if self.ids_written:
-            lines.append(f"{self.ids_written} new id(s) written into {self.source}")
+            lines.append(f"{counted(self.ids_written, 'new id')} written into {self.source}")
         return lines + self.warnings
 
 

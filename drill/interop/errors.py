@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drill.errors import UserFacingError
+from drill.words import counted
 
 SHOWN = 20  # problems listed; the rest are only counted (a file of a million bad rows prints 22 lines)
 
@@ -19,4 +20,4 @@ class InteropError(UserFacingError):
     def lines(self) -> list[str]:
         """The problems listed, then how many more there are."""
         more = self.count - len(self.problems)
-        return self.problems + ([f"… and {more} more problem(s)"] if more else [])
+        return self.problems + ([f"… and {counted(more, 'more problem')}"] if more else [])

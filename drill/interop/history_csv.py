@@ -1,10 +1,11 @@
 """Review history out of drill and back in, in the open review-log format (history_format).
 
-An import reads its file once, as a stream, and stages every row (review_log.Staging: a
-temporary table, so the store is not locked while the file is read and checked). A file with any
-bad row raises InteropError and nothing is stored. Then the staged reviews are merged a group of
-items at a time, each group in a short write transaction of its own that reads the items'
-histories as they stand then: grades given in the app meanwhile are merged, never overwritten,
+An import reads its file once, as a stream, and stages every row (review_log.Staging: compact
+columns per item in memory, so the store is not locked while the file is read and checked). A
+file with any bad row raises InteropError and nothing is stored. Then the staged reviews are
+merged a group of items at a time, each group in a short write transaction of its own that reads
+the items' histories as they stand then, replays each in memory and writes every new row once,
+complete, in batches: grades given in the app meanwhile are merged, never overwritten,
 and the app can write between two groups (each but the last is followed by a pause of a tenth of
 its time, so a writer waiting on the lock gets it). Reviews already stored (same item, same millisecond)
 are skipped, so importing a file again, whole or after an interruption, adds only what is missing.
@@ -32,6 +33,7 @@ from drill.read_model import ReadModel
 from drill.store import review_log
 from drill.store.leeches import act_on_imported, standings_of
 from drill.store.review_log import to_ms
+from drill.words import counted
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from drill.config import Config
 
 Progress = Callable[[str, int, int], None]  # (what is being done, how far, out of how much)
-STAGE_BATCH = 10_000  # rows staged per statement
+PROGRESS_ROWS = 10_000  # rows checked between two progress reports
 GROUP_REVIEWS = 50_000  # staged and stored reviews merged per write transaction (an item is never split)
 PAUSE = 0.1  # after each merge transaction, of its time: room for the app's writes
 
@@ -92,11 +94,12 @@ class HistoryImportReport(ReadModel):
         return self.rows - self.added - self.forgets
 
     def lines(self) -> list[str]:
-        lines = [f"{self.path}: {self.rows} review(s) read"]
+        lines = [f"{self.path}: {counted(self.rows, 'review')} read"]
         if self.added or self.forgets:
-            forgets = f" and {self.forgets} forget(s)" if self.forgets else ""
+            forgets = f" and {counted(self.forgets, 'forget')}" if self.forgets else ""
             lines.append(
-                f"added {self.added} review(s){forgets} to {self.items} item(s); their schedules were replayed "
+                f"added {counted(self.added, 'review')}{forgets} to {counted(self.items, 'item')}; "
+                "their schedules were replayed "
                 "from their whole history"
             )
         if self.duplicates:
@@ -134,14 +137,9 @@ def merge_reviews(
     import_history merges a file's: reviews already stored are skipped, schedules replayed."""
     with review_log.staging(study.engine) as staging:
         rows = 0
-        batch: list[review_log.StagedReview] = []
         for review in reviews:
             rows += 1
-            batch.append(review)
-            if len(batch) == STAGE_BATCH:
-                staging.add(batch)
-                batch = []
-        staging.add(batch)
+            staging.add(review)
         return _merge(study, staging, rows, progress)
 
 
@@ -172,18 +170,13 @@ def _stage(
     """Check every row of the file and stage the good ones; returns the rows, or raises InteropError."""
     size = os.fstat(handle.fileno()).st_size if handle.seekable() else 0  # a pipe shows no progress
     problems = Problems(path)
-    batch: list[review_log.StagedReview] = []
     rows = 0
     for review in read_reviews(path, handle, items, now, problems):
         rows += 1
-        if review is not None and not problems.count:
-            batch.append(review)
-            if len(batch) == STAGE_BATCH:
-                staging.add(batch)
-                batch = []
-        if size and rows % STAGE_BATCH == 0:
+        if review is not None and not problems.count:  # after a problem, only the checking goes on
+            staging.add(review)
+        if size and rows % PROGRESS_ROWS == 0:
             progress("checking", handle.tell(), size)
     problems.raise_any()
-    staging.add(batch)
     progress("checking", size, size)
     return rows

@@ -37,6 +37,7 @@ from drill.interop.errors import SHOWN, InteropError
 from drill.interop.textfile import LINE_LIMIT, stream_lines
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store.review_log import FORGET_BUTTON, StagedReview, to_ms
+from drill.words import counted
 
 COLUMNS = ("card_id", "review_time", "review_rating", "review_duration")
 CRAM = "cram"  # drill's extra column, written always, read when present
@@ -205,7 +206,7 @@ def read_reviews(
             if not any(value.strip() for value in values):
                 continue  # a blank row
             if len(values) < needed:
-                problems.add(line, f"{len(values)} column(s), but the header names {len(header)}")
+                problems.add(line, f"{counted(len(values), 'column')}, but the header names {len(header)}")
                 yield None
                 continue
         yield checker.row(

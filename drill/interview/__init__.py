@@ -6,6 +6,9 @@ optionally a coding drill), every answer also that item's review. Pure logic, no
     plan.draw(cards, settings, rng, today) -> [(section, card)]   which items, in asking order
     plan.InterviewPlan / Step         what one interview asks (an estimate step holds its fresh numbers)
     scorecard.InterviewAnswer         one answer; scorecard.Scorecard: per section, overall, worst slips
+    forecast.forecast(expectations) -> Forecast   the score predicted (and its range) before it starts
+    pace.reach(course, pace, target, ...) -> Reach   the readiness a pace reaches by the interview date
 
-The study layer (drill.study) draws and stores interviews; drill.store.interviews holds the SQL.
+The study layer (drill.study) draws and stores interviews; drill.store.interviews holds the SQL,
+drill.store.forecast reads the record the forecast is made from.
 """

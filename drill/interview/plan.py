@@ -11,6 +11,7 @@ from pydantic import Field, InstanceOf, computed_field
 from pydantic.dataclasses import dataclass as read_model
 
 from drill.estimate.draw import Problem
+from drill.interview.forecast import Forecast
 from drill.interview.settings import SECTIONS, InterviewSettings
 from drill.schedule.records import Card
 
@@ -42,11 +43,12 @@ class Step:
 @read_model(frozen=True)
 class InterviewPlan:
     """What one interview will ask, drawn when it starts; its JSON is what the store keeps in
-    mock_interview.sections (the settings, the items drawn per section, and which ones)."""
+    mock_interview.sections (the settings, the forecast, the items drawn per section, and which ones)."""
 
     settings: InterviewSettings
     steps: tuple[InstanceOf[Step], ...] = Field(exclude=True)
     interview_id: int | None = Field(default=None, exclude=True)
+    forecast: Forecast | None = None  # what drill predicted it would score, made as it was drawn
 
     @computed_field
     @property
@@ -92,9 +94,9 @@ def _pick(cards: list[Card], count: int, rng: random.Random, today: date, spread
     return list(chosen.values())
 
 
-def draw(cards: list[Card], settings: InterviewSettings, rng: random.Random, today: date) -> list[tuple[str, Card]]:
-    """The interview's (section, card) pairs in asking order. The pitch comes from the rung the
-    settings name (any rung when none of that length exists)."""
+def section_pools(cards: list[Card], settings: InterviewSettings) -> dict[str, list[Card]]:
+    """The cards each section may ask, in their order. The pitch comes from the rung the settings
+    name (any rung when none of that length exists)."""
     by_section: dict[str, list[Card]] = {section: [] for section in SECTIONS}
     for card in cards:
         section = section_of(card)
@@ -102,6 +104,12 @@ def draw(cards: list[Card], settings: InterviewSettings, rng: random.Random, tod
             by_section[section].append(card)
     rung = [card for card in by_section["pitch"] if card.target_seconds == settings.pitch_seconds]
     by_section["pitch"] = rung or by_section["pitch"]
+    return by_section
+
+
+def draw(cards: list[Card], settings: InterviewSettings, rng: random.Random, today: date) -> list[tuple[str, Card]]:
+    """The interview's (section, card) pairs in asking order."""
+    by_section = section_pools(cards, settings)
     wanted = settings.wanted()
     chosen: list[tuple[str, Card]] = []
     for section in SECTIONS:

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field, PlainSerializer, computed_field, field_serializer
 from pydantic.dataclasses import dataclass
 
+from drill.interview.forecast import Forecast, Score
 from drill.interview.settings import SECTION_TITLES, SECTIONS, InterviewSettings
 from drill.read_model import ReadModel
 
@@ -21,7 +22,6 @@ def button_score(button: int) -> float:
 
 
 Seconds = Annotated[float, PlainSerializer(lambda seconds: round(seconds, 1))]  # written to a tenth
-Score = Annotated[float, PlainSerializer(lambda score: round(score, 4))]  # 0..1, written to four places
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class Scorecard(ReadModel):
         "seconds_used",
         "settings",
         "score",
+        "predicted",
         "sections",
         "answers",
     )
@@ -78,6 +79,7 @@ class Scorecard(ReadModel):
     interview_id: int | None = Field(default=None, serialization_alias="id")
     started_at: str | None = None  # ISO, UTC (when read back)
     items: tuple[tuple[str, str], ...] = Field(default=(), exclude=True)  # (section, item id) of every step
+    forecast: Forecast | None = Field(default=None, serialization_alias="predicted")  # made as it started
 
     @computed_field
     @property

@@ -21,7 +21,7 @@ class CustomSession:
     topics: tuple[str, ...] = ()  # case-insensitive parts of a topic; none: every topic
     kinds: tuple[str, ...] = ()  # none: every kind reviewed in a session (card, pitch, estimate)
     weakest: int | None = None  # only the N weakest items
-    ahead: int | None = None  # items due in the next N days, before they are due
+    ahead: int | None = None  # items due in the next N days (1 to drill.days.MAX_AHEAD_DAYS), before they are due
     cram: bool = False  # every matching item, due or not
     reschedule: bool = False  # let an early session's grades move schedules
 

@@ -47,6 +47,7 @@ class PlanCounts:
     pending: int  # items to bring forward: due after the interview, not seen in the final window
     scheduled: dict[date, int] = field(default_factory=dict)  # reviews per day before the interview
     unseen: int = 0  # unseen items as at the start of today (those first seen today included)
+    seen_today: int = 0  # of those, the items first seen today
 
 
 class DayLoad(ReadModel):
@@ -86,7 +87,8 @@ class Plan(ReadModel):
     interview: date = Field(serialization_alias="interview_date")
     window: int = Field(serialization_alias="window_days")
     brought_forward: int = 0
-    unseen: int = 0
+    unseen: int = 0  # as at the start of today, so the pace holds all day
+    seen_today: int = Field(default=0, exclude=True)  # of `unseen`, first seen today: unseen - seen_today are left now
     new_per_day_needed: int = 0
     new_per_day: int = 0
     days: tuple[DayLoad, ...] = Field(default=(), serialization_alias="daily_load")
@@ -213,6 +215,7 @@ def make(
         window=window,
         brought_forward=counts.pending,
         unseen=counts.unseen,
+        seen_today=counts.seen_today,
         new_per_day_needed=needed,
         new_per_day=pace,
         days=tuple(loads),

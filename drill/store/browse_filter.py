@@ -1,11 +1,13 @@
 """Choosing rows of the card browser in memory: a search over prompt, answer, topic and id, and
-filters by block, kind, suspended, leech and due. Loaded once, filtered on every keystroke."""
+filters by block, kind, suspended, leech and due, and an order by any column. Loaded once, filtered
+on every keystroke."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from drill.store.browse import ItemRow
 
@@ -65,3 +67,41 @@ class ItemIndex:
         index = self._position[row.item_id]
         self.rows[index] = row
         self._text[index] = searched_text(row)
+
+
+def _missing_last(value: float | None) -> tuple[bool, float]:
+    return (value is None, value or 0.0)
+
+
+SORT_KEYS: dict[str, Callable[[ItemRow], Any]] = {  # each gives values that compare with <
+    "question": lambda row: row.prompt.casefold(),
+    "id": lambda row: row.item_id,
+    "kind": lambda row: row.kind,
+    "block": lambda row: row.block,
+    "topic": lambda row: row.topic.casefold(),
+    "due": lambda row: (row.due is None, row.due or date.min),  # new items after every due day
+    "ivl": lambda row: row.interval,
+    "ease": lambda row: row.easiness,
+    "stab": lambda row: _missing_last(row.stability),
+    "revs": lambda row: row.reviews,
+    "laps": lambda row: row.lapses,
+    "flag": lambda row: (row.suspended, row.leech),
+}
+
+
+@dataclass(frozen=True)
+class ItemSort:
+    """The browser's order: by one column (SORT_KEYS), ascending or descending; ties, and no column,
+    keep content order."""
+
+    column: str | None = None
+    descending: bool = False
+
+    def apply(self, rows: list[ItemRow]) -> list[ItemRow]:
+        if self.column is None:
+            return rows
+        return sorted(rows, key=SORT_KEYS[self.column], reverse=self.descending)
+
+    def by(self, column: str) -> ItemSort:
+        """The order after choosing `column`: ascending, or the other way when it is already sorted by it."""
+        return ItemSort(column, not self.descending if column == self.column else False)

@@ -53,6 +53,7 @@ def start_interview(engine: Engine, plan: InterviewPlan, started_at: datetime) -
                 "started_at": started_at,
                 "seconds_allowed": plan.settings.seconds,
                 "sections": json.dumps(PLAN.dump_python(plan, mode="json")),
+                "predicted_score": None if plan.forecast is None else plan.forecast.score,
             },
         ).scalar_one()
 
@@ -156,6 +157,7 @@ def interview_history(engine: Engine, limit: int | None = 50) -> list[Scorecard]
                 interview_id=row.id,
                 started_at=as_text(row.started_at),
                 items=tuple(tuple(pair) for pair in sections["items"]),
+                forecast=sections.get("forecast"),
             )
         )
     return history

@@ -27,9 +27,10 @@ REVIEWED = and_(ACTIVE, item.c.kind != "coding")  # coding drills are practised 
 class BlockCounts(ReadModel):
     """One block on the home screen: active items, due today, unseen, and reviews given."""
 
-    items: int = 0
+    items: int = 0  # coding drills included
     due: int = 0  # coding drills included: they come up in the review (`drill queue`) like the rest
-    new: int = 0
+    new: int = 0  # never reviewed, coding drills aside (they start from the drills screen)
+    drills: int = Field(default=0, exclude=True)  # coding drills among the items (home's own column)
     reviews: int = 0
 
 
@@ -235,6 +236,7 @@ BLOCK_ITEMS = (
         func.count().label("items"),
         func.count().filter(item.c.due_day <= bindparam("today")).label("due"),
         func.count().filter(and_(item.c.last_review_day.is_(None), _NOT_A_DRILL)).label("new"),
+        func.count().filter(item.c.kind == "coding").label("drills"),
     )
     .where(ACTIVE)
     .group_by(item.c.block)
@@ -248,7 +250,7 @@ def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
     """Per block: active items, due today, unseen, and reviews given."""
     with engine.connect() as connection:
         counts = {
-            row.block: BlockCounts(items=row.items, due=row.due, new=row.new)
+            row.block: BlockCounts(items=row.items, due=row.due, new=row.new, drills=row.drills)
             for row in connection.execute(BLOCK_ITEMS, {"today": today})
         }
         for block, number in connection.execute(BLOCK_REVIEWS):
@@ -308,7 +310,9 @@ def plan_counts(engine: Engine, today: date, interview: date, window_start: date
         first_seen, seen_again = connection.execute(seen_today).one()
     if seen_again:
         scheduled[today] = scheduled.get(today, 0) + seen_again
-    return PlanCounts(pending=pending_count, scheduled=scheduled, unseen=unseen_count + first_seen)
+    return PlanCounts(
+        pending=pending_count, scheduled=scheduled, unseen=unseen_count + first_seen, seen_today=first_seen
+    )
 
 
 def _forward(engine: Engine, interview: date, window_start: date, limit: int) -> Select[str, str, str, str | None]:

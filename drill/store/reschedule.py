@@ -4,7 +4,8 @@
   state rebuilt by replaying their history: their reviews, and the forgets among them (a
   forget is an event of the history, table schedule_event: the replay starts again from new).
 - Reviews stored before each review row kept the FSRS memory before it (schema 7) get it by
-  replaying their items' reviews, once; nothing else is rewritten.
+  replaying their items' reviews, once, in the background (Backfill): a few items per short write
+  transaction of the one writer, so opening never waits for it; nothing else is rewritten.
 - When config.toml names another scheduler than the one that set the stored due days, every
   item takes the due day of the new one; both models' states are always kept, so nothing
   is replayed and no history changes.
@@ -12,9 +13,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 
-from sqlalchemy import BindParameter, Connection, Engine, bindparam, false, null, or_, select, true, union_all, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Engine,
+    bindparam,
+    false,
+    func,
+    null,
+    or_,
+    select,
+    true,
+    union_all,
+    update,
+)
 
 from drill.schedule.grading import due_day
 from drill.schedule.rebuild import FORGET, Forget, Graded, replay, replay_grades
@@ -23,6 +38,7 @@ from drill.store.dialect import as_day
 from drill.store.facts import read_fact, write_fact
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.queries import STATE_COLUMNS, item_state
+from drill.store.recorder import Recorder
 from drill.store.tables import FORGET as FORGET_KIND
 from drill.store.tables import MEMORY_BEFORE_MISSING, item, review, schedule_event
 from drill.store.transactions import writing
@@ -52,9 +68,14 @@ REWRITE_REVIEW = update(review).where(review.c.id == bindparam("review_id"))
 # review gave them a before-state: exactly the rows of the partial index ix_review_without_memory
 # (its own WHERE), so in a store kept up to date this reads an empty index.
 WITHOUT_MEMORY_BEFORE = select(review.c.item_id).distinct().where(MEMORY_BEFORE_MISSING)
+ANY_WITHOUT_MEMORY_BEFORE = select(review.c.id).where(MEMORY_BEFORE_MISSING).limit(1)  # the index's first row
+COUNTS_WITHOUT_MEMORY_BEFORE = (
+    select(review.c.item_id, func.count()).where(MEMORY_BEFORE_MISSING).group_by(review.c.item_id).order_by("item_id")
+)
 STATES = select(item.c.id, *STATE_COLUMNS).where(item.c.last_review_day.is_not(None))
 SET_DUE = update(item).where(item.c.id == bindparam("item_id"))
 BATCH = 500  # items replayed per query
+FILL_REVIEWS = 5_000  # reviews lacking the memory before them filled per write transaction of the backfill
 
 
 def items_without_memory(engine: Engine) -> list[str]:
@@ -66,6 +87,12 @@ def reviews_without_memory(engine: Engine) -> list[str]:
     """Items with a review stored without the FSRS memory before it (see WITHOUT_MEMORY_BEFORE)."""
     with engine.connect() as connection:
         return list(connection.execute(WITHOUT_MEMORY_BEFORE).scalars())
+
+
+def any_review_without_memory(engine: Engine) -> bool:
+    """Whether a review lacks the FSRS memory before it (reads one row of the partial index: every open asks)."""
+    with engine.connect() as connection:
+        return connection.execute(ANY_WITHOUT_MEMORY_BEFORE).first() is not None
 
 
 def _histories(connection: Connection, ids: list[str]) -> dict[str, list[Graded | Forget]]:
@@ -134,6 +161,63 @@ def fill_memory_before(engine: Engine, item_ids: Iterable[str], scheduler: str) 
             if memory:
                 connection.execute(REWRITE_REVIEW, memory)
     return len(ids)
+
+
+class Backfill:
+    """The FSRS memory before each review filled in where an older drill stored none, in the
+    background: `writer` makes it a group of items (about FILL_REVIEWS such reviews) per write, each
+    queued after the writes handed over meanwhile, so a grade never waits for more than one group.
+    `progress` hears (reviews filled, reviews to fill) after each group; `finished` gives the items
+    replayed once every group is made (or the error that stopped it). `stop` ends it before the
+    next group: the next open fills in the rest."""
+
+    WHAT = "the FSRS memory of reviews an older drill stored"
+
+    def __init__(
+        self, engine: Engine, scheduler: str, writer: Recorder, progress: Callable[[int, int], object]
+    ) -> None:
+        self.engine = engine
+        self.scheduler = scheduler
+        self.writer = writer
+        self.progress = progress
+        self.finished: Future[int] = Future()
+        self.stopped = False
+        self.groups: list[tuple[list[str], int]] = []  # (items, their reviews lacking the memory)
+        self.filled = self.total = self.items = 0
+        writer.submit(self.WHAT, self._step, self._plan)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def _step(self, work: Callable[[], None]) -> None:
+        """One write of the backfill (none once stopped), then the next handed to the writer, or the end said."""
+        try:
+            if not self.stopped:
+                work()
+        except BaseException as error:
+            self.finished.set_exception(error)
+            raise
+        if self.groups and not self.stopped:
+            self.writer.submit(self.WHAT, self._step, self._fill)
+        else:
+            self.finished.set_result(self.items)
+
+    def _plan(self) -> None:
+        """The groups to fill, read from the partial index of the reviews lacking the memory."""
+        with self.engine.connect() as connection:
+            for item_id, count in connection.execute(COUNTS_WITHOUT_MEMORY_BEFORE):
+                if not self.groups or self.groups[-1][1] + count > FILL_REVIEWS:
+                    self.groups.append(([], 0))
+                ids, size = self.groups[-1]
+                ids.append(item_id)
+                self.groups[-1] = (ids, size + count)
+                self.total += count
+
+    def _fill(self) -> None:
+        ids, reviews = self.groups.pop()
+        self.items += fill_memory_before(self.engine, ids, self.scheduler)
+        self.filled += reviews
+        self.progress(self.filled, self.total)
 
 
 def stored_scheduler(engine: Engine) -> str | None:

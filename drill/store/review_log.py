@@ -1,17 +1,20 @@
-"""The review log as rows for export and import: streamed out; read in through a staging table
-and merged into each item's history. Its rows are the reviews and the forgets (events of the
-history, with the rating FORGET_BUTTON), in time order.
+"""The review log as rows for export and import: streamed out; read in, held per item, and merged
+into each item's history. Its rows are the reviews and the forgets (events of the history, with
+the rating FORGET_BUTTON), in time order.
 
-An import stages every row of its file in a temporary table of its own connection (no write
-lock), then merges a few items at a time, each in one short write transaction that reads the
-item's whole stored history as it is at that moment — grades given meanwhile included — adds
-the new reviews and replays the history. Between transactions the app can write, and every
-committed item is whole: an import cut short leaves each item either merged or untouched.
+An import stages every row of its file in memory (Staging: a few compact columns per item, about
+13 bytes a review, so the store is not locked while the file is read and checked), then merges a
+few items at a time, each in one short write transaction that reads the item's whole stored
+history as it is at that moment — grades given meanwhile included — adds the new reviews,
+replays the history in memory and writes each new row once, complete, in batches. Between
+transactions the app can write, and every committed item is whole: an import cut short leaves
+each item either merged or untouched.
 """
 
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,30 +24,20 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Index,
     Insert,
-    Integer,
-    MetaData,
     Row,
-    Table,
-    Text,
     Update,
     and_,
     false,
     func,
-    insert,
     literal_column,
     null,
     select,
     true,
     union_all,
 )
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from drill.days import study_day
 from drill.schedule.grading import ItemState
@@ -81,35 +74,15 @@ ALL_REVIEWS = union_all(
 ).order_by("at", "forget", "id")
 ITEM_IDS = select(item.c.id)
 STREAM = 1000  # rows fetched at a time while exporting
+CRAM_FLAG = 8  # added to a staged cram grade's button (buttons are 0 to 4)
 BATCH = 500  # item ids per IN (...) query
 FLUSH = 5000  # review rows a merge holds before writing them
 CACHE_KIB = 65_536  # SQLite's page cache on the importing connection: the review table's indexes re-read less
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MILLISECOND = timedelta(milliseconds=1)
 
-# A file's reviews, staged in a temporary table of the importing connection (no part of the store's schema).
-STAGE = Table(
-    "import_review",
-    MetaData(),
-    Column("item_id", Text, nullable=False),
-    Column("ms", BigInteger, nullable=False),
-    Column("button", Integer, nullable=False),
-    Column("duration_ms", Integer, nullable=False),
-    Column("cram", Boolean, nullable=False),
-    Column("line", Integer, nullable=False),
-    prefixes=["TEMPORARY"],
-)
-STAGE_INDEX = Index(
-    "ix_import_review", *(STAGE.c[name] for name in ("item_id", "ms", "line", "button", "duration_ms", "cram"))
-)  # covering; made once staged
-STAGED_COUNTS = select(STAGE.c.item_id, func.count()).group_by(STAGE.c.item_id).order_by(STAGE.c.item_id)
 STORED_COUNTS = select(review.c.item_id, func.count()).where(review.c.item_id.in_(IDS)).group_by(review.c.item_id)
-STAGED = (
-    select(STAGE.c.item_id, STAGE.c.ms, STAGE.c.button, STAGE.c.duration_ms, STAGE.c.cram)
-    .where(STAGE.c.item_id.in_(IDS))
-    .order_by(STAGE.c.item_id, STAGE.c.ms, STAGE.c.line)
-)
-StagedRow = Row[str, int, int, int, bool]  # a row of STAGED
+StagedRow = tuple[int, int, int, bool]  # one item's staged review: (ms, button, duration_ms, cram)
 # A row of reschedule.HISTORY: the items' reviews and forgets (moments and days: dialect.py)
 StoredRow = Row[str, datetime | str, bool, int | None, date | str | None, int | None, bool]
 # An imported cram grade is never replayed: its state columns are placeholders, as nothing moved.
@@ -178,39 +151,60 @@ class Merged:
 
 @contextmanager
 def staging(engine: Engine) -> Iterator[Staging]:
-    """A Staging on a connection of its own, closed afterwards (which drops the temporary table)."""
+    """A Staging merging on a connection of its own, closed afterwards."""
     with engine.connect() as connection:
-        try:
-            yield Staging(connection)
-        finally:
-            connection.invalidate()
+        yield Staging(connection)
+
+
+class _Staged:
+    """One item's staged reviews as compact columns, in the order they were staged: milliseconds,
+    durations, and buttons (a cram grade's with CRAM_FLAG added)."""
+
+    __slots__ = ("buttons", "durations", "ms")
+
+    def __init__(self) -> None:
+        self.ms = array("q")
+        self.durations = array("i")
+        self.buttons = bytearray()
+
+    def add(self, review: StagedReview) -> None:
+        self.ms.append(review.ms)
+        self.durations.append(review.duration_ms)
+        self.buttons.append(review.button | CRAM_FLAG if review.cram else review.button)
+
+    def rows(self) -> list[StagedRow]:
+        """Oldest first; reviews of one millisecond in the order they were staged."""
+        ms, durations, buttons = self.ms, self.durations, self.buttons
+        return [
+            (ms[index], buttons[index] & ~CRAM_FLAG, durations[index], buttons[index] >= CRAM_FLAG)
+            for index in sorted(range(len(ms)), key=ms.__getitem__)
+        ]
 
 
 class Staging:
-    """A file's reviews staged on one connection, then merged into the store a group of items at a time."""
+    """A file's reviews held per item in memory, then merged into the store a group of items at a
+    time on one connection."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        with connection.begin():
-            if connection.dialect.name == "sqlite":
+        self.staged: dict[str, _Staged] = {}
+        if connection.dialect.name == "sqlite":
+            with connection.begin():
                 connection.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
-            connection.execute(CreateTable(STAGE))
 
-    def add(self, reviews: list[StagedReview]) -> None:
-        """Stage `reviews` (committed to the temporary table only: no write lock on the store)."""
-        if reviews:
-            with self.connection.begin():
-                execute_many(self.connection, insert(STAGE), [staged._asdict() for staged in reviews])
+    def add(self, review: StagedReview) -> None:
+        """Stage one review (or forget), in file order: of two in one item and millisecond, the first is kept."""
+        staged = self.staged.get(review.item_id)
+        if staged is None:
+            staged = self.staged[review.item_id] = _Staged()
+        staged.add(review)
 
     def groups(self, budget: int) -> list[list[str]]:
         """The staged items in groups whose staged and stored reviews come to about `budget` (an item
-        with more is a group of its own): each group is merged in one write transaction. Called once,
-        after the last `add`: it indexes the staged rows."""
+        with more is a group of its own): each group is merged in one write transaction."""
+        ids = sorted(self.staged)
+        stored: dict[str, int] = {}
         with self.connection.begin():
-            self.connection.execute(CreateIndex(STAGE_INDEX))
-            staged: dict[str, int] = dict(self.connection.execute(STAGED_COUNTS).all())
-            ids = list(staged)
-            stored: dict[str, int] = {}
             for start in range(0, len(ids), BATCH):
                 stored.update(
                     (item_id, count)
@@ -219,7 +213,7 @@ class Staging:
         groups: list[list[str]] = []
         size = budget
         for item_id in ids:
-            rows = staged[item_id] + stored.get(item_id, 0)
+            rows = len(self.staged[item_id].ms) + stored.get(item_id, 0)
             if size + rows > budget:
                 groups.append([])
                 size = 0
@@ -229,21 +223,24 @@ class Staging:
 
     def merge(self, ids: list[str], rollover_hour: int, scheduler: str) -> Merged:
         """In one write transaction: add the staged reviews of `ids` that the store lacks (same item,
-        same millisecond) and replay each item's whole history, as stored now, into its review rows
-        (from the first new review on) and its schedule."""
+        same millisecond) and replay each item's whole history, as stored now, into its new review
+        rows, the stored rows from the first new review on, and its schedule. The merged items'
+        staged reviews are let go once committed."""
         connection = self.connection.execution_options(write=True)  # from now on (in place): BEGIN IMMEDIATE
         with connection.begin():
             stored: dict[str, list[StoredRow]] = defaultdict(list)
             for row in connection.execute(HISTORY, {"ids": ids}):
                 stored[row[0]].append(row)
-            staged: dict[str, list[StagedRow]] = defaultdict(list)
-            for row in connection.execute(STAGED, {"ids": ids}):
-                staged[row[0]].append(row)
             writes = _Writes(connection, rollover_hour, scheduler)
+            staged = 0
             for item_id in ids:
-                writes.merge(item_id, stored[item_id], staged[item_id])
+                rows = self.staged[item_id].rows()
+                staged += len(rows)
+                writes.merge(item_id, stored[item_id], rows)
             writes.flush()
-        return Merged(sum(map(len, staged.values())), writes.added, writes.items, writes.forgets)
+        for item_id in ids:
+            del self.staged[item_id]
+        return Merged(staged, writes.added, writes.items, writes.forgets)
 
 
 @dataclass(slots=True)
@@ -288,7 +285,7 @@ class _Writes:
                 history.append(_Entry(at, (as_day(day), quality), review_id))
         new: list[_Entry] = []
         changed = self.added + self.forgets
-        for _, ms, button, duration_ms, cram in staged:
+        for ms, button, duration_ms, cram in staged:
             kind = taken[button == FORGET_BUTTON]
             if ms in kind:
                 continue

@@ -242,6 +242,7 @@ class MockInterview(_Table, table=True):
     score: float | None = Field(default=None, sa_type=Real)
     ended: str | None = Field(default=None, sa_type=Text)
     abandoned: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    predicted_score: float | None = Field(default=None, sa_type=Real)  # drill's forecast at its start
 
 
 class MockInterviewAnswer(_Table, table=True):

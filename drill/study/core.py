@@ -8,7 +8,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
@@ -63,6 +63,8 @@ class Core:
         self.leeches = Leeches(self)
         self.content_errors: list[ContentError] = []
         self.last_sync = SyncReport()
+        self.backfill: reschedule.Backfill | None = None  # history work the writer does after the open
+        self.history_progress: Callable[[str, int, int], object] = lambda _what, _done, _total: None
 
     @classmethod
     def open(
@@ -71,9 +73,13 @@ class Core:
         clock: Callable[[], datetime] = utc_now,
         rng: random.Random | None = None,
         say: Callable[[str], None] = lambda line: print(f"drill: {line}", file=sys.stderr),
+        background: bool = False,
     ) -> CoreT:
         """Create the state folder if needed, open the database, make the writes an earlier drill
-        kept in its journal (each said to `say`) and sync the content into it.
+        kept in its journal (each said to `say`) and sync the content into it. History work the
+        open begins (the FSRS backfill) is finished before it returns, unless `background` (the
+        app: home shows at once and the writer does it after; every figure read meanwhile leaves
+        out what is not filled in yet).
         A database file SQLite cannot read raises DamagedDatabaseError (the file is left as it is)."""
         paths = paths or Paths.resolve()
         paths.ensure()
@@ -85,6 +91,8 @@ class Core:
                 say(line)
             study.sync()
             study.reconcile_schedule()
+            if study.backfill is not None and not background:
+                study.backfill.finished.result()
             return study
 
         return checked_open(paths.database, paths.backups, opened)
@@ -126,16 +134,23 @@ class Core:
         return self.writer.submit(f"the edit of {edited.name}", self.sync_edit, edited)
 
     def reconcile_schedule(self) -> None:
-        """Rebuild items graded without FSRS memory, and fill in the FSRS memory before each review
-        where an older drill stored none; apply a scheduler change made in config.toml."""
+        """Rebuild items graded without FSRS memory and apply a scheduler change made in config.toml;
+        the FSRS memory before each review where an older drill stored none is filled in by the
+        writer in the background (self.backfill; its progress goes to `on_history_progress`)."""
         missing = reschedule.items_without_memory(self.engine)
         if missing:
             reschedule.rebuild(self.engine, missing, self.config.scheduler)
-        unfilled = reschedule.reviews_without_memory(self.engine)
-        if unfilled:
-            reschedule.fill_memory_before(self.engine, unfilled, self.config.scheduler)
         if reschedule.stored_scheduler(self.engine) != self.config.scheduler:
             reschedule.switch_scheduler(self.engine, self.config.scheduler)
+        if (self.backfill is None or self.backfill.finished.done()) and reschedule.any_review_without_memory(
+            self.engine
+        ):
+            self.backfill = reschedule.Backfill(
+                self.engine,
+                self.config.scheduler,
+                self.writer,
+                lambda done, total: self.history_progress(reschedule.Backfill.WHAT, done, total),
+            )
 
     def remember(self, values: dict[str, Any]) -> None:
         """Write the config.toml settings that differ from these values (a mock's setup, kept for the next)."""
@@ -191,6 +206,11 @@ class Core:
         """Call `report` (from the writer's thread) whenever a saved grade flags its item as a leech."""
         self.leeches.report = report
 
+    def on_history_progress(self, report: Callable[[str, int, int], object]) -> None:
+        """Call `report` (from the writer's thread) with (what, done, out of how many) as the history
+        work begun by the open (the backfill) goes on."""
+        self.history_progress = report
+
     def on_write_waiting(self, report: Callable[[str], object]) -> None:
         """Call `report` (from the writer's thread) with a write that waits for the database (another
         drill is writing); it is tried again until it commits."""
@@ -229,8 +249,15 @@ class Core:
         """Wait for the writes handed over (at most `wait_s` seconds; None: until each is made or
         failed, failures already reported) and close. Returns how many could not be made: they
         stay in the journal, fsynced, and the next start makes them. Closing ends the session: the
-        leeches its writes flagged are suspended last (drill.study.leeches)."""
+        leeches its writes flagged are suspended last (drill.study.leeches). History work still
+        going on (the backfill) is finished when waiting without bound, else stopped after its
+        current write (the next open goes on with it)."""
         deadline = None if wait_s is None else time.monotonic() + wait_s
+        if self.backfill is not None:
+            if wait_s is None:
+                wait([self.backfill.finished])
+            else:
+                self.backfill.stop()
         self.writer.settle(wait_s)  # the session's writes made first: the leeches they flag are known then
         if self.leeches.to_suspend:
             self.leeches.end_session()

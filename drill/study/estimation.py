@@ -3,6 +3,7 @@ rounds (drawn, stored, their answers written, read back). sympy loads only on fi
 
 from __future__ import annotations
 
+import random
 from concurrent.futures import Future
 
 from drill.estimate.attempt import Attempt
@@ -30,6 +31,11 @@ class Estimation:
     def new_problem(self, item_id: str) -> Problem:
         """Fresh numbers for the family behind an estimate item."""
         return generate(family(self.study.paths.problem_dirs(), family_id(item_id)), self.study.rng)
+
+    def example_prompt(self, item_id: str) -> str:
+        """The question of an estimate item as one draw reads, the same each time (seeded by its
+        id): what a list shows in place of the template's {placeholders}."""
+        return generate(family(self.study.paths.problem_dirs(), family_id(item_id)), random.Random(item_id)).prompt
 
     def answer(self, problem: Problem, answer: str, seconds: float) -> Attempt:
         """Grade `answer` (never raises for any text) into an attempt."""

@@ -1,5 +1,5 @@
-"""The interviews job: a mock interview drawn (fresh numbers for its estimates), and its start,
-answers and end written in the background."""
+"""The interviews job: a mock interview drawn (fresh numbers for its estimates, the score it is
+predicted to get), and its start, answers and end written in the background."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from concurrent.futures import Future
 from drill.interview.plan import InterviewPlan, Step, draw
 from drill.interview.scorecard import InterviewAnswer, Scorecard
 from drill.interview.settings import InterviewSettings
+from drill.store.forecast import predicted
 from drill.store.interviews import finish_interview, pool, record_answer, start_interview
 from drill.study.core import Core
 from drill.study.estimation import Estimation
@@ -22,7 +23,8 @@ class Interviews:
 
     def plan(self, settings: InterviewSettings) -> InterviewPlan:
         """Draw a mock interview's items, with fresh numbers for its estimates (call from a
-        worker: sympy evaluates them); nothing is stored until `start`."""
+        worker: sympy evaluates them) and the score it is predicted to get today; nothing is
+        stored until `start`."""
         drawn = draw(pool(self.study.engine), settings, self.study.rng, self.study.today)
         if any(section == "estimate" for section, _ in drawn):
             self.estimation.warm_up()
@@ -32,6 +34,7 @@ class Interviews:
                 Step(section, card, self.estimation.new_problem(card.item_id) if section == "estimate" else None)
                 for section, card in drawn
             ),
+            forecast=predicted(self.study.engine, drawn, self.study.today, self.study.config.scheduler),
         )
 
     def start(self, plan: InterviewPlan) -> Future[int]:

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from drill.days import utc_now
 from drill.paths import Paths
 from drill.tui.messages import (
+    HistoryProgress,
     HomeRefreshed,
     LeechFlagged,
     QueueLoaded,
@@ -86,13 +87,14 @@ class DrillApp(ShowsWorkerFailures, Routes):
         self.paths = paths
         self.clock = clock
         self.start_review = start_review
-        self.custom = custom  # `drill review --block …`: the first review is this custom session
+        self.custom = custom  # the custom session last set up (`drill review --block …`: the first review)
         self.start_interview = start_interview  # `drill mock`: open on the mock-interview setup
         self.study: Study | None = None
         self.home_screen = HomeScreen()
         self._quitting = False
         self.study_failed = False  # the study could not be opened: only keys, help and quit still work
         self._waiting_said_at = float("-inf")
+        self._progress_said_at = float("-inf")
 
     def get_default_screen(self) -> HomeScreen:
         return self.home_screen
@@ -122,9 +124,10 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
         try:
             replayed: list[str] = []
-            study = Study.open(self.paths, self.clock, say=replayed.append)
+            study = Study.open(self.paths, self.clock, say=replayed.append, background=True)
             study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
             study.on_write_waiting(lambda what: self.post_message(WriteWaiting(what)))
+            study.on_history_progress(lambda what, done, total: self.post_message(HistoryProgress(what, done, total)))
             for line in replayed:
                 self.notify(line[0].upper() + line[1:] + ".", title="Kept writes", timeout=15)
             study.on_leech(lambda flagged: self.post_message(LeechFlagged(flagged)))
@@ -203,6 +206,20 @@ class DrillApp(ShowsWorkerFailures, Routes):
                 timeout=WAITING_NOTICE_S,
             )
 
+    @on(HistoryProgress)
+    def _history_progress(self, message: HistoryProgress) -> None:
+        """Say (at most every few seconds, and when it is done) how far the history work of the open has come."""
+        now = time.monotonic()
+        finished = message.done >= message.total
+        if finished or now - self._progress_said_at > WAITING_NOTICE_S:
+            self._progress_said_at = now
+            share = 100 * message.done // max(1, message.total)
+            self.notify(
+                f"{message.what[0].upper()}{message.what[1:]}: {'done' if finished else f'{share} %'}",
+                title="In the background",
+                timeout=WAITING_NOTICE_S,
+            )
+
     @on(LeechFlagged)
     def _leech_flagged(self, message: LeechFlagged) -> None:
         """Say that an item became a leech, what happens to it, and how to deal with it."""
@@ -229,12 +246,14 @@ class DrillApp(ShowsWorkerFailures, Routes):
         """Set up a custom session (blocks, kinds, topics, cram, review ahead, weakest) and start it."""
         from drill.tui.screens.custom_session import CustomSessionScreen
 
-        def chosen(custom: CustomSession | None) -> None:
-            if custom is not None:
-                self.load_queue(custom)
-
         if self.study is not None:
-            self.push_screen(CustomSessionScreen(), chosen)
+            self.push_screen(CustomSessionScreen(self.custom), self.custom_chosen)
+
+    def custom_chosen(self, custom: CustomSession | None) -> None:
+        """Start the custom session set up, and keep its setup for the next time (or a retry)."""
+        if custom is not None:
+            self.custom = custom
+            self.load_queue(custom)
 
     def load_queue(self, custom: CustomSession | None = None) -> None:
         """Read today's queue (or the custom session's) in a thread, then open the review screen;
@@ -265,7 +284,13 @@ class DrillApp(ShowsWorkerFailures, Routes):
             if message.custom is None:
                 self.notify("Nothing is due and no new cards are left for today.", title="All done")
             else:
-                self.notify(f"Nothing matches this session ({message.custom.describe()}).", title="Nothing to review")
+                from drill.tui.screens.custom_session import CustomSessionScreen
+
+                self.push_screen(CustomSessionScreen(message.custom), self.custom_chosen)
+                self.notify(
+                    f"Nothing matches this session ({message.custom.describe()}): change the setup, or esc for home.",
+                    title="Nothing to review",
+                )
             return
         assert self.study is not None
         self.push_screen(ReviewScreen(self.study, message.cards, message.custom, typed_ahead))

@@ -71,6 +71,14 @@ class WriteWaiting(Message):
         self.what = what
 
 
+class HistoryProgress(Message):
+    """History work begun by the open (the FSRS memory backfill) moved on (posted from the writer's thread)."""
+
+    def __init__(self, what: str, done: int, total: int) -> None:
+        super().__init__()
+        self.what, self.done, self.total = what, done, total
+
+
 class LeechFlagged(Message):
     """A saved grade flagged its item as a leech (posted from the writer's thread)."""
 

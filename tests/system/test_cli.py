@@ -53,10 +53,12 @@ def test_stats_json_contract(capsys) -> None:
 
 def test_locate_honours_drill_home(capsys, drill_home: Path) -> None:
     assert main(["locate"]) == 0
-    out = capsys.readouterr().out
-    assert f"database    {drill_home / 'drill.db'}" in out
-    assert f"user_decks  {drill_home / 'decks'}" in out
-    assert f"backups     {drill_home / 'backups'}" in out
+    lines = capsys.readouterr().out.splitlines()
+    assert f"database       {drill_home / 'drill.db'}" in lines
+    assert f"user_decks     {drill_home / 'decks'}" in lines
+    assert f"user_problems  {drill_home / 'problems'}" in lines
+    assert f"backups        {drill_home / 'backups'}" in lines
+    assert len({line.index(" /") for line in lines}) == 1  # every path starts in the same column
 
 
 @pytest.mark.slow

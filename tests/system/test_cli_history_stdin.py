@@ -46,8 +46,8 @@ def drill(*arguments: str, **options) -> subprocess.CompletedProcess[str]:
 def test_a_piped_log_imports(log: bytes, name: str) -> None:
     done = drill("import", "--history", name, input=log.decode())
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith(f"{name}: 3 review(s) read\n")
-    assert "added 2 review(s) and 1 forget(s) to 1 item(s)" in done.stdout
+    assert done.stdout.startswith(f"{name}: 3 reviews read\n")
+    assert "added 2 reviews and 1 forget to 1 item" in done.stdout
 
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])

@@ -84,6 +84,6 @@ def test_write_ids_in_a_folder_drill_cannot_write_fails_with_one_message(read_on
     assert done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
         f"{deck}: cannot write the ids into it: Permission denied",
-        f"drill: {deck} was not imported (1 problem(s)); nothing was changed",
+        f"drill: {deck} was not imported (1 problem); nothing was changed",
     ]
     assert not list((home / "decks").glob("imported-*"))

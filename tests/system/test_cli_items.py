@@ -120,3 +120,14 @@ def test_an_unknown_id_changes_nothing_and_exits_1(capsys) -> None:
         out, err = capsys.readouterr()
         assert out == "" and len(err.splitlines()) == 1 and "no-such-id" in err and first not in err
         assert item_state(first) == before
+
+
+def test_list_shows_an_estimate_as_an_example_draw_the_same_each_time(capsys) -> None:
+    templates = {row["id"]: row["prompt"] for row in listed(capsys, "--block", "memory") if row["kind"] == "estimate"}
+    assert templates and all("{" in prompt for prompt in templates.values())  # the JSON keeps the template
+    assert main(["list", "--block", "memory"]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert main(["list", "--block", "memory"]) == 0
+    assert capsys.readouterr().out.splitlines() == first  # seeded by the item's id
+    drawn = [line for line in first if line.split()[0] in templates]
+    assert len(drawn) == len(templates) and not any("{" in line or "}" in line for line in drawn)

@@ -31,7 +31,7 @@ def test_a_link_to_stdout_is_written_as_stdout_and_stays_a_link(tmp_path: Path) 
         result = drill("export", "--history", str(link), stdout=out, stderr=subprocess.PIPE)
     assert result.returncode == 0, result.stderr
     assert redirected.read_bytes() == HEADER
-    assert result.stderr == f"{link}: 0 review(s)\n".encode()
+    assert result.stderr == f"{link}: 0 reviews\n".encode()
     assert link.is_symlink() and link.readlink() == SELF_STDOUT
     piped = drill("export", "--history", str(link), capture_output=True)  # stdout a pipe
     assert (piped.returncode, piped.stdout) == (0, HEADER)

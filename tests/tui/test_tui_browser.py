@@ -15,6 +15,7 @@ from rich.console import Console
 from textual.widgets import Checkbox, Markdown, Select, Static
 
 from drill.days import describe_interval
+from drill.store.browse_filter import ItemSort
 from drill.study import Study
 from drill.study.writes import write_grade
 from drill.tui.app import DrillApp
@@ -227,3 +228,30 @@ async def test_under_fsrs_the_memory_column_is_stability(small_paths, clock) -> 
         c1, new = (next(row for row in table.rows if row.item_id == item_id) for item_id in ("c-1", "i-1"))
         memory = table.columns[labels.index("stab")]
         assert memory.cell(c1) == describe_interval(round(c1.stability)) and memory.cell(new) == ""
+
+
+@pytest.mark.slow
+async def test_the_question_shows_at_80_columns_and_o_or_a_heading_sorts(small_paths, clock) -> None:
+    past_reviews(small_paths, clock)
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_browser(pilot)
+        table = screen.query_one(ItemTable)
+        drawn = dict(zip((column.label for column in table.columns), table.widths, strict=True))
+        assert drawn["question"] >= 20 and drawn["id"] >= 10
+        prompt = next(row.prompt for row in table.rows if row.item_id == "m-1")
+        assert table._line(table.rows[0]).startswith(" " + prompt[:18])  # the question, first
+        await pilot.press("o")  # the first column drawn: the question
+        assert screen.order == ItemSort("question") and table.columns[0].label == "question▲"
+        assert [row.prompt for row in table.rows] == sorted((row.prompt for row in table.rows), key=str.casefold)
+        assert count(screen) == "6 items, by question ▲"
+        await pilot.press("O")
+        assert screen.order == ItemSort("question", descending=True)
+        revs = table.columns.index(next(column for column in table.columns if column.label == "revs"))
+        x = 1 + sum(width + 1 for width in table.widths[:revs] if width)
+        await pilot.click(ItemTable, offset=(x + 1, 0))
+        assert screen.order == ItemSort("revs")
+        assert [row.reviews for row in table.rows] == sorted(row.reviews for row in table.rows)
+        await pilot.click(ItemTable, offset=(x + 1, 0))  # again: the other way
+        assert table.rows[0].item_id == "m-1"  # two reviews, the most
+        assert screen.order == ItemSort("revs", descending=True)

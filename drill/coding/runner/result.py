@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from drill.coding.signed import Outcome, ReportEvent
+from drill.words import counted
 
 Status = Literal["pass", "fail", "error", "timeout"]
 
@@ -187,13 +188,13 @@ def interpret(
         run.status, run.reason = "error", "no test ran" + (f" (skipped: {skipped})" if skipped else "")
         run.environment = True  # the candidate is loaded inside each test: it cannot stop them all running
     elif failed == 0:
-        run.status, run.reason = "pass", f"all {passed} tests passed"
+        run.status, run.reason = "pass", "the test passed" if passed == 1 else f"all {passed} tests passed"
     elif passed == 0 and all(test.outcome in ("error", "skipped") for test in tests):
         first = next(test for test in tests if test.outcome == "error")
         run.status, run.reason = "error", "the tests could not run your code: " + _summary(first)
     else:
         first = next(test for test in tests if test.outcome in ("failed", "error"))
-        run.reason = f"{failed} of {passed + failed} tests failed; first: {first.name}: {_summary(first)}"
+        run.reason = f"{failed} of {counted(passed + failed, 'test')} failed; first: {first.name}: {_summary(first)}"
     if run.status != "pass" and any("allocate" in test.message or "MemoryError" in test.message for test in tests):
         run.reason += f" (the tests may allocate {memory_mb} MiB)"
     if run.status == "error" and not tests and not started and not exit.cancelled:

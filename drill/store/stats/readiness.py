@@ -10,7 +10,8 @@ divided by all the items, an unseen item counting 0: the share of the block you 
 on the target day. Three items reviewed yesterday out of forty give recall near 100 % but
 expected under 3/40. The weakest topics are those with the lowest expected share, so a topic
 never touched (expected 0) is among them. How far the predictions can be trusted is measured
-against the last 30 days' outcomes in calibration.py.
+against the last 30 days' outcomes in calibration.py, and each mock interview's predicted score
+against the score it came to in interviews.py (the mock check).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from drill.schedule import memory
 from drill.store.dialect import Dialect, dialect
 from drill.store.rounding import Floored, Rounded
 from drill.store.stats.calibration import Calibration, calibration
+from drill.store.stats.interviews import MockCheck, mock_check
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import ITEM_MEMORY, counts, item_block, measures, predicted_recall, rows
 from drill.store.tables import item
@@ -100,12 +102,14 @@ class Readiness(ReadModel):
         "by_block",
         "weakest_topics",
         "calibration",
+        "mock_check",
     )
 
     target_day: date
     blocks: tuple[BlockReadiness, ...] = Field(serialization_alias="by_block")
     weakest: tuple[TopicRecall, ...] = Field(serialization_alias="weakest_topics")
     calibration: Calibration  # predictions against outcomes, last 30 days (calibration.py)
+    mock_check: MockCheck  # predicted interview scores against the scores they came to (interviews.py)
 
     @field_serializer("blocks")
     def _by_block(self, blocks: tuple[BlockReadiness, ...]) -> dict[str, BlockReadiness]:
@@ -229,4 +233,5 @@ def readiness(connection: Connection, scope: Scope) -> Readiness:
         blocks=tuple(blocks),
         weakest=tuple(topics[:WEAKEST]),
         calibration=calibration(connection, scope),
+        mock_check=mock_check(connection, scope.rollover_hour),
     )

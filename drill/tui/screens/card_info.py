@@ -141,11 +141,12 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, study: Study, info: ItemInfo, stability: bool) -> None:
+    def __init__(self, study: Study, info: ItemInfo, stability: bool, example: str | None = None) -> None:
         super().__init__()
         self.study = study
         self.info = info
         self.stability = stability
+        self.example = example  # an estimate's question as one draw reads (its template has placeholders)
 
     def compose(self) -> ComposeResult:
         info, row = self.info, self.info.row
@@ -155,8 +156,11 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
                 Text.assemble((row.item_id, "bold"), f"  {row.kind} · {row.block} · {row.topic}"), id="info-title"
             )
             yield Static(state_line(row, self.study.today, self.stability), id="info-state")
-            yield Static("Prompt", classes="info-heading")
-            yield Markdown(row.prompt, id="info-prompt")
+            yield Static(
+                "Prompt" if self.example is None else "Prompt (an example draw: each review draws new numbers)",
+                classes="info-heading",
+            )
+            yield Markdown(self.prompt(row), id="info-prompt")
             yield Static("Answer", classes="info-heading")
             yield Markdown(row.answer, id="info-answer")
             if info.points:
@@ -172,6 +176,9 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
                 yield Static(drills_table(info.drills), id="info-drills")
         yield Footer(compact=True, show_command_palette=False)
 
+    def prompt(self, row: ItemRow) -> str:
+        return row.prompt if self.example is None else self.example
+
     def on_mount(self) -> None:
         self.sub_title = "Card info"
         self.query_one("#card-info").focus()
@@ -179,7 +186,7 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
     def row_changed(self, row: ItemRow) -> None:
         self.info = replace(self.info, row=row)
         self.query_one("#info-state", Static).update(state_line(row, self.study.today, self.stability))
-        self.query_one("#info-prompt", Markdown).update(row.prompt)
+        self.query_one("#info-prompt", Markdown).update(self.prompt(row))
         self.query_one("#info-answer", Markdown).update(row.answer)
 
     def action_toggle_suspended(self) -> None:

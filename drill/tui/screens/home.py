@@ -26,18 +26,23 @@ BLOCK_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("block", "left"),
     ("due", "right"),
     ("new", "right"),
-    ("items", "right"),
+    ("cards", "right"),
+    ("drills", "right"),
     ("reviews", "right"),
 )
+# What each column counts, under the table: "new" and "cards" count the same items, coding drills
+# apart in their own column; "due" is what `r` (and `drill queue`) serves.
+BLOCK_LEGEND = "due: today's review, drills too · new, cards: drills aside"
 
 
 def block_table(home: HomeSummary) -> Table:
-    table = Table(expand=False, box=None, padding=(0, 2), header_style="bold")
+    table = Table(expand=False, box=None, padding=(0, 2), header_style="bold", caption=BLOCK_LEGEND)
     for name, justify in BLOCK_COLUMNS:
         table.add_column(name, justify=justify)
     for block in BLOCKS:
         counts = home.counts(block)
-        table.add_row(block, str(counts.due), str(counts.new), str(counts.items), str(counts.reviews))
+        row = (counts.due, counts.new, counts.items - counts.drills, counts.drills, counts.reviews)
+        table.add_row(block, *map(str, row))
     return table
 
 
@@ -71,7 +76,8 @@ def plan_sentence(plan: Plan) -> str:
     if not plan.unseen:
         return "Plan: all content seen."
     pace = "" if plan.new_per_day == plan.new_per_day_needed else f"; the queue brings {plan.new_per_day} a day"
-    return f"Plan: {plan.new_per_day_needed} new a day needed to see all {plan.unseen} unseen{pace}."
+    left = plan.unseen - plan.seen_today
+    return f"Plan: {plan.new_per_day_needed} new a day needed for the {counted(left, 'unseen card')}{pace}."
 
 
 class HomeScreen(Screen[None]):

@@ -48,7 +48,7 @@ class ItemActions(ShowsWorkerFailures, RoutedScreen[ScreenResultType]):
                 self.reread(self.study.reviews.save_forget(row.item_id), row.item_id)
                 self.notify(f"Forgot {card_name(row)}: it is new again, its history kept.", timeout=3)
 
-        history = f"its {counted(row.reviews, 'review')} stay in its history" if row.reviews else "it has no reviews"
+        history = f"its history keeps its {counted(row.reviews, 'review')}" if row.reviews else "it has no reviews"
         self.app.push_screen(Confirm(f"Forget {card_name(row)}? It goes back to new; {history}."), answered)
 
     def edit(self, row: ItemRow) -> None:

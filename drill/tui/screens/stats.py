@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from drill.store.stats.activity import PassRate
     from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
+    from drill.store.stats.interviews import MockCheck
     from drill.study import Study
 
 WIDE = 120  # from this many columns the sections sit in two columns
@@ -112,7 +113,26 @@ def readiness_view(report: StatsReport) -> Group:
         weakest.append(", ".join(topic_text(topic) for topic in ready.weakest[:3]))
     else:
         weakest.append("nothing to review", style="dim")
-    return Group(table, weakest, Text(steering_line(report.steering)))
+    check = mock_check_line(ready.mock_check)
+    return Group(table, weakest, Text(steering_line(report.steering)), *([check] if check else []))
+
+
+def mock_check_line(check: MockCheck) -> Text | None:
+    """Mock interviews' predicted scores against their scores (None before the first)."""
+    if not check.interviews or check.mean_absolute_error is None or check.bias is None:
+        return None
+    latest = check.interviews[-1]
+    error = counted(round(100 * check.mean_absolute_error), "point")
+    bias = counted(round(100 * abs(check.bias)), "point")
+    text = Text("mock check: ", style="bold")
+    text.append(
+        f"latest predicted {percent(latest.predicted)}, scored {percent(latest.actual)} · "
+        f"{counted(len(check.interviews), 'interview')}: off by {error} on average, "
+        f"{bias} too {'high' if check.bias > 0 else 'low'} overall"
+    )
+    if check.within_range is not None:
+        text.append(f", {check.within_range:.0%} inside their range")
+    return text
 
 
 def calibration_view(report: StatsReport) -> Group | Text:

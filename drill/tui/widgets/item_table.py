@@ -48,7 +48,8 @@ def fit(text: str, width: int, right: bool = False) -> str:
 
 
 class ItemTable(ScrollView, Generic[Row], can_focus=True):
-    """Rows under a heading line, one highlighted by the cursor; Enter posts Selected."""
+    """Rows under a heading line, one highlighted by the cursor; Enter posts Selected, a click on a
+    heading HeaderClicked."""
 
     COMPONENT_CLASSES = {"item-table--header", "item-table--cursor"}
     DEFAULT_CSS = """
@@ -78,6 +79,13 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True)
 
+    class HeaderClicked(Message):
+        """A click on a column's heading (its index in `columns`)."""
+
+        def __init__(self, column: int) -> None:
+            super().__init__()
+            self.column = column
+
     class Selected(Message, Generic[SelectedRow]):
         """Enter (or a click) on a row."""
 
@@ -90,6 +98,11 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
         self.columns = list(columns)
         self.rows: Sequence[Row] = []
         self._widths = [column.width for column in self.columns]
+
+    @property
+    def widths(self) -> list[int]:
+        """Each column's width as drawn now (0: left out)."""
+        return list(self._widths)
 
     @property
     def current(self) -> Row | None:
@@ -116,6 +129,8 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
                 continue
             room = spare - (1 if column.width == 0 else 0)  # a column drawn from nothing needs its separator
             grow = max(0, room if column.want is None else min(room, column.want - column.width))
+            if column.width == 0 and grow < cell_len(column.label):
+                continue  # too narrow to read: left out rather than drawn as a sliver
             if grow:
                 self._widths[index] += grow
                 spare = room - grow
@@ -143,11 +158,23 @@ class ItemTable(ScrollView, Generic[Row], can_focus=True):
             self.post_message(self.Selected(self.rows[self.cursor]))
 
     def on_click(self, event: Click) -> None:
+        if event.y == 0:
+            self._header_clicked(round(self.scroll_x) + event.x)
+            return
         index = round(self.scroll_y) + event.y - 1
         if event.y >= 1 and 0 <= index < len(self.rows):
             self.cursor = index
             if event.chain > 1:
                 self.action_select()
+
+    def _header_clicked(self, x: int) -> None:
+        """Post HeaderClicked for the column drawn at `x` (after the leading space, each column and its separator)."""
+        left = 1
+        for index, width in enumerate(self._widths):
+            if width and left <= x < left + width + 1:
+                self.post_message(self.HeaderClicked(index))
+                return
+            left += width + 1 if width else 0
 
     def _line(self, row: Row | None) -> str:
         """The heading line (no row) or a row's line, each column at its width."""

@@ -72,6 +72,7 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
     with writing(engine) as connection:  # as a drill before Alembic left it at schema 7
         connection.execute(text(f"DROP TABLE {ALEMBIC_TABLE}"))
         connection.execute(text("DROP TABLE schedule_event"))
+        connection.execute(text("ALTER TABLE mock_interview DROP COLUMN predicted_score"))
         connection.execute(text("ALTER TABLE item DROP COLUMN errata"))
         connection.execute(text("ALTER TABLE review DROP COLUMN typed_answer"))
         connection.execute(text("ALTER TABLE review DROP COLUMN ticked"))
@@ -186,4 +187,5 @@ def test_an_unknown_scheme_is_refused_not_ignored(monkeypatch, capsys, drill_hom
 def test_locate_names_the_database_url_masked(monkeypatch, capsys) -> None:
     monkeypatch.setenv("DRILL_DB_URL", "postgresql://me:pw@db.example:5432/drill")
     assert main(["locate"]) == 0
-    assert "database    postgresql://me:***@db.example:5432/drill\n" in capsys.readouterr().out
+    lines = dict(line.split(maxsplit=1) for line in capsys.readouterr().out.splitlines())
+    assert lines["database"] == "postgresql://me:***@db.example:5432/drill"

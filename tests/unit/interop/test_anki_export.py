@@ -203,7 +203,7 @@ def test_an_unchanged_re_export_changes_nothing_in_anki_and_an_edit_only_its_not
         deck.write_text(deck.read_text().replace("2. the ridge point", "2. the ridge point, where the roofs meet"))
         third = export("third.apkg")
         assert (third.changed_notes, third.unchanged_notes) == (1, third.notes - 1)
-        replaced = "importing this package replaces Anki's copies of the 1 changed note(s), edits made to them in Anki"
+        replaced = "importing this package replaces Anki's copies of the 1 changed note, edits made to them in Anki"
         assert f"{replaced} included" in third.lines()
         assert import_package(tmp_path / "third.apkg") == [genanki.guid_for("my-own-card")]
         (mine,) = collection.find_notes("Id:my-own-card")

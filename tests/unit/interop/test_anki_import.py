@@ -94,9 +94,9 @@ def test_reviews_given_in_anki_come_back_to_drills_items_once_and_the_file_is_un
     assert digest(package) == before
     assert heard == [("reading", 3, 3), ("importing", 3, 3)]
     assert report.lines()[:3] == [
-        f"{package} (collection.anki21b): 6 note(s), 3 review-log row(s)",
-        "3 review(s) of 2 drill item(s), 0 new card(s), 0 manual row(s) skipped",
-        "added 3 review(s); their items' schedules were replayed from their whole history",
+        f"{package} (collection.anki21b): 6 notes, 3 review-log rows",
+        "3 reviews of 2 drill items, 0 new cards, 0 manual rows skipped",
+        "added 3 reviews; their items' schedules were replayed from their whole history",
     ]
     assert (report.added, report.duplicates, report.cards) == (3, 0, None)
     assert history(study, "m-1") == [(from_ms(answered[0][0]), 3, 4.0, True, False)]

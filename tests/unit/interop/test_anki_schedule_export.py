@@ -90,7 +90,7 @@ def states(study: Study) -> dict[str, object]:
 
 def test_the_package_holds_each_cards_schedule_and_review_log(graded: Study, tmp_path: Path) -> None:
     lines = export(graded, tmp_path / "drill.apkg")
-    assert lines[-1].startswith("with schedules: 3 reviewed card(s), 1 suspended, 10 review(s);")
+    assert lines[-1].startswith("with schedules: 3 reviewed cards, 1 suspended, 10 reviews;")
     state = states(graded)
     cards = {item_of(row[0]): row[1:] for row in package_rows(tmp_path / "drill.apkg", tmp_path, CARDS)}
     m1 = state["m-1"]
@@ -154,7 +154,7 @@ def test_the_cli_exports_schedules_and_wants_anki_for_them(capsys, drill_home: P
     assert capsys.readouterr().err == "drill: --with-schedule goes with --anki PATH.apkg\n"
     item_id = grade_first_in_queue()
     assert main(["export", "--anki", str(tmp_path / "d.apkg"), "--with-schedule"]) == 0
-    assert "with schedules: 1 reviewed card(s), 0 suspended, 1 review(s);" in capsys.readouterr().out
+    assert "with schedules: 1 reviewed card, 0 suspended, 1 review;" in capsys.readouterr().out
     (row,) = package_rows(tmp_path / "d.apkg", tmp_path, REVLOG)
     assert (row[0], row[2], row[6]) == (genanki.guid_for(item_id), 3, 1234)
 

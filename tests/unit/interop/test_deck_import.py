@@ -366,7 +366,7 @@ def test_cli_bad_file_exits_1_with_one_error_per_line_on_stderr(capsys, tmp_path
     assert captured.err.splitlines() == [
         f"{source}:1: A: without a Q:",
         f"{source}:3: Q: without an A:",
-        f"drill: {source} was not imported (2 problem(s)); nothing was changed",
+        f"drill: {source} was not imported (2 problems); nothing was changed",
     ]
     assert not Paths.resolve().database.exists()
 

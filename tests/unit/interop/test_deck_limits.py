@@ -31,7 +31,7 @@ def test_a_markdown_card_over_the_limit_is_refused_by_line(capsys, tmp_path: Pat
             f"{source}:4: the answer has 70,000 characters; an imported card's question and answer hold at most "
             "65,536 each"
         ),
-        f"drill: {source} was not imported (1 problem(s)); nothing was changed",
+        f"drill: {source} was not imported (1 problem); nothing was changed",
     ]
 
 

@@ -109,7 +109,7 @@ def test_a_deck_that_cannot_be_written_is_not_imported(capsys, monkeypatch, tmp_
     assert main(["import", str(source), "--block", "memory"]) == 1
     assert capsys.readouterr().err.splitlines() == [
         f"{user_decks / 'imported-notes.toml'}: cannot write: No space left on device",
-        f"drill: {source} was not imported (1 problem(s)); nothing was changed",
+        f"drill: {source} was not imported (1 problem); nothing was changed",
     ]
     assert not (user_decks / "imported-notes.toml").exists()
     assert source.read_text() == "Q: Why?\nA: Because.\n"  # no id written into it either

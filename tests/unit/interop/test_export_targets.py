@@ -75,7 +75,7 @@ def test_dash_writes_the_history_to_stdout_and_the_report_to_stderr(capsys) -> N
     assert main(["export", "--history", "-"]) == 0
     captured = capsys.readouterr()
     assert captured.out == HEADER
-    assert captured.err == "standard output: 0 review(s)\n"
+    assert captured.err == "standard output: 0 reviews\n"
     assert not Path("-").exists()
 
 
@@ -85,7 +85,7 @@ def test_dash_writes_the_anki_package_to_stdout(capsysbinary, tmp_path: Path) ->
     with zipfile.ZipFile(io.BytesIO(captured.out)) as archive:
         assert sorted(archive.namelist()) == ["collection.anki2", "media"]
     assert captured.err.decode().startswith("standard output: ")
-    assert b"notes in 5 decks" in captured.err and b"with schedules: 0 reviewed card(s)" in captured.err
+    assert b"notes in 5 decks" in captured.err and b"with schedules: 0 reviewed cards" in captured.err
 
 
 def test_stdout_is_refused_twice_and_for_a_package_to_a_terminal(capsys, monkeypatch) -> None:

@@ -114,7 +114,7 @@ def test_a_forget_round_trips_through_the_review_log(small_paths, clock, tmp_pat
 
         report = import_history(b, target)
         assert (report.rows, report.added, report.forgets, report.items, report.duplicates) == (5, 4, 1, 2, 0)
-        assert "added 4 review(s) and 1 forget(s) to 2 item(s)" in report.lines()[1]
+        assert "added 4 reviews and 1 forget to 2 items" in report.lines()[1]
         assert logged(b) == logged(a) and events(b) == events(a) == [("m-1", forgotten_at)]
         assert [b.reviews.cards([item])[0].state for item in ("m-1", "c-1")] == [
             a.reviews.cards([item])[0].state for item in ("m-1", "c-1")

@@ -98,7 +98,7 @@ def test_every_number_is_range_checked(capsys, tmp_path: Path, card: int, row: s
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"{source}:3: ") and complaint in lines[0]
     assert len(lines[0]) < 250  # a long value is cut short in its message
-    assert lines[1] == f"drill: {source} was not imported (1 problem(s)); nothing was changed"
+    assert lines[1] == f"drill: {source} was not imported (1 problem); nothing was changed"
 
 
 def test_a_50_mb_line_is_one_problem_and_is_never_held_in_memory(capsys, tmp_path: Path, card: int) -> None:
@@ -114,7 +114,7 @@ def test_a_50_mb_line_is_one_problem_and_is_never_held_in_memory(capsys, tmp_pat
     assert lines == [
         f"{source}:3: a line over 65536 bytes (a review-log row is a few numbers); not read",
         f"{source}:4: review_rating must be 1, 2, 3 or 4, not '5' (or 0: a forget)",
-        f"drill: {source} was not imported (2 problem(s)); nothing was changed",
+        f"drill: {source} was not imported (2 problems); nothing was changed",
     ]
 
 
@@ -134,8 +134,8 @@ def test_a_million_bad_rows_print_twenty_problems_and_a_count(capsys, tmp_path: 
     assert len(lines) == 22
     assert lines[0] == f"{source}:2: card_id must be an integer, not 'x'"
     assert all(line.startswith(f"{source}:") for line in lines[:20])
-    assert lines[20] == f"… and {4 * rows - 20} more problem(s)"
-    assert lines[21] == f"drill: {source} was not imported ({4 * rows} problem(s)); nothing was changed"
+    assert lines[20] == f"… and {4 * rows - 20} more problems"
+    assert lines[21] == f"drill: {source} was not imported ({4 * rows} problems); nothing was changed"
 
 
 def test_a_bad_byte_is_named_by_its_line(capsys, tmp_path: Path, card: int) -> None:
@@ -150,7 +150,7 @@ def test_a_file_with_a_bom_and_windows_line_ends_imports(capsys, tmp_path: Path,
         ("\ufeff" + f"{HEADER}\r\n{card},{NOW_MS - 2000},3,100\r\n{card},{NOW_MS - 1000},4,\r\n").encode()
     )
     assert main(["import", "--history", str(source)]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == f"{source}: 2 review(s) read"
+    assert capsys.readouterr().out.splitlines()[0] == f"{source}: 2 reviews read"
     assert stored_reviews() == 2
 
 
@@ -203,8 +203,8 @@ def test_dash_reads_the_log_from_standard_input(capsys, from_stdin, card: int) -
     from_stdin(f"{HEADER}\n{card},{NOW_MS - 2000},3,100\n{card},{NOW_MS - 1000},0,0\n".encode())
     assert main(["import", "--history", "-"]) == 0
     assert capsys.readouterr().out.splitlines()[:2] == [
-        "-: 2 review(s) read",
-        "added 1 review(s) and 1 forget(s) to 1 item(s); their schedules were replayed from their whole history",
+        "-: 2 reviews read",
+        "added 1 review and 1 forget to 1 item; their schedules were replayed from their whole history",
     ]
     assert stored_reviews() == 1
 
@@ -215,7 +215,7 @@ def test_a_bad_row_on_standard_input_is_named_by_its_line(capsys, from_stdin, ca
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
         "-:3: review_rating must be 1, 2, 3 or 4, not '7' (or 0: a forget)",
-        "drill: - was not imported (1 problem(s)); nothing was changed",
+        "drill: - was not imported (1 problem); nothing was changed",
     ]
     assert stored_reviews() == 0
 

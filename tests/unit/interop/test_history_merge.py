@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import tracemalloc
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -158,15 +159,23 @@ def test_an_interrupted_import_leaves_items_whole_and_running_it_again_adds_the_
         whole.close()
 
 
-def test_the_staging_table_goes_with_its_connection(small_paths, clock, tmp_path) -> None:
-    source = tmp_path / "history.csv"
-    write_history(source, clock.now - timedelta(hours=1), reviews=30)
+def test_staged_reviews_are_held_in_a_few_bytes_each_and_let_go_once_merged(small_paths, clock) -> None:
+    """A million-row file is held while it is checked: its reviews are compact columns per item, never row objects."""
     study = open_study(small_paths, clock, "sm2")
+    start = int((clock.now - timedelta(days=300)).timestamp() * 1000)
+    reviews = 50_000
     try:
-        import_history(study, source)
-        import_history(study, source)  # a second import on the same engine stages afresh
-        with study.engine.connect() as connection:
-            assert connection.execute(text("SELECT name FROM sqlite_temp_master")).all() == []
+        with review_log.staging(study.engine) as staging:
+            tracemalloc.start()
+            for n in range(reviews):
+                staging.add(review_log.StagedReview(ITEMS[n % 6], start + n * 500_000, 1 + n % 4, 900, False, n + 2))
+            held, _ = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            assert held < 20 * reviews  # a list of the StagedReview tuples alone takes over 100 bytes each
+            for ids in staging.groups(history_csv.GROUP_REVIEWS):
+                staging.merge(ids, 4, "sm2")
+            assert staging.staged == {}
+        assert len(list(review_log.stream_reviews(study.engine))) == reviews
     finally:
         study.close()
 

@@ -9,7 +9,7 @@ from helpers.screen_steps import answer_estimate, finish_drill, use_content
 from sqlalchemy import text
 
 from drill.store.browse import ItemRow, item_info, item_row, item_rows, unknown_ids
-from drill.store.browse_filter import ItemFilter, ItemIndex
+from drill.store.browse_filter import SORT_KEYS, ItemFilter, ItemIndex, ItemSort
 from drill.store.writes import set_suspended
 from drill.study import Study
 from drill.study.writes import write_grade
@@ -185,3 +185,27 @@ def test_search_and_filters_keep_the_matching_rows_in_order(clock) -> None:
     assert ids(search="nothing like it") == []
     index.replace(row("m-2", topic="Ring all-reduce", suspended=False))
     assert ids(suspended=True) == [] and ids(search="ring all") == ["m-2"]
+
+
+def test_sorting_by_a_column_either_way_keeps_content_order_among_ties(clock) -> None:
+    today = clock.now.date()
+    rows = [
+        row("m-1", prompt="b question", due=today + timedelta(days=3), reviews=2, stability=4.0),
+        row("m-2", prompt="A question", reviews=0),  # new: after every due day, no stability
+        row("c-1", prompt="c question", due=today - timedelta(days=1), reviews=2, suspended=True, stability=9.0),
+        row("c-2", prompt="a second", due=today, reviews=5, leech=True),
+    ]
+
+    def ids(column: str | None, descending: bool = False) -> list[str]:
+        return [kept.item_id for kept in ItemSort(column, descending).apply(rows)]
+
+    assert ids(None) == ["m-1", "m-2", "c-1", "c-2"]
+    assert ids("question") == ["m-2", "c-2", "m-1", "c-1"]  # any case
+    assert ids("due") == ["c-1", "c-2", "m-1", "m-2"] and ids("due", True) == ["m-2", "m-1", "c-2", "c-1"]
+    assert ids("revs") == ["m-2", "m-1", "c-1", "c-2"]  # the tie at 2 in content order
+    assert ids("revs", True) == ["c-2", "m-1", "c-1", "m-2"]  # and so turned round
+    assert ids("stab") == ["m-1", "c-1", "m-2", "c-2"]  # none last
+    assert ids("flag", True) == ["c-1", "c-2", "m-1", "m-2"]  # suspended, then leeches
+    assert ItemSort().by("due") == ItemSort("due") and ItemSort("due").by("due") == ItemSort("due", True)
+    assert ItemSort("due", True).by("revs") == ItemSort("revs")
+    assert set(SORT_KEYS) >= {"question", "id", "kind", "block", "topic", "due", "ivl", "ease", "revs", "laps"}

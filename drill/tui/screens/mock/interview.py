@@ -244,6 +244,7 @@ class MockInterviewScreen(TimedSession):
             ended=ended,
             interview_id=self.interview_id,
             items=tuple((step.section, step.item_id) for step in self.plan.steps),
+            forecast=self.plan.forecast,
         )
         self.study.interviews.save_end(self.interview_id, scorecard)
         from drill.tui.screens.mock.interview_scorecard import MockInterviewScorecardScreen, item_titles

@@ -42,6 +42,8 @@ def title(item_id: str, titles: dict[str, str]) -> str:
 def headline(card: Scorecard) -> Text:
     text = Text()
     text.append(f"Mock interview {ENDED.get(card.ended, card.ended)}: {card.score:.0%} overall", style="bold")
+    if card.forecast is not None:
+        text.append(f"\nPredicted {card.forecast.said()} as it started, scored {card.score:.0%}")
     asked = sum(card.planned.values())
     text.append(
         f"\n{len(card.answers)} of {asked} answered in {clock_text(card.seconds_used)} of "

@@ -15,6 +15,7 @@ from drill.interview.settings import MINUTES, InterviewSettings
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.widgets.remembered import options_with, picked
 from drill.tui.workers import ShowsWorkerFailures
+from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.interview.plan import InterviewPlan
@@ -36,7 +37,7 @@ def describe(settings: InterviewSettings) -> str:
         parts.append(plural(settings.estimates, "estimation problem"))
     if settings.coding:
         parts.append("a coding drill")
-    return f"{settings.minutes} minutes: {', '.join(parts) if parts else 'nothing yet — pick a section'}."
+    return f"{counted(settings.minutes, 'minute')}: {', '.join(parts) if parts else 'nothing yet — pick a section'}."
 
 
 class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
@@ -71,7 +72,7 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             with Horizontal(classes="row"):
                 yield Static("Length", classes="label")
                 yield Select(
-                    options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
+                    options_with(MINUTES, chosen.minutes, lambda m: counted(m, "minute")),
                     value=chosen.minutes,
                     allow_blank=False,
                     id="minutes",
@@ -86,14 +87,14 @@ class MockInterviewSetupScreen(ShowsWorkerFailures, Screen[None]):
             with Horizontal(classes="row"):
                 yield Static("Grill", classes="label")
                 yield Select(
-                    options_with(range(7), chosen.grill, lambda n: f"{n} questions" if n else "none"),
+                    options_with(range(7), chosen.grill, lambda n: counted(n, "question") if n else "none"),
                     value=chosen.grill,
                     allow_blank=False,
                     id="grill",
                 )
                 yield Static("Estimates", classes="label")
                 yield Select(
-                    options_with(range(7), chosen.estimates, lambda n: f"{n} problems" if n else "none"),
+                    options_with(range(7), chosen.estimates, lambda n: counted(n, "problem") if n else "none"),
                     value=chosen.estimates,
                     allow_blank=False,
                     id="estimates",

@@ -15,6 +15,7 @@ from drill.estimate.rounds import BLOCKS, RoundSettings
 from drill.tui.routes import RoutedScreen
 from drill.tui.widgets.remembered import options_with, picked
 from drill.tui.workers import ShowsWorkerFailures
+from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.study import Study
@@ -43,13 +44,13 @@ class MockSetupScreen(ShowsWorkerFailures, RoutedScreen[None]):
             yield Static("[b]Mock estimation round[/b] — fresh numbers, answers with units, a countdown.")
             with Horizontal(classes="row"):
                 yield Select(
-                    options_with(LENGTHS, chosen.problems, lambda n: f"{n} problems"),
+                    options_with(LENGTHS, chosen.problems, lambda n: counted(n, "problem")),
                     value=chosen.problems,
                     allow_blank=False,
                     id="problems",
                 )
                 yield Select(
-                    options_with(MINUTES, chosen.minutes, lambda m: f"{m} minutes"),
+                    options_with(MINUTES, chosen.minutes, lambda m: counted(m, "minute")),
                     value=chosen.minutes,
                     allow_blank=False,
                     id="minutes",

@@ -300,6 +300,8 @@ def test_reviews_stored_before_the_memory_was_kept_get_it_once_on_open(small_pat
     study.close()
 
     study = open_with(small_paths, clock)
+    assert study.backfill is not None
+    study.backfill.finished.result(timeout=30)  # filled in by the writer after the open
     assert memory_before(study) == written  # the replay steps the memory as the grades did
     with study.engine.connect() as connection:
         assert connection.execute(text("SELECT * FROM item ORDER BY id")).all() == states  # nothing else moved
@@ -307,7 +309,9 @@ def test_reviews_stored_before_the_memory_was_kept_get_it_once_on_open(small_pat
 
     # Up to date, opening replays nothing.
     monkeypatch.setattr(reschedule, "fill_memory_before", lambda *args: pytest.fail("replayed again"))
-    Study.open(small_paths, clock).close()
+    study = Study.open(small_paths, clock)
+    assert study.backfill is None
+    study.close()
 
 
 def test_finding_reviews_without_memory_reads_only_the_partial_index(small_paths, clock) -> None:

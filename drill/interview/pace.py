@@ -1,0 +1,264 @@
+"""Where a pace of study leads by the interview day: the readiness it reaches (the forecast of an
+interview drawn at random from everything it may ask, drill.interview.forecast), the minutes a day
+it takes, and the slowest pace that reaches a target. Pure.
+
+Every item is carried forward with drill's own memory model, the way the interview plan schedules
+it (drill.schedule.plan) for someone who keeps up: reviewed and passed on each due day before the
+interview, or once in the plan's final window when it would fall due after it; unseen items are
+introduced in content order at the pace's rate per kind and then kept up the same way. On the days
+the candidate does not study nothing moves, so an item's expected score is the mix, by the share of
+days studied, of its score kept up and its score left as it is now. The simulation
+(benchmarks/sim_readiness.py) checks these projections against candidates who really study.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+
+from pydantic import Field, computed_field
+
+from drill.interview.forecast import Expectation, Forecast, Record, expectation, forecast
+from drill.interview.plan import section_of
+from drill.read_model import ReadModel
+from drill.schedule import grading, memory
+from drill.schedule.fsrs_model import DEFAULT, FSRSSettings
+from drill.schedule.queue import KINDS
+from drill.schedule.records import Card
+from drill.schedule.state import ItemState
+from drill.words import counted
+
+GOOD_QUALITY = 4  # the SM-2 quality of a Good: the pass a kept-up review is taken to be
+DEFAULT_SECONDS = {"card": 20.0, "pitch": 150.0, "estimate": 90.0, "coding": 900.0}  # a review, before any history
+SEARCH_STEPS = 12  # bisections of the share of unseen content introduced
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How someone studies: new items a day per kind, the share of days they study, and the
+    seconds a review of each kind takes them."""
+
+    new_per_day: Mapping[str, float]
+    study_share: float = 1.0
+    seconds: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_SECONDS))
+
+    @property
+    def new_total(self) -> float:
+        return sum(self.new_per_day.values())
+
+
+@dataclass
+class _Kept:
+    """One item carried forward: its state on the interview day and the reviews it took."""
+
+    state: ItemState
+    reviews: int = 0
+
+
+@dataclass(frozen=True)
+class Course:
+    """What the projection works on: every active item in content order, the day, the interview
+    day, the plan's final window, the memory model and the user's record."""
+
+    items: Sequence[Card]
+    today: date
+    interview: date
+    window: int
+    scheduler: str
+    records: Mapping[str, Record]
+    asked: Mapping[str, int]  # questions per section, as the interview settings draw them
+    pools: Mapping[str, frozenset[str]]  # item ids each section may ask
+    fsrs_settings: FSRSSettings = DEFAULT
+    carried: dict[tuple[str, date | None], _Kept] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def days_left(self) -> int:
+        return max(0, (self.interview - self.today).days)
+
+    def unseen(self, kind: str) -> list[Card]:
+        return [card for card in self.items if card.kind == kind and card.state.is_new]
+
+
+def _keep_up(state: ItemState, start: date, course: Course) -> _Kept:
+    """`state` carried from `start` to the interview, passed on every review the plan gives it."""
+    kept = _Kept(state)
+    window_start = max(course.today, course.interview - timedelta(days=course.window))
+    bring_forward_day = window_start + timedelta(days=(course.interview - window_start).days // 2)
+    day = start
+    while True:
+        due = grading.due_day(kept.state, course.scheduler)
+        if due is None:
+            return kept
+        if due >= course.interview:
+            last = kept.state.last_review_day
+            if due == course.interview or last is None or last >= window_start:
+                return kept
+            due = bring_forward_day  # the plan brings it into its final window
+        day = max(day, due)
+        kept = _Kept(
+            grading.advance(kept.state, GOOD_QUALITY, day, course.scheduler, None, course.fsrs_settings),
+            kept.reviews + 1,
+        )
+        day += timedelta(days=1)
+
+
+def _introductions(course: Course, pace: Pace) -> dict[str, date]:
+    """The day each unseen item is introduced at the pace (those the pace reaches before the interview)."""
+    days: dict[str, date] = {}
+    for kind in KINDS:
+        rate = pace.new_per_day.get(kind, 0.0)
+        if rate <= 0:
+            continue
+        for number, card in enumerate(course.unseen(kind)):
+            offset = math.ceil((number + 1) / rate - 1e-9) - 1  # by the end of day d, rate · (d + 1) are in
+            if offset >= course.days_left:
+                break
+            days[card.item_id] = course.today + timedelta(days=offset)
+    return days
+
+
+def _carried(card: Card, course: Course, introduced: Mapping[str, date]) -> _Kept:
+    """The item on the interview day, kept up from now or from the day it is introduced (remembered
+    in the course: bisecting a pace carries the same items again)."""
+    day = None if not card.state.is_new else introduced.get(card.item_id)
+    key = (card.item_id, day)
+    if key not in course.carried:
+        if not card.state.is_new:
+            kept = _keep_up(card.state, course.today, course)
+        elif day is None:
+            kept = _Kept(card.state)
+        else:
+            first = grading.advance(ItemState(), GOOD_QUALITY, day, course.scheduler, None, course.fsrs_settings)
+            kept = _keep_up(first, day + timedelta(days=1), course)
+            kept.reviews += 1
+        course.carried[key] = kept
+    return course.carried[key]
+
+
+def _mixed(kept: Expectation, left: Expectation, share: float) -> Expectation:
+    """An answer kept up on `share` of the days and left as it is on the others."""
+    mean = share * kept.mean + (1 - share) * left.mean
+    square = share * (kept.variance + kept.mean**2) + (1 - share) * (left.variance + left.mean**2)
+    return Expectation(kept.section, mean, max(0.0, square - mean * mean))
+
+
+class Outlook(ReadModel):
+    """Where one pace leads: new items a day, minutes a day, and the readiness on the interview day."""
+
+    KEYS = ("new_per_day", "minutes_per_day", "reviews_per_day", "predicted")
+
+    new_per_day: float
+    minutes_per_day: float
+    reviews_per_day: float  # reviews and first reviews a day, every kind together
+    predicted: Forecast
+
+    def said(self) -> str:
+        return f"{counted(round(self.new_per_day), 'new item')} and about {round(self.minutes_per_day)} min a day"
+
+
+def outlook(course: Course, pace: Pace) -> Outlook:
+    """The readiness `pace` reaches by the interview, and what it takes a day."""
+    model = memory.get(course.scheduler)
+    introduced = _introductions(course, pace)
+    expectations: list[Expectation] = []
+    seconds = 0.0
+    reviews = 0
+    for card in course.items:
+        kept = _carried(card, course, introduced)
+        reviews += kept.reviews
+        seconds += kept.reviews * pace.seconds.get(card.kind, DEFAULT_SECONDS[card.kind])
+        section = section_of(card)
+        if section is None or card.item_id not in course.pools.get(section, ()):
+            continue
+        ahead = replace(card, state=kept.state)
+        expectations.append(
+            _mixed(
+                expectation(section, ahead, course.interview, model, course.records),
+                expectation(section, card, course.interview, model, course.records),
+                pace.study_share,
+            )
+        )
+    days = max(1, course.days_left)
+    return Outlook(
+        new_per_day=pace.new_total,
+        minutes_per_day=seconds / days / 60 * pace.study_share,
+        reviews_per_day=reviews / days * pace.study_share,
+        predicted=forecast(expectations, course.asked),
+    )
+
+
+def finishing(course: Course, share: float, like: Pace) -> Pace:
+    """The pace that introduces `share` of every kind's unseen items by the interview, studying
+    every day at `like`'s speed."""
+    days = max(1, course.days_left)
+    return Pace({kind: share * len(course.unseen(kind)) / days for kind in KINDS}, 1.0, like.seconds)
+
+
+class Reach(ReadModel):
+    """The interview-day readiness at the current pace, and the pace that reaches the target."""
+
+    KEYS = ("target", "at_current_pace", "to_reach_target", "reachable", "at_most", "over_daily_maximum")
+
+    target: float
+    current: Outlook = Field(serialization_alias="at_current_pace")
+    needed: Outlook | None = Field(serialization_alias="to_reach_target")  # None: not reachable by pace
+    at_most: Outlook  # everything introduced, studied every day
+    max_reviews_per_day: int = Field(exclude=True)
+
+    @computed_field
+    @property
+    def reachable(self) -> bool:
+        return self.needed is not None
+
+    @computed_field
+    @property
+    def over_daily_maximum(self) -> bool:
+        """Whether the pace the target needs asks more a day than the queue serves."""
+        return self.needed is not None and self.needed.reviews_per_day > self.max_reviews_per_day
+
+    def said(self) -> list[str]:
+        """The readiness at the current pace and what the target takes, a line each (`drill plan`)."""
+        current, needed, target = self.current, self.needed, f"{self.target:.0%}"
+        lines = [f"Readiness on the interview day: {current.predicted.said()} at your pace ({current.said()})"]
+        if needed is None:
+            best = self.at_most
+            lines.append(
+                f"{target} is beyond reach: introducing everything and keeping it up gives {best.predicted.said()} "
+                f"({best.said()})"
+            )
+        elif needed.new_per_day <= current.new_per_day:
+            lines.append(f"{target} is within reach at your pace")
+        else:
+            lines.append(f"{target} needs {needed.said()}")
+        if self.over_daily_maximum and needed is not None:
+            lines.append(
+                f"that is {counted(math.ceil(needed.reviews_per_day), 'item')} a day, more than max_reviews_per_day = "
+                f"{self.max_reviews_per_day} lets the queue serve"
+            )
+        return lines
+
+
+def reach(course: Course, current: Pace, target: float, max_reviews_per_day: int) -> Reach:
+    """The current pace's outlook, and the slowest pace (studying every day) that reaches `target`:
+    the smallest share of the unseen content introduced, found by bisection."""
+    at_most = outlook(course, finishing(course, 1.0, current))
+    needed = None
+    if at_most.predicted.score >= target:
+        low, high = 0.0, 1.0
+        for _ in range(SEARCH_STEPS):
+            middle = (low + high) / 2
+            low, high = (
+                (low, middle)
+                if outlook(course, finishing(course, middle, current)).predicted.score >= target
+                else (middle, high)
+            )
+        needed = outlook(course, finishing(course, high, current))
+    return Reach(
+        target=target,
+        current=outlook(course, current),
+        needed=needed,
+        at_most=at_most,
+        max_reviews_per_day=max_reviews_per_day,
+    )

@@ -1,0 +1,117 @@
+"""Where a pace leads, pure: items carried to the interview day as the plan schedules them for
+someone who keeps up, unseen ones introduced at the pace, the minutes it takes, and the slowest
+pace that reaches a target."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from drill.interview.forecast import GOOD, Record
+from drill.interview.pace import Course, Pace, finishing, outlook, reach
+from drill.schedule.records import Card
+from drill.schedule.state import ItemState
+
+DAY = date(2026, 11, 22)
+INTERVIEW = DAY + timedelta(days=10)  # window 7: the plan's final window starts DAY + 3
+
+
+def card(item_id: str, state: ItemState | None = None) -> Card:
+    return Card(item_id, "card", "memory", "Topic", "Prompt?", "Answer.", "", [], None, state or ItemState())
+
+
+SEEN = card("grill-1", ItemState(2, 6, 2.5, DAY + timedelta(days=3), DAY - timedelta(days=3)))
+UNSEEN = card("grill-2")
+OTHER = card("c-1")  # a card no interview asks: it costs time, not score
+
+
+def course(*items: Card) -> Course:
+    return Course(
+        items=items or (SEEN, UNSEEN, OTHER),
+        today=DAY,
+        interview=INTERVIEW,
+        window=7,
+        scheduler="sm2",
+        records={"grill": Record()},
+        asked={"grill": 2},
+        pools={"grill": frozenset({"grill-1", "grill-2"})},
+    )
+
+
+def test_a_seen_item_is_passed_on_its_due_day_and_recalled_on_the_interview_day_from_there() -> None:
+    result = outlook(course(SEEN), Pace({}))
+    # Passed on DAY + 3: SM-2 gives 6 × 2.5 = 15 days, due after the interview, reviewed inside the window.
+    assert result.predicted.score == pytest.approx(GOOD * 0.9 ** (7 / 15))
+    assert result.reviews_per_day == pytest.approx(1 / 10)
+    assert result.minutes_per_day == pytest.approx(20 / 60 / 10)  # a card's 20 s before any history
+
+
+def test_unseen_items_come_at_the_pace_in_content_order_and_are_kept_up() -> None:
+    result = outlook(course(), Pace({"card": 1.0}))
+    # grill-2 from DAY (1 day, then 6: reviews on DAY+1 and DAY+7, then 15 days); c-1 from DAY + 1 likewise.
+    assert result.predicted.score == pytest.approx((GOOD * 0.9 ** (7 / 15) + GOOD * 0.9 ** (3 / 15)) / 2)
+    assert result.reviews_per_day == pytest.approx((1 + 3 + 3) / 10)
+    assert result.new_per_day == 1.0
+
+
+def test_an_item_due_after_the_interview_is_brought_into_the_final_window() -> None:
+    long_ago = card("grill-1", ItemState(3, 30, 2.5, DAY + timedelta(days=20), DAY - timedelta(days=10)))
+    result = outlook(course(long_ago), Pace({}))
+    # Brought to the middle of the window (DAY + 3 + 7 // 2 = DAY + 6), passed: 30 × 2.5 = 75 days.
+    assert result.predicted.score == pytest.approx(GOOD * 0.9 ** (4 / 75))
+    assert result.reviews_per_day == pytest.approx(1 / 10)
+
+
+def test_days_not_studied_leave_the_items_as_they_are() -> None:
+    kept, left = GOOD * 0.9 ** (7 / 15), GOOD * 0.9 ** (13 / 6)
+    result = outlook(course(SEEN), Pace({}, study_share=0.5))
+    assert result.predicted.score == pytest.approx((kept + left) / 2)
+
+
+def test_the_target_is_reached_by_the_smallest_share_of_the_unseen_content() -> None:
+    plan = course()
+    unseen = outlook(plan, Pace({})).predicted.score
+    last_day = outlook(plan, finishing(plan, 0.5, Pace({}))).predicted.score  # grill-2 on the last day
+    assert last_day > unseen
+    result = reach(plan, Pace({"card": 0.2}), (unseen + last_day) / 2, 200)
+    assert result.reachable and not result.over_daily_maximum
+    assert result.needed is not None
+    assert result.needed.new_per_day == pytest.approx(0.5 * 2 / 10, abs=1e-3)  # half of two unseen cards in 10 days
+    assert result.current.new_per_day == 0.2
+    assert result.at_most.new_per_day == pytest.approx(2 / 10)
+    written = result.model_dump(mode="json")
+    assert list(written) == [
+        "target",
+        "at_current_pace",
+        "to_reach_target",
+        "reachable",
+        "at_most",
+        "over_daily_maximum",
+    ]
+
+
+def test_a_target_beyond_everything_says_so_and_what_everything_gives() -> None:
+    result = reach(course(), Pace({}), 0.99, 200)
+    assert not result.reachable and result.needed is None
+    assert result.at_most.predicted.score < 0.99
+    assert not result.over_daily_maximum
+
+
+def test_a_pace_past_the_daily_maximum_is_said() -> None:
+    assert reach(course(), Pace({}), 0.1, 0).over_daily_maximum
+
+
+def test_the_plan_says_where_the_pace_leads_and_what_the_target_takes() -> None:
+    plan = course()
+    unseen = outlook(plan, Pace({})).predicted.score
+    last_day = outlook(plan, finishing(plan, 0.5, Pace({}))).predicted.score
+    slow = reach(plan, Pace({}), (unseen + last_day) / 2, 200).said()
+    assert slow[0].startswith(f"Readiness on the interview day: {unseen:.0%} (") and "(0 new items and about" in slow[0]
+    assert slow[1].startswith(f"{(unseen + last_day) / 2:.0%} needs 0 new items and about ")  # 0.1 a day rounds to 0
+    assert reach(plan, Pace({"card": 1.0}), unseen, 200).said()[1] == f"{unseen:.0%} is within reach at your pace"
+    beyond = reach(plan, Pace({}), 0.99, 200).said()
+    assert beyond[1].startswith("99% is beyond reach: introducing everything and keeping it up gives ")
+    assert reach(plan, Pace({}), (unseen + last_day) / 2, 0).said()[2] == (
+        "that is 1 item a day, more than max_reviews_per_day = 0 lets the queue serve"  # 0.6 reviews a day
+    )
