@@ -208,7 +208,12 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
     @on(HistoryProgress)
     def _history_progress(self, message: HistoryProgress) -> None:
-        """Say (at most every few seconds, and when it is done) how far the history work of the open has come."""
+        """Say (at most every few seconds, and when it is done) how far the history work of the open has
+        come, when it takes more than one write: a few reviews are filled in without a word."""
+        from drill.store.reschedule import FILL_REVIEWS
+
+        if message.total <= FILL_REVIEWS:
+            return
         now = time.monotonic()
         finished = message.done >= message.total
         if finished or now - self._progress_said_at > WAITING_NOTICE_S:
