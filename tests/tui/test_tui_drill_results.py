@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from drill.coding.runner.result import TestResult
-from drill.tui.screens.drill_results import result_lines, shorten
+from drill.tui.screens.drill_results import result_lines, shorten, tally
 
 SYNTAX = "SyntaxError: '(' was never closed (solution.py, line 2)"
 
@@ -43,3 +43,9 @@ def test_each_failure_says_what_is_new() -> None:
         "- · `test_d`",
         "- ✗ `test_e`",
     ]
+
+
+def test_the_running_tally_counts_skipped_tests_apart_and_errors_as_failures() -> None:
+    tests = [TestResult("a", "passed"), TestResult("b", "skipped"), TestResult("c", "error"), TestResult("d", "failed")]
+    assert tally(tests) == "1 passed · 2 failed · 1 skipped"
+    assert tally(tests[:1]) == "1 passed" and tally([]) == ""

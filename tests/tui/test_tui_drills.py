@@ -3,13 +3,13 @@
 import contextlib
 import re
 import shutil
-import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from helpers.pilot import db_rows, wait_ready, wait_until
 from helpers.screens import open_drill, start_from_list
+from helpers.stopwatch import stopwatch  # noqa: F401 - a fixture
 from textual.widgets import Markdown, Static
 
 from drill.coding.progress import Progress, read_progress
@@ -29,29 +29,6 @@ def app(drill_home, clock, monkeypatch):
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)
     return DrillApp(Paths(drill_home), clock=clock)
-
-
-class Stopwatch:
-    """`time` as the drill screen sees it: monotonic() moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    def __getattr__(self, name: str):
-        return getattr(time, name)
-
-
-@pytest.fixture
-def stopwatch(monkeypatch) -> Stopwatch:
-    watch = Stopwatch()
-    monkeypatch.setattr("drill.tui.screens.drill_attempt.time", watch)
-    return watch
 
 
 def reference(screen: DrillScreen) -> str:

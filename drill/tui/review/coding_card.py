@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.widgets import Markdown
 
 from drill.tui.review.card_view import CardView
+from drill.tui.widgets.fresh_markdown import FreshMarkdown
 from drill.tui.widgets.pitch_timer import clock_text
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class CodingView(CardView):
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
-        yield Markdown("", id="prompt")
+        yield FreshMarkdown("", id="prompt")  # never the previous drill's invitation under this one
 
     def show(self, card: Card) -> None:
         super().show(card)

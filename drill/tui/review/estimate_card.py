@@ -13,6 +13,7 @@ from textual.widgets import Input, Markdown, Rule, Static
 from drill.estimate.answer_check import check_answer
 from drill.tui.review.answer_box import AnswerBox
 from drill.tui.review.card_view import CardView
+from drill.tui.widgets.fresh_markdown import FreshMarkdown
 
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
@@ -39,12 +40,12 @@ class EstimateView(CardView):
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
-        yield Markdown("", id="worked-example")
-        yield Markdown("", id="prompt")
+        yield FreshMarkdown("", id="worked-example")  # each drawn only once it is this showing's text
+        yield FreshMarkdown("", id="prompt")
         yield AnswerBox(placeholder=self.placeholder, id="estimate")
         yield Static("", id="answer-error", classes="answer-error", markup=False)
         yield Rule(id="divider")
-        yield Markdown("", id="answer")
+        yield FreshMarkdown("", id="answer")
 
     def show(self, card: Card | None, problem: Problem | None = None) -> None:
         """Ask `problem` (a mock's numbers; None: fresh ones for `card`); a mock round's problem has no card."""

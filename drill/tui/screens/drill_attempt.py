@@ -4,6 +4,15 @@ The attempt is resumable: its clock and hints are kept beside the workspace (dri
 Escape asks whether to keep it for later or discard it, and opening the drill again offers the
 last unfinished one (open_attempt). Hints and the reference open above the test results, scrolled
 into view.
+
+Runs: one at a time. Asking for one while one goes on (`t`, the editor closing, a save while
+watching) runs the file as it is then once the current run ends, so no save is left untested. `x`
+cancels the run under way (the runner kills its process tree); nothing is recorded. While a run
+goes on, a line counts its results; the list is drawn once, with the verdict.
+
+The clock counts the time spent waiting for a run, as an interviewer's would, except for a run
+that never came to a verdict on the code: one cancelled with `x`, or one stopped at the runner's
+time limit (a hang). That run's whole wait comes off the clock when it ends.
 """
 
 from __future__ import annotations
@@ -24,9 +33,11 @@ from textual.worker import Worker
 
 from drill.days import to_local
 from drill.tui.routes import RoutedScreen
+from drill.tui.widgets.fresh_markdown import FreshMarkdown
 from drill.tui.widgets.path_label import PathLabel
 from drill.tui.widgets.pitch_timer import clock_text
 from drill.tui.workers import ShowsWorkerFailures
+from drill.words import counted
 
 WATCH_DEBOUNCE_MS = 200  # saves closer together than this are one save
 
@@ -111,7 +122,8 @@ def open_attempt(
     app.push_screen(
         Choose(
             f"Resume your attempt at {drill.title} from {started:%a %d %b %H:%M}? "
-            f"{clock_text(progress.seconds)} on its clock, {progress.hints_used} of {len(drill.hints)} hints shown.",
+            f"{clock_text(progress.seconds)} on its clock, "
+            f"{progress.hints_used} of {counted(len(drill.hints), 'hint')} shown.",
             [("r", "resume it", "resume"), ("f", "start fresh (that attempt is set aside)", "fresh")],
             "cancel",
         ),
@@ -133,6 +145,7 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         Binding("e", "edit", "Edit"),
         Binding("t", "test", "Run tests"),
         Binding("w", "watch", "Watch"),
+        Binding("x", "cancel_run", "Cancel run"),
         Binding("h", "hint", "Hint"),
         Binding("g", "give_up", "Give up"),
         Binding("s", "solution", "Solution"),
@@ -159,8 +172,10 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.final_seconds: float | None = None  # the clock stopped here at the pass or giving up
         self.hints_used = progress.hints_used if progress else 0
         self.running = False
+        self.run_started = 0.0  # time.monotonic() when the run under way started
+        self.cancel: threading.Event | None = None  # set: the run under way stops (x)
+        self.rerun = False  # a run was asked for during the one under way: it runs once that one ends
         self.watching: threading.Event | None = None  # set: the watcher stops
-        self.saved_while_running = False  # watching: the last save comes after the running test
         self.finished: Finished | None = None  # the review has been recorded
         self.discarded = False  # left with "discard": never offered again
         self.results: list[TestResult] = []
@@ -172,13 +187,15 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             yield PathLabel("Your file: ", self.workspace.solution, id="drill-file")
             yield Markdown("", id="drill-hints")
             yield Static("", id="drill-reference")
-            yield Markdown("", id="drill-results")
+            yield Static("", id="drill-progress", markup=False)
+            yield FreshMarkdown("", id="drill-results")  # drawn once parsed: never a run's list before
             yield Markdown(self.drill.prompt.read_text(encoding="utf-8"), id="drill-prompt")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#drill-hints").display = self.hints_used > 0
         self.query_one("#drill-reference").display = False
+        self.query_one("#drill-progress").display = False
         if self.hints_used:
             self.show_hints()
         if self.resumed:
@@ -254,6 +271,8 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             return self.finished is not None
         if action in ("give_up", "hint"):
             return self.finished is None
+        if action == "cancel_run":
+            return self.running
         return True
 
     # -- leaving --------------------------------------------------------------------------
@@ -340,11 +359,7 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             self.post_message(FileSaved())
 
     def on_file_saved(self, message: FileSaved) -> None:
-        if self.watching is None:
-            return
-        if self.running:
-            self.saved_while_running = True  # run again on this save once the current run ends
-        else:
+        if self.watching is not None:
             self.run_tests()
 
     # -- running --------------------------------------------------------------------------
@@ -353,55 +368,93 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.run_tests()
 
     def run_tests(self) -> None:
-        if self.running or self.environment_missing():
+        """Start a run of the hidden tests on the file as it is now; during a run, run it once that
+        run ends."""
+        if self.environment_missing():
             return
-        self.running = True
+        if self.running:
+            self.rerun = True
+            self.show_progress()
+            return
+        self.running, self.rerun = True, False
         self.results = []
-        self.query_one("#drill-results", Markdown).update("Running the hidden tests…")
-        self.run_in_thread()
+        self.run_started = time.monotonic()
+        self.cancel = threading.Event()
+        self.query_one("#drill-results").display = False
+        self.query_one("#drill-progress").display = True
+        self.show_progress()
+        self.run_in_thread(self.cancel)
+        self.refresh_bindings()
         self.tick()
 
     @work(thread=True, group="tests", exit_on_error=False)
-    def run_in_thread(self) -> None:
+    def run_in_thread(self, cancel: threading.Event) -> None:
         from drill.coding.runner.api import run_tests
 
         def reported(result: TestResult) -> None:
             self.post_message(TestReported(result))
 
         started_at = self.study.clock()
-        run = run_tests(self.drill, self.workspace.solution, "cpu", on_test=reported)
+        run = run_tests(self.drill, self.workspace.solution, "cpu", on_test=reported, cancel=cancel)
         self.post_message(RunFinished(run, started_at))
 
     def on_test_reported(self, message: TestReported) -> None:
         self.results.append(message.result)
-        self.show_results(f"Running… {len(self.results)} done")
+        self.show_progress()
 
-    def show_results(self, head: str) -> None:
+    def show_progress(self) -> None:
+        """The run's line: what its results came to so far (one Static: cheap at any rate of results)."""
+        from drill.tui.screens.drill_results import tally
+
+        if self.cancel is not None and self.cancel.is_set():
+            said = "Cancelling the run…"
+        else:
+            said = " — ".join(filter(None, ["Running the hidden tests…", tally(self.results)])) + " (x cancels)"
+        if self.rerun:
+            said += "; your latest save runs next"
+        self.query_one("#drill-progress", Static).update(said)
+
+    def action_cancel_run(self) -> None:
+        """Stop the run under way (a save made during it still runs next)."""
+        if self.running and self.cancel is not None:
+            self.cancel.set()
+            self.show_progress()
+
+    async def show_results(self, head: str, lines: bool = True) -> None:
+        """The run's verdict in bold and (with `lines`) a line per test, in place of its progress
+        line once drawn."""
         from drill.tui.screens.drill_results import result_lines
 
-        lines = [f"**{head}**", "", *result_lines(self.results, head)]
-        self.query_one("#drill-results", Markdown).update("\n".join(lines))
+        said = [f"**{head}**", "", *result_lines(self.results, head)] if lines else [f"**{head}**"]
+        results = self.query_one("#drill-results", Markdown)
+        results.display = True
+        await results.update("\n".join(said))
+        self.query_one("#drill-progress").display = False
 
     def worker_failed(self, worker: Worker[Any]) -> None:
-        """The test run itself broke (said in a notice): nothing is recorded and `r` runs again."""
+        """The test run itself broke (said in a notice): nothing is recorded and `t` runs again."""
         if worker.group == "tests":
-            self.running = False
-            self.query_one("#drill-results", Markdown).update("**The tests could not run; nothing is recorded.**")
+            self.call_later(self.run_ended, "The tests could not run; nothing is recorded.", lines=False)
         elif worker.group == "watch":
             self.watching = None
-        self.tick()
-
-    def on_run_finished(self, message: RunFinished) -> None:
-        run = message.run
-        self.running = False
-        if run.environment:  # this Python failed, not the user's code: no attempt, no review
-            self.query_one("#drill-results", Markdown).update(
-                f"**The tests could not run; nothing is recorded.** {run.reason}"
-            )
             self.tick()
+
+    async def on_run_finished(self, message: RunFinished) -> None:
+        run = message.run
+        waited = time.monotonic() - self.run_started
+        cancelled = self.cancel is not None and self.cancel.is_set() and run.status != "pass"
+        if cancelled or run.status == "timeout":  # no verdict on the code: the wait is off the clock
+            self.started += waited
+        if cancelled:
+            await self.run_ended(f"Run cancelled after {clock_text(waited)}; nothing is recorded", lines=False)
+            return
+        if run.environment:  # this Python failed, not the user's code: no attempt, no review
+            await self.run_ended(f"The tests could not run; nothing is recorded. {run.reason}", lines=False)
             return
         self.results = list(run.tests) or self.results
         head = run.headline
+        if run.status == "timeout":
+            head += f" ({clock_text(waited)} of waiting taken off the clock)"
         passed_now = run.status == "pass" and self.finished is None
         if passed_now:
             self.stop_clock()
@@ -410,14 +463,19 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.record(run, message.started_at, grade)
         if passed_now:
             head += f" — {self.clock_line()}. Press s for the reference."
-        self.show_results(head)
+        await self.run_ended(head)
+
+    async def run_ended(self, head: str, lines: bool = True) -> None:
+        """Say how the run ended; once that is drawn the screen is ready, or runs again when a run
+        was asked for meanwhile."""
+        await self.show_results(head, lines)
+        self.running, self.cancel = False, None
         self.keep_progress()
         self.refresh_bindings()
         self.tick()
-        if self.saved_while_running:
-            self.saved_while_running = False
-            if self.watching is not None and self.finished is None:
-                self.run_tests()
+        rerun, self.rerun = self.rerun, False
+        if rerun and self.finished is None:
+            self.run_tests()
 
     def record(self, run: TestRun, started_at: datetime, grade: Grade | None) -> None:
         from drill.coding.attempt import CodingAttempt

@@ -1,5 +1,5 @@
-"""How a test run is said on the drill screen: its headline (TestRun.headline), then a line per
-test, each fact once.
+"""How a test run is said on the drill screen: while it runs, a line of counts; then its headline
+(TestRun.headline) and a line per test, each fact once.
 
 A test's message is shown where it is news: not when the line above or the headline already
 said it, so a syntax error that stops every test is said once. Plain text, no Textual.
@@ -27,6 +27,15 @@ def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
     cut = line[: limit - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > limit // 2 else cut).rstrip() + "…"
+
+
+def tally(tests: Iterable[TestResult]) -> str:
+    """What the tests so far came to, in the words of the verdict: "34 passed · 2 failed · 13 skipped"
+    (failed counts errors too; a count that is zero is left out; "" before the first)."""
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for test in tests:
+        counts["failed" if test.outcome == "error" else test.outcome] += 1
+    return " · ".join(f"{count} {said}" for said, count in counts.items() if count)
 
 
 def result_lines(tests: Iterable[TestResult], said: str = "") -> list[str]:
