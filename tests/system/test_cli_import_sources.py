@@ -18,16 +18,12 @@ DECK = "Q: What does the KV cache store?\nA: Keys and values.\n\nQ: Its size per
 NOBODY = 65534
 
 
-def drill(*argv: str, home: Path, stdin: str | None = None, unprivileged: bool = False) -> subprocess.CompletedProcess:
-    """`python -m drill ARGV` with DRILL_HOME=home; as user nobody when asked and run as root."""
-    prefix = []
-    if unprivileged and os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: cannot run drill unprivileged")
-        prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-        probe = subprocess.run([*prefix, sys.executable, "-c", "import drill"], capture_output=True, timeout=60)
-        if probe.returncode != 0:  # the checkout or the venv sits in a folder only root may enter
-            pytest.skip("user nobody cannot run this interpreter with drill importable")
+def drill(
+    *argv: str, home: Path, stdin: str | None = None, read_only: Path | None = None
+) -> subprocess.CompletedProcess:
+    """`python -m drill import ARGV` with DRILL_HOME=home; where `read_only` is given, run so that
+    drill cannot write that folder even when this runs as root."""
+    prefix = _unable_to_write(read_only) if read_only and os.geteuid() == 0 else []
     return subprocess.run(
         [*prefix, sys.executable, "-m", "drill", "import", *argv],
         input=stdin,
@@ -36,6 +32,26 @@ def drill(*argv: str, home: Path, stdin: str | None = None, unprivileged: bool =
         env={**os.environ, "DRILL_HOME": str(home)},
         timeout=120,
     )
+
+
+def _unable_to_write(folder: Path) -> list[str]:
+    """A command prefix under which root cannot write `folder`: user nobody where that user can
+    import drill and its dependencies, else (the interpreter in a folder only root may enter, as
+    CI's is) a private mount namespace with the folder bound read-only."""
+    nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    probe = "import drill.cli, drill.interop.deck_format, drill.store.tables, drill.store.engine"
+    if (
+        shutil.which("setpriv")
+        and subprocess.run([*nobody, sys.executable, "-c", probe], capture_output=True).returncode == 0
+    ):
+        return nobody
+    bound_read_only = ["unshare", "--mount", "sh", "-c", READ_ONLY_BIND, str(folder)]
+    if shutil.which("unshare") and subprocess.run([*bound_read_only, "true"], capture_output=True).returncode == 0:
+        return bound_read_only
+    pytest.skip("as root, with neither user nobody able to import drill nor a mount namespace")
+
+
+READ_ONLY_BIND = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])
@@ -70,7 +86,7 @@ def read_only_deck() -> Iterator[tuple[Path, Path]]:
 def test_a_deck_in_a_folder_drill_cannot_write_imports_and_stays_as_it_was(read_only_deck) -> None:
     deck, home = read_only_deck
     before = hashlib.sha256(deck.read_bytes()).hexdigest()
-    done = drill(str(deck), "--block", "memory", home=home, unprivileged=True)
+    done = drill(str(deck), "--block", "memory", home=home, read_only=deck.parent)
     assert done.returncode == 0, done.stderr
     assert "2 added" in done.stdout
     assert hashlib.sha256(deck.read_bytes()).hexdigest() == before
@@ -79,11 +95,14 @@ def test_a_deck_in_a_folder_drill_cannot_write_imports_and_stays_as_it_was(read_
 
 def test_write_ids_in_a_folder_drill_cannot_write_fails_with_one_message(read_only_deck) -> None:
     deck, home = read_only_deck
-    done = drill(str(deck), "--block", "memory", "--write-ids", home=home, unprivileged=True)
+    done = drill(str(deck), "--block", "memory", "--write-ids", home=home, read_only=deck.parent)
     assert done.returncode == 1
     assert done.stdout == "" and "Traceback" not in done.stderr
-    assert done.stderr.splitlines() == [
-        f"{deck}: cannot write the ids into it: Permission denied",
-        f"drill: {deck} was not imported (1 problem); nothing was changed",
-    ]
+    assert done.stderr.splitlines() in [
+        [
+            f"{deck}: cannot write the ids into it: {why}",
+            f"drill: {deck} was not imported (1 problem); nothing was changed",
+        ]
+        for why in ("Permission denied", "Read-only file system")  # user nobody, or a read-only mount
+    ], done.stderr
     assert not list((home / "decks").glob("imported-*"))

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from typing import TextIO
 
 from drill.coding.runner.pipe import Answer, Lines, WorkerRun
@@ -90,7 +91,6 @@ def child(request: WorkerRun, private_fds: list[int]) -> None:
 
 def serve(request: WorkerRun, lines: Lines, answer: TextIO) -> None:
     """Fork a child for one run and supervise it until it ends."""
-    from drill.coding.processes import descendants, kill_tree
     from drill.coding.runner.supervise import supervise
 
     sys.stdout.flush()
@@ -113,9 +113,7 @@ def serve(request: WorkerRun, lines: Lines, answer: TextIO) -> None:
         return bool(line) and json.loads(line).get("op") == "cancel"
 
     exit = supervise(pid, poll, float(request["timeout_s"]), request.get("rss_limit"), tick)
-    for left in descendants(os.getpid()):  # orphans that came back to this subreaper
-        kill_tree(left)
-    _reap()
+    _sweep()
     send(
         answer,
         {
@@ -127,6 +125,22 @@ def serve(request: WorkerRun, lines: Lines, answer: TextIO) -> None:
             "cancelled": exit.cancelled,
         },
     )
+
+
+def _sweep(wait_s: float = 5.0) -> None:
+    """Kill the orphans that came back to this subreaper and collect them, so none outlives the
+    run, not even as a zombie: a SIGKILL lands a moment after it is sent, so one pass of
+    waitpid can miss a process still dying (seen on a loaded machine)."""
+    from drill.coding.processes import descendants, kill_tree
+
+    deadline = time.monotonic() + wait_s
+    while left := descendants(os.getpid()):
+        for pid in left:
+            kill_tree(pid)
+        _reap()
+        if time.monotonic() > deadline:
+            return  # a process stuck in the kernel (D state); the next run's sweep tries again
+        time.sleep(0.002)
 
 
 def _reap() -> None:

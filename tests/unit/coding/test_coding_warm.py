@@ -111,3 +111,40 @@ def test_a_fifty_gigabyte_cuda_tensor_fails_cleanly(worker: WarmWorker, drill, t
     )
     run = run_tests(drill, write_candidate(tmp_path, "huge", source), device="cuda", worker=worker)
     assert run.status == "fail" and "out of memory" in run.tests[0].message, run
+
+
+SWEEP = """
+import os, time
+from drill.coding.runner import worker
+from drill.coding.sandbox.contain import become_subreaper
+become_subreaper()
+for _ in range(20):
+    if os.fork() == 0:
+        time.sleep(300)
+        os._exit(0)
+worker._sweep()
+try:
+    os.waitpid(-1, os.WNOHANG)
+except ChildProcessError:
+    print("none left")
+else:
+    print("a child is left, dead or alive")
+"""
+
+
+def test_the_sweep_leaves_no_orphan_not_even_a_zombie() -> None:
+    """A SIGKILL lands a moment after it is sent: the sweep waits for the deaths it caused, so a
+    run's orphans are gone (and reaped) when the worker answers that the run is done."""
+    import subprocess
+    import sys
+
+    from drill.coding.processes import python_path
+
+    done = subprocess.run(
+        [sys.executable, "-c", SWEEP],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": python_path()},
+    )
+    assert done.stdout.strip() == "none left", done.stderr
