@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from drill.content.vocabulary import BLOCKS
-
-if TYPE_CHECKING:
-    from drill.store.browse import ItemRow
-    from drill.study import Study
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,15 +34,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         command.set_defaults(handler=cmd_change, change=name)
 
 
-def as_drawn(study: Study, row: ItemRow) -> ItemRow:
-    """An estimate item's row with its template's {placeholders} filled by an example draw."""
-    if row.kind != "estimate":
-        return row
-    from dataclasses import replace
-
-    return replace(row, prompt=study.estimation.example_prompt(row.item_id))
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     from drill.commands.output import print_json
     from drill.store.browse import item_rows
@@ -60,7 +46,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         index = ItemIndex(item_rows(study.engine, study.config.leech_threshold))
         rows, errors = index.select(choice, study.today), study.content_errors
         if not args.json:  # the JSON keeps each template; the lines show an example draw of it
-            rows = [as_drawn(study, row) for row in rows]
+            rows = study.estimation.as_drawn(rows)
     finally:
         study.close()
     if args.json:

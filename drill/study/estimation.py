@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import Future
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from drill.estimate.attempt import Attempt
 from drill.estimate.draw import Problem, generate
@@ -15,6 +17,9 @@ from drill.estimate.schema import families, family
 from drill.estimate.score import grade
 from drill.store.estimates import round_attempts, start_round
 from drill.study.core import Core
+
+if TYPE_CHECKING:
+    from drill.store.browse import ItemRow
 
 
 class Estimation:
@@ -36,6 +41,12 @@ class Estimation:
         """The question of an estimate item as one draw reads, the same each time (seeded by its
         id): what a list shows in place of the template's {placeholders}."""
         return generate(family(self.study.paths.problem_dirs(), family_id(item_id)), random.Random(item_id)).prompt
+
+    def as_drawn(self, rows: list[ItemRow]) -> list[ItemRow]:
+        """Rows as a list shows them: each estimate's template read as its example draw."""
+        return [
+            replace(row, prompt=self.example_prompt(row.item_id)) if row.kind == "estimate" else row for row in rows
+        ]
 
     def answer(self, problem: Problem, answer: str, seconds: float) -> Attempt:
         """Grade `answer` (never raises for any text) into an attempt."""

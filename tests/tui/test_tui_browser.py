@@ -9,6 +9,7 @@ import io
 from datetime import timedelta
 
 import pytest
+from helpers.content import estimates_only
 from helpers.editor import fake_editor
 from helpers.pilot import db_rows, wait_ready, wait_until
 from rich.console import Console
@@ -255,3 +256,19 @@ async def test_the_question_shows_at_80_columns_and_o_or_a_heading_sorts(small_p
         await pilot.click(ItemTable, offset=(x + 1, 0))  # again: the other way
         assert table.rows[0].item_id == "m-1"  # two reviews, the most
         assert screen.order == ItemSort("revs", descending=True)
+
+
+@pytest.mark.slow
+async def test_an_estimate_row_reads_as_its_example_draw_not_its_template(small_paths, clock) -> None:
+    estimates_only(small_paths, "kv-cache.toml")
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_browser(pilot)
+        study = app.study
+
+        def prompts() -> dict[str, str]:
+            return {row.item_id: row.prompt for row in screen.query_one(ItemTable).rows}
+
+        await wait_until(pilot, lambda: prompts() and "{" not in "".join(prompts().values()))
+        for item_id, prompt in prompts().items():
+            assert prompt == study.estimation.example_prompt(item_id)

@@ -105,12 +105,14 @@ class BrowserScreen(ItemActions[None]):
 
     @work(thread=True, group="browser", exit_on_error=False)
     def load(self) -> None:
-        """Every item, read once; filtering and search then happen in memory."""
+        """Every item, read once; filtering and search then happen in memory. The estimates' templates
+        are shown at once, then read as their example draws (which take longer: sympy)."""
         from drill.store.browse import item_rows
 
         rows = item_rows(self.study.engine, self.study.config.leech_threshold)
         stability = self.study.browsing.measures_stability()
         self.app.call_from_thread(self.loaded, rows, stability)
+        self.app.call_from_thread(self.loaded, self.study.estimation.as_drawn(rows), stability)
 
     def loaded(self, rows: list[ItemRow], stability: bool) -> None:
         self.index, self.stability = ItemIndex(rows), stability
