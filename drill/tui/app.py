@@ -227,8 +227,11 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
     @on(LeechFlagged)
     def _leech_flagged(self, message: LeechFlagged) -> None:
-        """Say that an item became a leech, what happens to it, and how to deal with it."""
-        self.notify(message.flagged.notice(), title="Leech", severity="warning", timeout=12)
+        """Say that an item became a leech, what happens to it, and how to deal with it: in its result
+        when that is on screen, else in a notice."""
+        from drill.tui.review.leech_notice import say_leech
+
+        say_leech(self, message.flagged)
 
     @on(StudyFailed)
     def _study_failed(self, message: StudyFailed) -> None:

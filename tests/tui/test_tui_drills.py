@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from helpers.footer import cut_keys, footer_keys
 from helpers.pilot import db_rows, wait_ready, wait_until
 from helpers.screens import open_drill, start_from_list
 from helpers.stopwatch import stopwatch  # noqa: F401 - a fixture
@@ -247,22 +248,43 @@ async def test_a_syntax_error_is_said_once(app) -> None:
 
 
 @pytest.mark.slow
-async def test_the_workspace_path_wraps_at_its_separators(app, drill_home, monkeypatch) -> None:
+async def test_the_workspace_path_has_its_own_line_and_y_copies_it(app, drill_home, monkeypatch) -> None:
     monkeypatch.setenv("HOME", str(drill_home.parent))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_drill(pilot, "quantize-per-channel")
         lines = text(screen.query_one("#drill-file")).splitlines()
-    assert (
-        "".join(line.strip() for line in lines)
-        == "Your file: ~/home/workspaces/quantize-per-channel/20261122T150000Z/solution.py"
-    )
-    assert len(lines) > 1 and all(line.endswith("/") for line in lines[:-1])
+        assert "y" in footer_keys(screen) and cut_keys(screen) == []  # the key shows at 80 columns
+        await pilot.press("y")
+        copied = app.clipboard
+    path = "~/home/workspaces/quantize-per-channel/20261122T150000Z/solution.py"
+    assert lines == ["Your file (y copies its path):", path]  # one line: copied in one go
+    assert copied == str(screen.workspace.solution) and copied.endswith(path[1:])
+    assert any(str(n.message) == f"Copied {path}" for n in app._notifications)
 
 
-def test_path_lines_break_after_separators() -> None:
-    assert path_lines("File: ", "~/a/bb/ccc.py", 80) == ["File: ~/a/bb/ccc.py"]
-    assert path_lines("File: ", "~/a/bb/ccc.py", 11) == ["File: ~/a/", "  bb/ccc.py"]
-    assert path_lines("File: ", "~/a/bb/ccc.py", 4) == ["File: ", "  ~/", "  a/", "  bb/", "  ccc.py"]
+@pytest.mark.slow
+async def test_a_prompt_code_line_wider_than_the_screen_wraps_whole_at_80_columns(app) -> None:
+    """ring-allreduce's signature is 87 characters long: every character of it is drawn."""
+    [line] = [line for line in (KERNELS / "ring-allreduce" / "prompt.md").read_text().splitlines() if "def " in line]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_drill(pilot, "ring-allreduce")
+        await wait_until(pilot, lambda: screen.query("#drill-prompt MarkdownFence"))
+        await pilot.pause()
+        fences = list(screen.query("#drill-prompt MarkdownFence"))
+        drawn = [
+            "".join(segment.text for segment in row)
+            for code in screen.query("#drill-prompt MarkdownFence #code-content")
+            for row in code.render_lines(code.size.region)
+        ]
+    assert all(fence.max_scroll_x == 0 for fence in fences)  # nothing runs off the right edge
+    assert all(len(row.rstrip()) <= 80 for row in drawn)
+    assert "".join(line.split()) in "".join("".join(drawn).split())
+
+
+def test_path_lines_break_after_separators_only_when_too_wide() -> None:
+    assert path_lines("~/a/bb/ccc.py", 80) == ["~/a/bb/ccc.py"]
+    assert path_lines("~/a/bb/ccc.py", 6) == ["~/a/", "bb/", "ccc.py"]
+    assert path_lines("~/a/bb/ccc.py", 2) == ["~/", "a/", "bb/", "ccc.py"]
 
 
 @pytest.mark.slow

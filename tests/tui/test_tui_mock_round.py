@@ -1,5 +1,6 @@
 """Pilot tests of whole mock rounds: set up, answer, summary, history, abandon."""
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -10,11 +11,10 @@ from textual.widgets import Checkbox, Markdown, Select, Switch
 
 from drill.estimate.rounds import RoundSettings
 from drill.tui.app import DrillApp
-from drill.tui.plain_text import plain_text
 from drill.tui.screens.mock.round import MockRoundScreen
 from drill.tui.screens.mock.round_history import MockHistoryScreen
 from drill.tui.screens.mock.round_setup import MockSetupScreen
-from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen, top
+from drill.tui.screens.mock.round_summary import MockSummaryScreen, PastRoundScreen
 from drill.tui.widgets.pitch_timer import clock_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,8 +66,23 @@ async def test_a_whole_round_graded_at_the_end(app) -> None:
     assert db_rows(app, "SELECT COUNT(*) FROM review") == [(0,)]  # rounds are practice, not SM-2 reviews
 
 
+def answer_rows(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """The answers table's rows as drawn: (the problem column's text, the row's lines)."""
+    [head] = [n for n, line in enumerate(lines) if re.match(r"\s*#\s+problem\s", line)]
+    start = lines[head].index("problem")
+    end = re.search(r"your answer|answer / truth", lines[head]).start()
+    rows: list[list[str]] = []
+    for line in lines[head + 2 :]:
+        if not line.strip():
+            break
+        if line[:start].strip():
+            rows.append([])  # a row starts where its number is
+        rows[-1].append(line)
+    return [(" ".join(line[start:end].strip() for line in row).strip(), row) for row in rows]
+
+
 @pytest.mark.slow
-async def test_the_summary_names_problems_by_title_and_keeps_each_value_on_one_line_at_80_columns(app) -> None:
+async def test_the_summary_names_problems_by_title_in_two_lines_and_keeps_each_value_whole_at_80_columns(app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         setup = await open_setup(pilot, 10)
         for checkbox in setup.query(Checkbox):
@@ -76,17 +91,18 @@ async def test_the_summary_names_problems_by_title_and_keeps_each_value_on_one_l
         for problem in screen.problems:
             await pilot.press(*problem.pretty, "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MockSummaryScreen))
+        await pilot.pause()
         table = app.screen.query_one("#mock-summary-top")
-        shown = plain_text(top(app.screen.summary), width=table.content_size.width)
+        lines = ["".join(segment.text for segment in row).rstrip() for row in table.render_lines(table.size.region)]
         attempts = app.screen.summary.attempts
-        assert any(" (" in attempt.result.truth_pretty for attempt in attempts)  # a value like 328 KB (320 KiB)
-        lines = shown.splitlines()
-        for attempt in attempts:
-            for value in (attempt.result.parsed_pretty, attempt.result.truth_pretty):
-                assert any(value in line for line in lines), value  # never wrapped
-            problem = attempt.problem
-            assert problem.topic and problem.topic.split()[0] in shown  # the family's title, not its id
-            assert f" {problem.family_id} " not in shown
+    assert any(" (" in attempt.result.truth_pretty for attempt in attempts)  # a value like 328 KB (320 KiB)
+    assert max(len(attempt.problem.topic) for attempt in attempts) > 30  # a long name among them
+    rows = answer_rows(lines)
+    assert [name for name, _ in rows] == [attempt.problem.topic for attempt in attempts]  # titles, whole
+    assert all(len(row) <= 2 for _, row in rows)  # none wraps past two lines
+    for (_, row), attempt in zip(rows, attempts, strict=True):
+        for value in (attempt.result.parsed_pretty, attempt.result.truth_pretty):
+            assert any(value in line for line in row), value  # never wrapped
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ from drill.tui.widgets.fresh_markdown import FreshMarkdown
 
 if TYPE_CHECKING:
     from drill.estimate.draw import Problem
+    from drill.schedule.leech import Flagged
     from drill.schedule.records import Card
     from drill.study import Study
 
@@ -24,6 +25,13 @@ if TYPE_CHECKING:
 class EstimateView(CardView):
     """The problem and the answer box; after a gradable answer, the result the screen gives (with
     `rule`, under a line). `placeholder`: what the empty box says."""
+
+    DEFAULT_CSS = """
+    EstimateView #leech-notice {
+        color: $text-warning;
+        margin-bottom: 1;
+    }
+    """
 
     def __init__(
         self,
@@ -45,6 +53,7 @@ class EstimateView(CardView):
         yield AnswerBox(placeholder=self.placeholder, id="estimate")
         yield Static("", id="answer-error", classes="answer-error", markup=False)
         yield Rule(id="divider")
+        yield Static("", id="leech-notice", markup=False)  # a leech flagged by this answer, said in its result
         yield FreshMarkdown("", id="answer")
 
     def show(self, card: Card | None, problem: Problem | None = None) -> None:
@@ -57,7 +66,7 @@ class EstimateView(CardView):
         self.problem = problem
         self.show_worked_example(card)
         self.query_one("#prompt", Markdown).update(problem.prompt)
-        for selector in ("#divider", "#answer"):
+        for selector in ("#divider", "#leech-notice", "#answer"):
             self.query_one(selector).display = False
         entry = self.query_one("#estimate", AnswerBox)
         entry.value = ""
@@ -131,3 +140,12 @@ class EstimateView(CardView):
         self.query_one("#divider").display = self.rule
         answer.display = True
         self.focus()  # the keyboard scrolls the worked solution
+
+    def show_leech(self, flagged: Flagged) -> bool:
+        """A leech flagged by the answer whose result is on screen: said above that result."""
+        if not self.showing_result or self.card is None or self.card.item_id != flagged.standing.item_id:
+            return False
+        notice = self.query_one("#leech-notice", Static)
+        notice.update(flagged.notice())
+        notice.display = True
+        return True

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from drill.coding.progress import Progress
     from drill.coding.runner.result import TestResult, TestRun
     from drill.coding.workspace import Workspace
+    from drill.schedule.leech import Flagged
     from drill.schedule.records import Card, Grade
     from drill.study import Study
 
@@ -140,6 +141,10 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         padding: 0 2;
         margin-bottom: 1;
     }
+    #drill-leech {
+        color: $text-warning;
+        margin-bottom: 1;
+    }
     """
     BINDINGS = [
         Binding("e", "edit", "Edit"),
@@ -149,6 +154,7 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         Binding("h", "hint", "Hint"),
         Binding("g", "give_up", "Give up"),
         Binding("s", "solution", "Solution"),
+        Binding("y", "copy_path", "Copy path"),
         Binding("escape", "leave", "Back"),
     ]
 
@@ -184,8 +190,9 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         yield Header()
         yield Static("", id="drill-status")
         with VerticalScroll(id="drill-body"):
-            yield PathLabel("Your file: ", self.workspace.solution, id="drill-file")
+            yield PathLabel("Your file (y copies its path):", self.workspace.solution, id="drill-file")
             yield Markdown("", id="drill-hints")
+            yield Static("", id="drill-leech", markup=False)  # giving up made it a leech: said above the reference
             yield Static("", id="drill-reference")
             yield Static("", id="drill-progress", markup=False)
             yield FreshMarkdown("", id="drill-results")  # drawn once parsed: never a run's list before
@@ -195,6 +202,7 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#drill-hints").display = self.hints_used > 0
         self.query_one("#drill-reference").display = False
+        self.query_one("#drill-leech").display = False
         self.query_one("#drill-progress").display = False
         if self.hints_used:
             self.show_hints()
@@ -314,6 +322,12 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
             self.app.action_home()
 
     # -- editing and watching -------------------------------------------------------------
+
+    def action_copy_path(self) -> None:
+        """The solution's full path to the clipboard (the terminal's, through OSC 52), to open it
+        in an editor or another terminal."""
+        self.app.copy_to_clipboard(str(self.workspace.solution))
+        self.notify(f"Copied {self.query_one(PathLabel).path}", timeout=3)
 
     def action_edit(self) -> None:
         """The solution in $VISUAL or $EDITOR (neither set: say how to work without one); the tests
@@ -558,6 +572,16 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.refresh_bindings()
         self.tick()
         self.action_solution()
+
+    def show_leech(self, flagged: Flagged) -> bool:
+        """Giving up made this drill a leech: said above the reference, in view, where no notice covers it."""
+        if self.finished is None or flagged.standing.item_id != self.card.item_id:
+            return False
+        notice = self.query_one("#drill-leech", Static)
+        notice.update(flagged.notice())
+        notice.display = True
+        self.bring_into_view(notice)
+        return True
 
     def action_solution(self) -> None:
         if self.finished is None:

@@ -1,4 +1,5 @@
-"""A label and a file path, written from ~ and wrapped at the path's separators, never inside a name."""
+"""A label on its own line, then a file path written from ~: on one line, so it copies in one go,
+unless it is wider than the screen; then it breaks after a '/', never inside a name."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 
-INDENT = "  "
-
 
 def home_relative(path: Path) -> str:
     """`path` as the user would type it: under $HOME it starts with ~."""
@@ -21,19 +20,19 @@ def home_relative(path: Path) -> str:
         return str(path)
 
 
-def path_lines(label: str, path: str, width: int) -> list[str]:
-    """`label` then `path`, in lines of at most `width` cells broken after a '/' (a single name
-    wider than that keeps its own line); lines after the first are indented."""
-    lines = [label]
+def path_lines(path: str, width: int) -> list[str]:
+    """`path` in lines of at most `width` cells broken after a '/' (a single name wider than that
+    keeps its own line)."""
+    lines = [""]
     for part in re.findall(r"[^/]*/|[^/]+$", path):
-        if lines[-1] != INDENT and cell_len(lines[-1] + part) > width:
-            lines.append(INDENT)
+        if lines[-1] and cell_len(lines[-1] + part) > width:
+            lines.append("")
         lines[-1] += part
     return lines
 
 
 class PathLabel(Widget):
-    """`label` (e.g. "Your file: ") and a path in bold, as many lines as the width needs."""
+    """`label` (e.g. "Your file:") on a line, and the path in bold below it."""
 
     DEFAULT_CSS = """
     PathLabel {
@@ -47,9 +46,8 @@ class PathLabel(Widget):
         self.path = home_relative(path)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(path_lines(self.label, self.path, width))
+        return 1 + len(path_lines(self.path, width))
 
     def render(self) -> Content:
-        first, *rest = path_lines(self.label, self.path, self.content_size.width)
-        path = "\n".join([first.removeprefix(self.label), *rest])
-        return Content.assemble(self.label, (path, "bold"))
+        path = "\n".join(path_lines(self.path, self.content_size.width))
+        return Content.assemble(self.label, "\n", (path, "bold"))

@@ -4,7 +4,8 @@ against the truth with its time, and the worst slips with their worked solutions
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, Static
 
+from drill.estimate.attempt import Attempt
 from drill.estimate.rounds import RoundSummary
 from drill.tui.plain_text import plain_text
 from drill.tui.widgets.pitch_timer import clock_text
@@ -37,33 +39,65 @@ def headline(summary: RoundSummary) -> Text:
     return text
 
 
-def answers_table(summary: RoundSummary) -> Table:
-    """Every answer: the problem's title (wrapped), the answer and the truth (never wrapped)."""
+COLUMN_GAP, TABLE_EDGES = 3, 2  # the table's cells: padding 1, a space between, one at each edge
+NAME_LINES = 2  # a problem's name wraps to at most this many lines where the width allows
+
+
+def problem_name(attempt: Attempt) -> str:
+    return attempt.problem.topic or attempt.problem.family_id
+
+
+def answer_cells(attempt: Attempt) -> tuple[str, str, str, str]:
+    """Your answer, the truth, the score and the time, as shown."""
+    result = attempt.result
+    answer = result.parsed_pretty or attempt.answer or "—"
+    return answer, result.truth_pretty, f"{attempt.score:.2f}", clock_text(attempt.seconds)
+
+
+def answers_table(summary: RoundSummary, stacked: bool = False) -> Table:
+    """Every answer: the problem's title (wrapped), the answer and the truth (never wrapped), side
+    by side or (`stacked`) your answer above the truth, which leaves the title more room."""
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, header_style="bold", expand=False)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("problem", ratio=1, min_width=12)
-    for name in ("your answer", "truth"):
+    for name in ("answer / truth",) if stacked else ("your answer", "truth"):
         table.add_column(name, no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("time", justify="right", no_wrap=True)
     for number, attempt in enumerate(summary.attempts, start=1):
-        result = attempt.result
-        table.add_row(
-            str(number),
-            attempt.problem.topic or attempt.problem.family_id,
-            result.parsed_pretty or attempt.answer or "—",
-            result.truth_pretty,
-            f"{attempt.score:.2f}",
-            clock_text(attempt.seconds),
+        answer, truth, score, seconds = answer_cells(attempt)
+        values: tuple[str | Text, ...] = (
+            (Text.assemble(("yours ", "dim"), answer, "\n", ("truth ", "dim"), truth),) if stacked else (answer, truth)
         )
+        table.add_row(str(number), problem_name(attempt), *values, score, seconds)
     return table
+
+
+class AnswersTable:
+    """The answers table laid out for the width it is drawn at: side by side while every problem's
+    name fits in NAME_LINES lines beside its values, else stacked (long names at 80 columns)."""
+
+    def __init__(self, summary: RoundSummary) -> None:
+        self.summary = summary
+
+    def names_fit_side_by_side(self, console: Console, width: int) -> bool:
+        rows = [(str(number), *answer_cells(attempt)) for number, attempt in enumerate(self.summary.attempts, 1)]
+        headers = ("#", "your answer", "truth", "score", "time")
+        widths = [max(cell_len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+        room = width - sum(widths) - COLUMN_GAP * len(widths) - TABLE_EDGES
+        return room > 0 and all(
+            len(Text(problem_name(attempt)).wrap(console, room)) <= NAME_LINES for attempt in self.summary.attempts
+        )
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield answers_table(self.summary, stacked=not self.names_fit_side_by_side(console, options.max_width))
 
 
 def top(summary: RoundSummary) -> Group:
     """The headline and the answers (the table only when there are answers)."""
     parts: list[RenderableType] = [headline(summary)]
     if summary.attempts:
-        parts += [Text(""), answers_table(summary)]
+        parts += [Text(""), AnswersTable(summary)]
     return Group(*parts)
 
 
