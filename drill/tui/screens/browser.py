@@ -105,13 +105,12 @@ class BrowserScreen(ItemActions[None]):
 
     @work(thread=True, group="browser", exit_on_error=False)
     def load(self) -> None:
-        """Every item, read once; filtering and search then happen in memory. The estimates' templates
-        are shown at once, then read as their example draws (which take longer: sympy)."""
+        """Every item, read once, each estimate read as its example draw (sympy is warm by then: the
+        app warms it up as it opens); filtering and search then happen in memory."""
         from drill.store.browse import item_rows
 
         rows = item_rows(self.study.engine, self.study.config.leech_threshold)
         stability = self.study.browsing.measures_stability()
-        self.app.call_from_thread(self.loaded, rows, stability)
         self.app.call_from_thread(self.loaded, self.study.estimation.as_drawn(rows), stability)
 
     def loaded(self, rows: list[ItemRow], stability: bool) -> None:
