@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from datetime import date
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +32,12 @@ def _parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="drill", description="Practise for ML-systems interviews in the terminal.")
     parser.add_argument("--version", action="version", version=f"drill {__version__}")
+    parser.add_argument(
+        "--today",
+        type=plan.day_argument,
+        metavar="YYYY-MM-DD",
+        help="study as if today were this day (also DRILL_TODAY): to practise a schedule, or for tests",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(handler=cmd_tui)
     review.register(commands)
@@ -51,6 +58,25 @@ def _parser() -> argparse.ArgumentParser:
     imports.register(commands)
     mock.register(commands)
     return parser
+
+
+def _practise(today: date | None) -> None:
+    """Make `today` (else DRILL_TODAY's day, else none) the study day of every command and the app."""
+    from drill.days import TODAY_VARIABLE, as_day, practise_on
+    from drill.errors import UserFacingError
+
+    if today is None and (variable := os.environ.get(TODAY_VARIABLE)):
+        try:
+            today = as_day(variable)
+        except ValueError as error:
+            raise UserFacingError(f"{TODAY_VARIABLE}: {error}") from None
+    rollover_hour = 0
+    if today is not None:
+        from drill.config import Config
+        from drill.paths import Paths
+
+        rollover_hour = Config.load(Paths.resolve().config).rollover_hour
+    practise_on(today, rollover_hour)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -101,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from drill.errors import UserFacingError
 
     try:
+        _practise(args.today)
         code = args.handler(args)
         sys.stdout.flush()
         return code
@@ -135,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"drill: not saved — {reason}", file=sys.stderr)  # one line, never the SQL behind it
         return 1
+    finally:
+        from drill.days import practise_on
+
+        practise_on(None, 0)  # the real day again for whatever runs next in this process (tests)
 
 
 def _disk_full(error: BaseException) -> str | None:

@@ -1,7 +1,8 @@
 """`drill import FILE [--block B] [--topic T] [--write-ids] [--json]` and `drill import --history FILE`.
 
 Only argparse is imported here; the handler imports the importers when it runs. A history import
-shows its progress on stderr when that is a terminal (rich's progress bar, gone when it ends).
+backs the database up first (its report says where) and shows its progress on stderr when that is
+a terminal (rich's progress bar, gone when it ends).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from drill.interop.anki_import import AnkiImportReport
     from drill.interop.deck_import import ImportReport
     from drill.interop.history_csv import HistoryImportReport, Progress
+    from drill.paths import Paths
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,8 +61,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.history and (args.block or args.topic or args.write_ids):
         print("drill: --block, --topic and --write-ids are for card imports, not --history", file=sys.stderr)
         return 2
+    report: HistoryImportReport | ImportReport | AnkiImportReport
+    lines: list[str] = []  # after the report's
+    extra: dict[str, str | None] = {}  # in its JSON
     try:
-        report = _import_history(args.file) if args.history else _import_deck(args)
+        if args.history:
+            report, backup = _import_history(args.file)
+            lines, extra = [_backup_line(backup)], {"backup": None if backup is None else str(backup)}
+        else:
+            report = _import_deck(args)
     except InteropError as error:
         for line in error.lines():
             print(line, file=sys.stderr)
@@ -70,9 +79,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         )
         return 1
     if args.json:
-        print_json(report.model_dump(mode="json"))
+        print_json(report.model_dump(mode="json") | extra)
     else:
-        print("\n".join(report.lines()))
+        print("\n".join([*report.lines(), *lines]))
     return 0
 
 
@@ -124,16 +133,34 @@ def _readable_again(source: Path, data: bytes) -> Iterator[Path]:
         yield copy
 
 
-def _import_history(path: Path) -> HistoryImportReport:
+def _import_history(path: Path) -> tuple[HistoryImportReport, Path | None]:
+    """Import the review log at `path` after backing the database up: the report and the backup."""
     from drill.interop.history_csv import import_history
     from drill.study import Study
 
     study = Study.open()
     try:
+        backup = _back_up(study.paths, study.config.backups_keep_manual)
         with _progress_bar() as progress:
-            return import_history(study, path, progress)
+            return import_history(study, path, progress), backup
     finally:
         study.close()
+
+
+def _back_up(paths: Paths, keep: int) -> Path | None:
+    """A backup of the database as `drill backup` makes one (`keep` of those kept); None with DRILL_DB_URL."""
+    from drill.days import utc_now
+    from drill.store.backup import make_backup, uses_server
+
+    return None if uses_server() else make_backup(paths.database, paths.backups, keep, utc_now())
+
+
+def _backup_line(backup: Path | None) -> str:
+    from drill.store.backup import SERVER_MESSAGE
+
+    if backup is None:
+        return f"no backup before the import: {SERVER_MESSAGE}"
+    return f"backup before the import: {backup} (drill restore {backup} undoes the import)"
 
 
 @contextmanager

@@ -13,20 +13,23 @@ from drill.words import counted
 if TYPE_CHECKING:
     from drill.home import HomeSummary
     from drill.interview.pace import Reach
-    from drill.schedule.plan import DayLoad
+    from drill.schedule.plan import DayLoad, Plan
 
 
-def _day(value: str) -> date:
+def day_argument(value: str) -> date:
+    """A YYYY-MM-DD argument (argparse's type), or the error saying what a date looks like."""
+    from drill.days import as_day
+
     try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date like 2026-12-01: {value!r}") from None
+        return as_day(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     plan = commands.add_parser("plan", help="set the interview date and show the plan to it")
     which = plan.add_mutually_exclusive_group()
-    which.add_argument("--interview", type=_day, metavar="YYYY-MM-DD", help="set the interview date")
+    which.add_argument("--interview", type=day_argument, metavar="YYYY-MM-DD", help="set the interview date")
     which.add_argument("--clear", action="store_true", help="remove the interview date")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     plan.set_defaults(handler=cmd_plan)
@@ -59,13 +62,25 @@ def cmd_plan(args: argparse.Namespace) -> int:
         reach = (
             plan_reach(study.engine, study.config, study.today, study.fsrs_settings, plan.new_per_day) if plan else None
         )
+        warning = over_pace(plan, study.config.new_per_day) if plan else None
     finally:
         study.close()
     if args.json:
-        print_json(_json(home, reach))
+        print_json(_json(home, reach) | {"warning": warning})
     else:
-        print(_text(home, reach))
+        print(_text(home, reach, warning))
     return 0
+
+
+def over_pace(plan: Plan, new_per_day: int) -> str | None:
+    """What to say when the plan needs more new items a day than config.toml's new_per_day (the
+    daily study the user set aside); None when it does not."""
+    if plan.new_per_day_needed <= new_per_day:
+        return None
+    return (
+        f"Warning: the plan needs {plan.new_per_day_needed} new items a day, more than new_per_day = "
+        f"{new_per_day} in config.toml sets aside for them; set a later interview date or a larger new_per_day"
+    )
 
 
 def _json(home: HomeSummary, reach: Reach | None) -> dict[str, object]:
@@ -84,7 +99,7 @@ def _json(home: HomeSummary, reach: Reach | None) -> dict[str, object]:
     }
 
 
-def _text(home: HomeSummary, reach: Reach | None) -> str:
+def _text(home: HomeSummary, reach: Reach | None, warning: str | None = None) -> str:
     if home.interview_date is None:
         return "No interview date set. Set one with: drill plan --interview YYYY-MM-DD"
     plan = home.plan
@@ -97,6 +112,8 @@ def _text(home: HomeSummary, reach: Reach | None) -> str:
         f"New items: {plan.unseen} unseen → {plan.new_per_day_needed}/day needed, pace {plan.new_per_day}/day"
         + ("" if plan.finishes_new else " (cannot finish within the daily maximum)"),
     ]
+    if warning is not None:
+        lines.append(warning)
     if plan.days_over_maximum:
         lines.append(
             f"{counted(plan.days_over_maximum, 'day')} plan more than "

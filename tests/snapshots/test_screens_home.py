@@ -1,4 +1,4 @@
-"""Snapshots of home (fresh, with a history, towards an interview date, over a damaged database),
+"""Snapshots of home (fresh, with a history, towards an interview date with its readiness, over a damaged database),
 help (F1) and the interview-date dialog, at 80×24 and 120×36."""
 
 from pathlib import Path
@@ -42,7 +42,14 @@ async def failed(pilot) -> None:
 )
 def test_home(snap_compare, small_paths, clock, size, prepare) -> None:
     prepare(small_paths, clock)
-    assert snapshot(snap_compare, small_paths, clock, size, home)
+    assert snapshot(snap_compare, small_paths, clock, size, home_with_readiness)
+
+
+async def home_with_readiness(pilot) -> None:
+    """Home, and with an interview date the readiness it is heading for, worked out after the counts."""
+    await home(pilot)
+    if pilot.app.study.config.interview_date is not None:
+        await wait_until(pilot, lambda: pilot.app.home_screen.has_class("readiness-read"))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -82,7 +89,7 @@ def test_interview_date_dialog(snap_compare, small_paths, clock, size, config, t
     (small_paths.home / "config.toml").write_text(config)
 
     async def steps(pilot) -> None:
-        await home(pilot)
+        await home_with_readiness(pilot)
         await pilot.press("i")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, AskDate))
         if typed:

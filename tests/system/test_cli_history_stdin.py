@@ -57,7 +57,9 @@ def test_a_file_redirected_to_standard_input_imports(log: bytes, tmp_path: Path,
     with source.open("rb") as stdin:
         done = drill("import", "--history", name, "--json", stdin=stdin)
     assert (done.returncode, done.stderr) == (0, "")
-    assert json.loads(done.stdout) == {
+    report = json.loads(done.stdout)
+    assert Path(report.pop("backup")).parent == Paths.resolve().backups
+    assert report == {
         "path": name,
         "rows": 3,
         "added": 2,

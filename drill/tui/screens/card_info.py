@@ -1,15 +1,17 @@
 """Card info: one item's prompt and answer (Markdown), its state, and its whole history — every
-review, estimation attempt and drill attempt. `s` suspends or unsuspends, `f` forgets, `e` edits;
-Escape goes back to the browser with the item as it now is."""
+review, estimation attempt and drill attempt, and each edit of its text. `s` suspends or
+unsuspends, `f` forgets, `e` edits; Escape goes back to the browser with the item as it now is."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -25,6 +27,7 @@ from drill.words import counted
 
 if TYPE_CHECKING:
     from drill.store.browse import DrillEntry, EstimateEntry, ItemInfo, ItemRow, ReviewEntry
+    from drill.store.text_revisions import TextRevision
     from drill.study import Study
 
 
@@ -131,6 +134,41 @@ def drills_table(attempts: tuple[DrillEntry, ...]) -> Table:
     return grid
 
 
+QUOTED = 48  # characters of a changed line quoted in the revisions table
+
+
+def text_change(name: str, before: str, after: str) -> str | None:
+    """How `after` differs from `before`, in lines (None: not at all): "answer +2 −1 lines, now
+    “…”", quoting the first line added, else the first removed."""
+    if before == after:
+        return None
+    diff = list(difflib.ndiff(before.splitlines(), after.splitlines()))
+    added = [line[2:].strip() for line in diff if line.startswith("+ ")]
+    removed = [line[2:].strip() for line in diff if line.startswith("- ")]
+    counts = [f"+{len(added)}"] if added else []
+    counts += [f"−{len(removed)}"] if removed else []
+    if not counts:
+        return f"{name} line endings"  # the same lines: only a final line break differs
+    change = f"{name} {' '.join(counts)} {'line' if len(added) + len(removed) == 1 else 'lines'}"
+    said, line = ("now", next(filter(None, added), "")) if any(added) else ("was", next(filter(None, removed), ""))
+    if not line:
+        return change
+    return f"{change}, {said} “{line if len(line) <= QUOTED else line[: QUOTED - 1] + '…'}”"
+
+
+def revisions_table(revisions: list[TextRevision]) -> Table:
+    grid = table("when", "what changed")
+    for revision in revisions:
+        changes = (
+            text_change("prompt", revision.prompt_before, revision.prompt_after),
+            text_change("answer", revision.answer_before, revision.answer_after),
+        )
+        grid.add_row(
+            local_time(revision.replaced_at.isoformat()), "; ".join(filter(None, changes)) or "not its prompt or answer"
+        )
+    return grid
+
+
 class CardInfoScreen(ItemActions["ItemRow | None"]):
     """One item in full; dismissed with its row as it is now."""
 
@@ -174,6 +212,10 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
             if info.drills or row.kind == "coding":
                 yield Static(f"Drill attempts ({len(info.drills)})", classes="info-heading")
                 yield Static(drills_table(info.drills), id="info-drills")
+            # the edits of its text, once read (none: nothing is shown)
+            for revisions in (Static(classes="info-heading", id="info-revisions-heading"), Static(id="info-revisions")):
+                revisions.display = False
+                yield revisions
         yield Footer(compact=True, show_command_palette=False)
 
     def prompt(self, row: ItemRow) -> str:
@@ -182,12 +224,29 @@ class CardInfoScreen(ItemActions["ItemRow | None"]):
     def on_mount(self) -> None:
         self.sub_title = "Card info"
         self.query_one("#card-info").focus()
+        self.read_revisions()
+
+    @work(thread=True, exclusive=True, group="revisions", exit_on_error=False)
+    def read_revisions(self) -> None:
+        from drill.store.text_revisions import text_revisions
+
+        revisions = text_revisions(self.study.engine, self.info.row.item_id)
+        self.app.call_from_thread(self.show_revisions, revisions)
+
+    def show_revisions(self, revisions: list[TextRevision]) -> None:
+        heading = self.query_one("#info-revisions-heading", Static)
+        heading.update(f"Text revisions ({len(revisions)})")
+        self.query_one("#info-revisions", Static).update(revisions_table(revisions))
+        for shown in (heading, self.query_one("#info-revisions", Static)):
+            shown.display = bool(revisions)
+        self.add_class("revisions-read")
 
     def row_changed(self, row: ItemRow) -> None:
         self.info = replace(self.info, row=row)
         self.query_one("#info-state", Static).update(state_line(row, self.study.today, self.stability))
         self.query_one("#info-prompt", Markdown).update(self.prompt(row))
         self.query_one("#info-answer", Markdown).update(row.answer)
+        self.read_revisions()  # an edit here adds one
 
     def action_toggle_suspended(self) -> None:
         self.toggle_suspended(self.info.row)

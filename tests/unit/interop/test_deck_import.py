@@ -12,6 +12,7 @@ import sqlite3
 import sys
 import types
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 from helpers import hashcards
@@ -390,9 +391,9 @@ def test_cli_history_import_hands_the_file_to_the_history_importer(capsys, monke
 
     monkeypatch.setitem(sys.modules, "drill.interop.history_csv", types.SimpleNamespace(import_history=import_history))
     assert main(["import", "--history", str(tmp_path / "log.csv")]) == 0
-    assert capsys.readouterr().out == "3 reviews imported\n"
+    assert capsys.readouterr().out.startswith("3 reviews imported\nbackup before the import: ")
     assert main(["import", "--history", str(tmp_path / "log.csv"), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"imported": 3}
+    assert json.loads(capsys.readouterr().out) == {"imported": 3, "backup": ANY}
     assert main(["import", "--history", str(tmp_path / "bad.csv")]) == 1
     assert capsys.readouterr().err.startswith(f"{tmp_path / 'bad.csv'}:2: bad rating\n")
     assert seen == [("Study", tmp_path / "log.csv")] * 2 + [("Study", tmp_path / "bad.csv")]

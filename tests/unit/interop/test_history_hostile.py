@@ -174,11 +174,16 @@ def test_progress_is_drawn_on_a_terminal_and_the_json_stays_the_same(
     }
     assert main(["import", "--history", str(source), "--json"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == report and captured.err == ""  # no terminal: no progress
+    first = json.loads(captured.out)
+    first_backup = first.pop("backup")
+    assert first_backup.endswith(".sqlite")  # the database before the import, backed up
+    assert first == report and captured.err == ""  # no terminal: no progress
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(["import", "--history", str(source), "--json"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {**report, "added": 0, "skipped_duplicates": 30_000, "items_rebuilt": 0}
+    second = json.loads(captured.out)
+    assert second.pop("backup") != first_backup
+    assert second == {**report, "added": 0, "skipped_duplicates": 30_000, "items_rebuilt": 0}
     assert "checking" in captured.err and "importing" in captured.err
 
 

@@ -88,16 +88,20 @@ def test_the_cli_lists_interviews_and_stats_carry_them(study, capsys) -> None:
     abandoned = run_interview(study, InterviewSettings(grill=1, pitch_seconds=0, estimates=0), ended="abandoned")
     study.drain()
     assert main(["mock", "--history", "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)
+    both = json.loads(capsys.readouterr().out)
+    listed = both["interviews"]
+    assert both["rounds"] == []
     assert [entry["id"] for entry in listed] == [abandoned.interview_id, card.interview_id]
     assert listed[1]["sections"]["pitch"] == {"planned": 1, "answered": 1, "score": 0.6667, "seconds": 45.0}
     assert [answer["item_id"] for answer in listed[1]["answers"]] == [item for _, item in card.items]
     assert listed[0]["abandoned"] and listed[0]["ended"] == "abandoned"
 
     assert main(["mock", "--history"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    heading, *lines, _, round_heading, no_round = capsys.readouterr().out.splitlines()
+    assert (heading, round_heading) == ("Mock interviews", "Mock estimation rounds")
     assert len(lines) == 2 and "abandoned" in lines[0] and "grill questions 67% (1/1)" in lines[1]
     assert lines[1].startswith("2026-11-22 15:00 ")  # local time (this test runs in UTC)
+    assert no_round.startswith("none yet")
 
     assert main(["stats", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)["mock_interviews"]
@@ -112,9 +116,10 @@ def test_the_cli_lists_interviews_in_local_time(study, capsys, in_kolkata) -> No
     run_interview(study, InterviewSettings(grill=1, pitch_seconds=0, estimates=0))
     study.drain()
     assert main(["mock", "--history"]) == 0
-    assert capsys.readouterr().out.startswith("2026-11-22 20:30 ")  # 15:00 UTC
+    assert capsys.readouterr().out.startswith("Mock interviews\n2026-11-22 20:30 ")  # 15:00 UTC
     assert main(["mock", "--history", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["started_at"].startswith("2026-11-22T15:00")  # JSON: UTC
+    listed = json.loads(capsys.readouterr().out)["interviews"]
+    assert listed[0]["started_at"].startswith("2026-11-22T15:00")  # JSON: UTC
 
 
 def test_drill_mock_runs_the_tui_on_the_interview_setup(drill_home, monkeypatch) -> None:
