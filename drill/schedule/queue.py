@@ -105,6 +105,17 @@ def interleave_blocks(items: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def room_left(limits: Limits) -> int:
+    """Reviews still allowed today."""
+    return max(0, limits.max_reviews_per_day - limits.reviews_done_today)
+
+
+def fills_day(due: Iterable[Candidate], limits: Limits, reviewed_today: Iterable[Candidate] = ()) -> bool:
+    """Whether `due` alone fills today's room, siblings left out: then no new item, nor any item
+    due after them, is shown. (How many siblings burying leaves out does not depend on the order.)"""
+    return len(bury(due, reviewed_today)) >= room_left(limits)
+
+
 def build(
     due: list[Candidate], new: list[Candidate], limits: Limits, reviewed_today: Iterable[Candidate] = ()
 ) -> list[str]:
@@ -120,5 +131,4 @@ def build(
     shown = list(reviewed_today)
     ordered_due = bury(ordered_due, shown)
     new = bury(new, shown + ordered_due)
-    room = max(0, limits.max_reviews_per_day - limits.reviews_done_today)
-    return [c.item_id for c in spread_kinds((ordered_due + choose_new(new, limits))[:room])]
+    return [c.item_id for c in spread_kinds((ordered_due + choose_new(new, limits))[: room_left(limits)])]

@@ -42,24 +42,39 @@ class DayProgress(ReadModel):
 
 # The queue's lanes: each block's due items (each kind's unseen items in a block) in its own order,
 # read from the covering indexes ix_item_due and ix_item_new.
-_DUE_LANES = (
-    select(
-        item.c.id,
-        item.c.block,
-        item.c.due_day,
-        item.c.kind,
-        item.c.siblings,
-        item.c.position,
-        func.row_number().over(partition_by=item.c.block, order_by=(item.c.due_day, item.c.position)).label("lane"),
+def _due_lanes(until: ColumnElement[Any]) -> Select[Any]:
+    """Each block's first `per_block` due items, due no later than `until`, most overdue first."""
+    lanes = (
+        select(
+            item.c.id,
+            item.c.block,
+            item.c.due_day,
+            item.c.kind,
+            item.c.siblings,
+            item.c.position,
+            func.row_number().over(partition_by=item.c.block, order_by=(item.c.due_day, item.c.position)).label("lane"),
+        )
+        .where(ACTIVE, item.c.due_day <= until)
+        .subquery("lanes")
     )
+    return (
+        select(lanes.c.id, lanes.c.block, lanes.c.due_day, lanes.c.kind, lanes.c.siblings)
+        .where(lanes.c.lane <= bindparam("per_block"))
+        .order_by(lanes.c.due_day, lanes.c.position)
+    )
+
+
+# The due day of the due item after the first `skip` (most overdue first); NULL: no more are due.
+_NTH_DUE_DAY = (
+    select(item.c.due_day)
     .where(ACTIVE, item.c.due_day <= bindparam("today"))
-    .subquery("lanes")
+    .order_by(item.c.due_day)
+    .limit(1)
+    .offset(bindparam("skip", type_=Integer))
+    .scalar_subquery()
 )
-DUE = (
-    select(_DUE_LANES.c.id, _DUE_LANES.c.block, _DUE_LANES.c.due_day, _DUE_LANES.c.kind, _DUE_LANES.c.siblings)
-    .where(_DUE_LANES.c.lane <= bindparam("per_block"))
-    .order_by(_DUE_LANES.c.due_day, _DUE_LANES.c.position)
-)
+DUE = _due_lanes(bindparam("today"))
+FIRST_DUE = _due_lanes(func.coalesce(_NTH_DUE_DAY, bindparam("today")))
 _NEW_LANES = (
     select(
         item.c.id,
@@ -79,22 +94,25 @@ NEW = (
 )
 
 
-def queue_candidates(engine: Engine, today: date, per_block: int) -> tuple[list[Candidate], list[Candidate]]:
-    """Due items (not yet seen today) and unseen items, at most `per_block` of each per block
-    (and, for unseen items, per kind in a block), coding drills included.
+def due_candidates(engine: Engine, today: date, per_block: int, first: int | None = None) -> list[Candidate]:
+    """Due items, coding drills included, at most `per_block` per block: the queue keeps each
+    block's own order, so nothing past a block's first `per_block` can ever be chosen today.
 
-    The queue keeps each block's own order, so nothing past a block's first `per_block`
-    items can ever be chosen today: the database is asked for no more than that.
+    With `first` (at least 1), only those due no later than the day the first `first` of them
+    (most overdue first) reach: the queue takes due items by due day, so the later ones follow at
+    least `first` others (drill.schedule.queue.fills_day says whether they are enough).
     """
+    statement, parameters = (DUE, {}) if first is None else (FIRST_DUE, {"skip": first - 1})
     with engine.connect() as connection:
-        due = [
-            Candidate(row[0], row[1], as_date(row[2]), row[3], row[4])
-            for row in connection.execute(DUE, {"today": today, "per_block": per_block})
-        ]
-        new = [
-            Candidate(row[0], row[1], None, row[2], row[3]) for row in connection.execute(NEW, {"per_block": per_block})
-        ]
-    return due, new
+        rows = connection.execute(statement, {"today": today, "per_block": per_block, **parameters})
+        return [Candidate(row[0], row[1], as_date(row[2]), row[3], row[4]) for row in rows]
+
+
+def new_candidates(engine: Engine, per_block: int) -> list[Candidate]:
+    """Unseen items in content order, coding drills included, at most `per_block` of each kind per block."""
+    with engine.connect() as connection:
+        rows = connection.execute(NEW, {"per_block": per_block})
+        return [Candidate(row[0], row[1], None, row[2], row[3]) for row in rows]
 
 
 DUE_LOAD = (

@@ -49,29 +49,38 @@ class Reviews:
         self.study = study
 
     def queue(self) -> list[str]:
-        """Today's item ids in review order."""
+        """Today's item ids in review order.
+
+        Due items come first, by due day: only those up to the day today's room is reached are
+        read (all of them when a sibling left out makes those too few), and unseen items only
+        when the due ones leave room.
+        """
         study, config = self.study, self.study.config
-        today = study.today
-        progress = queries.day_progress(study.engine, today)
-        room = max(0, config.max_reviews_per_day - progress.reviews_done)
-        due, new = queries.queue_candidates(study.engine, today, per_block=room)
-        new_per_day = config.new_per_day
+        engine, today = study.engine, study.today
+        progress = queries.day_progress(engine, today)
         today_plan = study.interview_plan(today)
-        if today_plan is not None:
-            # Items due after the interview get an effective due day in its final days; nothing is stored.
-            interview = today_plan.interview
-            start = planning.window_start(interview, config.plan_window_days)
-            due += queries.brought_forward(study.engine, today, interview, start, min(room, today_plan.bring_today))
-            new_per_day = today_plan.new_per_day
         limits = queue.Limits(
-            new_per_day=new_per_day,
+            new_per_day=config.new_per_day if today_plan is None else today_plan.new_per_day,
             max_reviews_per_day=config.max_reviews_per_day,
             new_done_today=progress.new_done,
             reviews_done_today=progress.reviews_done,
             new_mix=config.new_mix,
             new_done_by_kind=progress.new_done_by_kind,
         )
-        return queue.build(due, new, limits, queries.reviewed_today(study.engine, today))
+        room = queue.room_left(limits)
+        if room == 0:
+            return []
+        shown = queries.reviewed_today(engine, today)
+        due = queries.due_candidates(engine, today, per_block=room, first=room)
+        if len(due) >= room and not queue.fills_day(due, limits, shown):
+            due = queries.due_candidates(engine, today, per_block=room)
+        if today_plan is not None:
+            # Items due after the interview get an effective due day in its final days; nothing is stored.
+            interview = today_plan.interview
+            start = planning.window_start(interview, config.plan_window_days)
+            due += queries.brought_forward(engine, today, interview, start, min(room, today_plan.bring_today))
+        new = [] if queue.fills_day(due, limits, shown) else queries.new_candidates(engine, per_block=room)
+        return queue.build(due, new, limits, shown)
 
     def cards(self, ids: list[str]) -> list[Card]:
         """The cards for `ids` in that order, each leech marked with why it is one."""

@@ -100,7 +100,9 @@ class DrillApp(ShowsWorkerFailures, Routes):
         return self.home_screen
 
     def on_mount(self) -> None:
-        self.open_study()
+        # After home's first frame, which "Opening your study…" already fills: the opening thread
+        # would take the interpreter from that frame's layout and rendering.
+        self.call_after_refresh(self.open_study)
         for hangup in HANGUPS:
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # Windows, threads
                 asyncio.get_running_loop().add_signal_handler(hangup, self._hung_up)
