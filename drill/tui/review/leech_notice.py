@@ -21,7 +21,8 @@ class ShowsLeech(Protocol):
 def say_leech(app: App[None], flagged: Flagged) -> None:
     """In the result on screen (an estimate's in a review, a drill given up) when it is the flagged
     item's, else a notice."""
-    screen = app.screen
+    stack = app.screen_stack
+    screen = stack[-1] if stack else None  # none before the first screen or after the last
     for place in (screen, getattr(screen, "view", None)):
         if isinstance(place, ShowsLeech) and place.show_leech(flagged):
             return
