@@ -16,7 +16,10 @@ comes with a same-run baseline and the ratio (drill / baseline; below 1 is faste
 - `drill scheduler optimize`, the whole process (with its peak memory), against Anki's FSRS
   optimizer (compute_fsrs_params, the same fsrs-rs) over the whole collection, the call alone;
   Anki's parameters are scored as drill scores its own (the log loss over every scored review);
-- `drill stats --json`, the whole process, against a process that only imports sqlalchemy.
+- `drill stats --json`, the whole process, against a process that only imports sqlalchemy;
+- the stats screen's period switch (its worker's load, drill.stats.report.load_report, given the
+  figures shown before it, as the screen gives them) for each period, and home's counts
+  (Study.browsing.home), each against the same on a fresh home: the same items, no history.
 
 `--items N --reviews N` builds a small store with large_home alone instead (reviews five
 minutes apart within the last year), for the smoke test (tests/system/test_bench_scale.py).
@@ -321,6 +324,53 @@ def stats_json_figures(home: Path, runs: int) -> dict[str, Any]:
     }
 
 
+def _switches_and_home(home: Path, runs: int) -> tuple[dict[str, float], float]:
+    """Medians in ms: each period's load after the one before it (the screen's `p`, round the
+    periods `runs` times), and home's counts."""
+    from drill.paths import Paths
+    from drill.stats.report import PERIODS, load_report
+    from drill.store.stats.scope import period_key
+    from drill.study import Study
+
+    study = Study.open(Paths(home))
+    try:
+        shown = load_report(study)  # the screen's first load, on opening it
+        switches: dict[str, list[float]] = {period_key(period): [] for period in PERIODS}
+        for _ in range(runs):
+            for period in (*PERIODS[1:], PERIODS[0]):
+                start = time.perf_counter()
+                shown = load_report(study, period, None, shown)
+                switches[period_key(period)].append((time.perf_counter() - start) * 1000)
+        counts = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            study.browsing.home()
+            counts.append((time.perf_counter() - start) * 1000)
+    finally:
+        study.close()
+    return {key: statistics.median(times) for key, times in switches.items()}, statistics.median(counts)
+
+
+def screen_figures(home: Path, items: int, runs: int) -> dict[str, Any]:
+    """The stats screen's period switches and home's counts, against a fresh home of `items` items."""
+    fresh = Path(tempfile.mkdtemp(prefix="drill-bench-scale-fresh-")) / "home"
+    try:
+        large_home.build(fresh, items=items, reviews=0)
+        baseline, baseline_home = _switches_and_home(fresh, runs)
+        drill, drill_home = _switches_and_home(home, runs)
+    finally:
+        shutil.rmtree(fresh.parent, ignore_errors=True)
+    figures: dict[str, Any] = {}
+    for key, ms in drill.items():
+        figures[f"stats_switch_to_{key}_drill_ms_median"] = round(ms, 1)
+        figures[f"stats_switch_to_{key}_fresh_home_ms_median"] = round(baseline[key], 1)
+        figures[f"stats_switch_to_{key}_ratio_to_fresh_home"] = _ratio(ms, baseline[key])
+    figures["home_counts_drill_ms_median"] = round(drill_home, 1)
+    figures["home_counts_fresh_home_ms_median"] = round(baseline_home, 1)
+    figures["home_counts_ratio_to_fresh_home"] = _ratio(drill_home, baseline_home)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=FULL[0])
@@ -349,6 +399,7 @@ def main(argv: list[str] | None = None) -> None:
         start = time.perf_counter()
         Study.open(Paths(home)).close()  # a store built in SQL is brought up to date once, not timed below
         figures["first_open_s"] = round(time.perf_counter() - start, 1)
+        figures.update(screen_figures(home, args.items, args.runs))
         figures.update(queue_figures(home, work / "collection.anki2", args.runs))
         figures.update(stats_json_figures(home, args.runs))
         figures.update(optimize_figures(home, work / "collection.anki2"))

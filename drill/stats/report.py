@@ -53,8 +53,12 @@ def scope_for(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: st
     )
 
 
-def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> StatsReport:
-    """The figures for the stats screen (run it in a worker thread): pending grades land first."""
+def load_report(
+    study: StatsSource, period: int | None = DEFAULT_PERIOD, block: str | None = None, kept: StatsReport | None = None
+) -> StatsReport:
+    """The figures for the stats screen (run it in a worker thread): pending grades land first.
+    `kept`: the figures the screen shows now, whose period-independent ones a period switch keeps
+    (drill.store.stats.figures.collect)."""
     from drill.store.queries import day_progress
 
     study.settle()
@@ -62,7 +66,7 @@ def load_report(study: StatsSource, period: int | None = DEFAULT_PERIOD, block: 
     progress = day_progress(study.engine, scope.today)
     plan = study.interview_plan(scope.today)
     pace = plan.new_per_day if plan is not None else study.config.new_per_day
-    return collect(study.engine, scope, pace - progress.new_done, plan)
+    return collect(study.engine, scope, pace - progress.new_done, plan, kept)
 
 
 class Stats(BaseModel):

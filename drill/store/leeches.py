@@ -1,8 +1,8 @@
-"""Lapses and failed runs, counted from the stored reviews (drill.schedule.leech says what makes a
-leech). A lapse is a counted Again on an item that had been learned (repetitions before it > 0); a
-failed run is the counted Agains since the item's last counted pass: failed study days in a row,
-same-day repeats left out. Each query reads every item, or only `ids` when given (through the
-review index on item_id)."""
+"""Lapses and failed runs (drill.schedule.leech says what makes a leech). A lapse is a counted Again
+on an item that had been learned (repetitions before it > 0: tables.LAPSE), counted per item by the
+review table's triggers (item.lapse_count); a failed run is the counted Agains since the item's
+last counted pass: failed study days in a row, same-day repeats left out. Each query reads every
+item, or only `ids` when given."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from collections.abc import Collection, Mapping
 from sqlalchemy import Connection, Engine, Select, func, select, update
 
 from drill.schedule.leech import RUN_KINDS, Standing
-from drill.store.tables import LAPSE, item, review
+from drill.store.tables import item, review
 from drill.store.transactions import writing
 
 AGAIN = 1
-# ix_review_lapse's own WHERE, as it stands, so SQLite reads that index.
-LAPSES = select(review.c.item_id, func.count()).where(LAPSE).group_by(review.c.item_id)
+# Each item's lapses as the review table's triggers count them (revision 0014).
+LAPSES = select(item.c.id, item.c.lapse_count).where(item.c.lapse_count > 0)
 # Failed study days (counted Agains: the first grade of a day) after the item's last counted pass,
 # item by item: the few estimation families and drills drive it, each reading its own reviews
 # through ix_review_item.
@@ -46,7 +46,7 @@ def _counted(connection: Connection, query: Select[str, int], ids: Collection[st
 
 def lapse_counts(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:
     """Lapses per item (items without any left out)."""
-    return _counted(connection, LAPSES if ids is None else LAPSES.where(review.c.item_id.in_(list(ids))), ids)
+    return _counted(connection, LAPSES if ids is None else LAPSES.where(item.c.id.in_(list(ids))), ids)
 
 
 def failed_runs(connection: Connection, ids: Collection[str] | None = None) -> dict[str, int]:

@@ -15,7 +15,7 @@ from drill.schedule.plan import PlanCounts
 from drill.schedule.queue import Candidate
 from drill.schedule.records import Card
 from drill.store.dialect import Dialect, as_date, as_day, dialect
-from drill.store.tables import estimate_attempt, item, review
+from drill.store.tables import estimate_attempt, item, review, review_day
 
 if TYPE_CHECKING:
     from sqlalchemy import ColumnElement, Row, Select
@@ -259,9 +259,17 @@ BLOCK_ITEMS = (
     .where(ACTIVE)
     .group_by(item.c.block)
 )
-# per item through the review index: far cheaper than joining every review row
-_ITEM_REVIEWS = select(func.count()).where(review.c.item_id == item.c.id).scalar_subquery()
-BLOCK_REVIEWS = select(item.c.block, cast(func.sum(_ITEM_REVIEWS), Integer)).group_by(item.c.block)
+# Every block an item has, with its reviews: the day counters' sums (review_day, kept by the review
+# table's triggers), not the reviews themselves.
+_BLOCKS = select(item.c.block).distinct().subquery("blocks")
+_BLOCK_SUMS = (
+    select(review_day.c.block, func.sum(review_day.c.reviews).label("reviews"))
+    .group_by(review_day.c.block)
+    .subquery("sums")
+)
+BLOCK_REVIEWS = select(_BLOCKS.c.block, cast(func.coalesce(_BLOCK_SUMS.c.reviews, 0), Integer)).join_from(
+    _BLOCKS, _BLOCK_SUMS, _BLOCK_SUMS.c.block == _BLOCKS.c.block, isouter=True
+)
 
 
 def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
@@ -289,7 +297,7 @@ def due_drills(engine: Engine, today: date) -> list[str]:
         return list(connection.execute(DUE_DRILLS, {"today": today}).scalars())
 
 
-REVIEWS_TOTAL = select(func.count()).select_from(review)
+REVIEWS_TOTAL = select(cast(func.coalesce(func.sum(review_day.c.reviews), 0), Integer))
 
 
 def reviews_total(engine: Engine) -> int:

@@ -43,6 +43,7 @@ from drill.days import study_day
 from drill.schedule.grading import ItemState
 from drill.schedule.rebuild import FORGET, Forget, Graded, replay
 from drill.schedule.sm2 import BUTTON_QUALITY
+from drill.store.counters import counted_in_bulk
 from drill.store.dialect import as_day
 from drill.store.item_states import SET_STATE, state_params, transition_params
 from drill.store.reschedule import HISTORY, IDS, REWRITE_REVIEW
@@ -224,10 +225,11 @@ class Staging:
     def merge(self, ids: list[str], rollover_hour: int, scheduler: str) -> Merged:
         """In one write transaction: add the staged reviews of `ids` that the store lacks (same item,
         same millisecond) and replay each item's whole history, as stored now, into its new review
-        rows, the stored rows from the first new review on, and its schedule. The merged items'
-        staged reviews are let go once committed."""
+        rows, the stored rows from the first new review on, and its schedule (their review counters
+        moved set-based: drill.store.counters). The merged items' staged reviews are let go once
+        committed."""
         connection = self.connection.execution_options(write=True)  # from now on (in place): BEGIN IMMEDIATE
-        with connection.begin():
+        with connection.begin(), counted_in_bulk(connection, ids):
             stored: dict[str, list[StoredRow]] = defaultdict(list)
             for row in connection.execute(HISTORY, {"ids": ids}):
                 stored[row[0]].append(row)

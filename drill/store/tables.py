@@ -80,6 +80,8 @@ class Item(_Table, table=True):
     fsrs_due_day: date | None = Field(default=None, sa_type=Day)
     errata: str | None = Field(default=None, sa_type=Text)
     siblings: str | None = Field(default=None, sa_type=Text)  # the effective sibling group
+    # Its LAPSE reviews, kept by the review table's triggers (revision 0014) in each review row's transaction.
+    lapse_count: int = Field(default=0, sa_column_kwargs={"server_default": ZERO})
 
 
 class ItemRevision(_Table, table=True):
@@ -134,6 +136,24 @@ class Review(_Table, table=True):
     typed_answer: str | None = Field(default=None, sa_type=Text)
     ticked: str | None = Field(default=None, sa_type=Text)  # JSON list of the checklist points ticked
     cram: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+
+
+class ReviewDay(_Table, table=True):
+    """The reviews of one study day and block, summed (drill.store.counters): kept by the review
+    table's triggers (revision 0014) in the transaction of each review row's change, so the
+    activity figures read a row per day, not every review. Counted reviews are young or mature by
+    their interval before (MATURE_DAYS), passed when not Again."""
+
+    __tablename__ = "review_day"
+
+    study_day: date = Field(primary_key=True, sa_type=Day)
+    block: str = Field(primary_key=True, sa_type=Text)
+    reviews: int
+    duration_ms: int
+    mature: int
+    mature_passed: int
+    young: int
+    young_passed: int
 
 
 class ScheduleEvent(_Table, table=True):
@@ -285,6 +305,7 @@ def _partial_on_postgresql(metadata: MetaData, connection: Connection, **_: Any)
 item: Table = Item.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 item_revision: Table = ItemRevision.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 review: Table = Review.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
+review_day: Table = ReviewDay.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 schedule_event: Table = ScheduleEvent.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 mock_round: Table = MockRound.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped
 estimate_attempt: Table = EstimateAttempt.__table__  # type: ignore[attr-defined]  # SQLModel declares it untyped

@@ -1,8 +1,9 @@
 """Reviews per study day: the calendar heatmap, time spent, streaks and true retention.
 
-One GROUP BY study_day over the covering index ix_review_stats_day gives, per day, the reviews,
-their time and the counted passes of young and mature items; the heatmap, the time series and
-the retention windows are sums over those (at most a few hundred) day rows.
+The review table's triggers keep, per study day and block, the reviews, their time and the
+counted passes of young and mature items (table review_day, revision 0014); the heatmap, the
+time series, the streaks and the retention windows are sums over those (at most a few thousand)
+day rows, however long the history.
 
 True retention is Anki's: among counted reviews (the first of the day for an item) of items
 whose interval was at least 21 days (mature) or 1–20 days (young), the share not graded Again.
@@ -23,8 +24,8 @@ from drill.read_model import ReadModel
 from drill.store.dialect import as_date, as_day, dialect
 from drill.store.rounding import Rounded, Tenths, rounded
 from drill.store.stats.scope import HEATMAP_DAYS, RETENTION_WINDOWS, Scope
-from drill.store.stats.sql import counts, in_block, ratio, rows
-from drill.store.tables import review
+from drill.store.stats.sql import counts, item_block, ratio, rows
+from drill.store.tables import review_day
 
 
 @dataclass(frozen=True)
@@ -134,15 +135,12 @@ def daily(connection: Connection, scope: Scope, first: date) -> dict[date, DayRo
     """Per study day from `first` to today: reviews, time, and counted young and mature passes."""
     found = rows(
         connection,
-        f"""SELECT study_day, COUNT(*), COALESCE(SUM(duration_ms), 0),
-            COUNT(*) FILTER (WHERE counted AND interval_before >= :mature),
-            COUNT(*) FILTER (WHERE counted AND interval_before >= :mature AND button > 1),
-            COUNT(*) FILTER (WHERE counted AND interval_before BETWEEN 1 AND :mature - 1),
-            COUNT(*) FILTER (WHERE counted AND interval_before BETWEEN 1 AND :mature - 1 AND button > 1)
-        FROM review WHERE study_day >= :from_day AND study_day <= :today {in_block(scope)}
+        f"""SELECT study_day, SUM(reviews), SUM(duration_ms), SUM(mature), SUM(mature_passed), SUM(young),
+            SUM(young_passed)
+        FROM review_day WHERE study_day >= :from_day AND study_day <= :today {item_block(scope, "review_day")}
         GROUP BY study_day""",
         scope,
-        (review.c.study_day, *counts("reviews", "ms", "mature", "mature_passed", "young", "young_passed")),
+        (review_day.c.study_day, *counts("reviews", "ms", "mature", "mature_passed", "young", "young_passed")),
         from_day=first.isoformat(),
     )
     return {as_day(row[0]): DayRow(as_day(row[0]), *row[1:]) for row in found}
@@ -152,10 +150,10 @@ def earlier(connection: Connection, scope: Scope, before: date) -> dict[date, Da
     """Per study day before `before`: reviews and time only (what an all-time period shows)."""
     found = rows(
         connection,
-        f"""SELECT study_day, COUNT(*), COALESCE(SUM(duration_ms), 0) FROM review
-        WHERE study_day < :before {in_block(scope)} GROUP BY study_day""",
+        f"""SELECT study_day, SUM(reviews), SUM(duration_ms) FROM review_day
+        WHERE study_day < :before {item_block(scope, "review_day")} GROUP BY study_day""",
         scope,
-        (review.c.study_day, *counts("reviews", "ms")),
+        (review_day.c.study_day, *counts("reviews", "ms")),
         before=before.isoformat(),
     )
     return {as_day(row[0]): DayRow(as_day(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
@@ -165,12 +163,8 @@ def streak(connection: Connection, scope: Scope) -> Streak:
     sql = dialect(connection)
     row = rows(
         connection,
-        # The distinct study days by one index seek each (a skip-scan), then runs of consecutive days.
-        f"""WITH RECURSIVE days(d) AS (
-                SELECT MIN(study_day) FROM review WHERE study_day <= :today
-                UNION ALL
-                SELECT (SELECT MIN(study_day) FROM review WHERE study_day > days.d AND study_day <= :today)
-                FROM days WHERE days.d IS NOT NULL),
+        # The study days with a review (review_day's), then runs of consecutive days.
+        f"""WITH days(d) AS (SELECT DISTINCT study_day FROM review_day WHERE study_day <= :today),
             runs AS (SELECT MIN(d) AS first, MAX(d) AS last, COUNT(*) AS length
                      FROM (SELECT d, {sql.days_between("d", "'2000-01-01'")} - ROW_NUMBER() OVER (ORDER BY d) AS island
                            FROM days WHERE d IS NOT NULL) AS numbered
@@ -183,8 +177,8 @@ def streak(connection: Connection, scope: Scope) -> Streak:
         scope,
         (
             *counts("studied", "current", "length"),
-            column("first", review.c.study_day.type),
-            column("last", review.c.study_day.type),
+            column("first", review_day.c.study_day.type),
+            column("last", review_day.c.study_day.type),
         ),
     )[0]
     return Streak(

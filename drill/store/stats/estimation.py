@@ -210,9 +210,10 @@ def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint,
         for row in rows(
             connection,
             f"""WITH b AS ({dialect(connection).json_ranges(":bounds")}),
+                families AS MATERIALIZED (SELECT id FROM item WHERE item.kind = 'estimate' {block}),
                 x AS (SELECT b.bucket, a.score, a.log_error
-                      FROM b CROSS JOIN item CROSS JOIN estimate_attempt AS a
-                      WHERE a.item_id = item.id AND item.kind = 'estimate' {block}
+                      FROM b CROSS JOIN families CROSS JOIN estimate_attempt AS a
+                      WHERE a.item_id = families.id
                         AND a.attempted_at >= b.lo AND a.attempted_at < b.hi),
                 g AS (SELECT bucket, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
                       FROM x GROUP BY bucket),

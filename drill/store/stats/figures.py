@@ -1,11 +1,12 @@
 """Every figure at once, read in one transaction (the mock interviews after it): the stats report,
 and its JSON for `drill stats --json`.
 
-    collect(engine, scope, new_room, plan=None) -> StatsReport
+    collect(engine, scope, new_room, plan=None, kept=None) -> StatsReport
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from pydantic import Field, computed_field
@@ -119,19 +120,31 @@ class StatsReport(ReadModel):
         return {str(window.days): window for window in self.activity.retention}
 
 
-def collect(engine: Engine, scope: Scope, new_room: int, plan: Plan | None = None) -> StatsReport:
+def _keeps(kept: StatsReport | None, scope: Scope) -> StatsReport | None:
+    """`kept` when it is the same day's and block's figures under another period, else None."""
+    return kept if kept is not None and replace(kept.scope, period=scope.period) == scope else None
+
+
+def collect(
+    engine: Engine, scope: Scope, new_room: int, plan: Plan | None = None, kept: StatsReport | None = None
+) -> StatsReport:
     """All figures for `scope`; `new_room` is how many new items today's queue may still introduce,
-    `plan` the interview plan (its items brought forward today count when no block is chosen)."""
+    `plan` the interview plan (its items brought forward today count when no block is chosen).
+
+    `kept`, the figures of another period just read (a period switch): the figures no period
+    changes (readiness and its calibration, the forecast, the leeches, the mock interviews) are
+    taken from it when it has the same day and block, and only the period's are read."""
     forward = plan.bring_today if plan is not None and scope.block is None else 0
+    same = _keeps(kept, scope)
     with engine.connect() as connection:
         if connection.dialect.name == "postgresql":  # one snapshot for every figure, as SQLite's read gives
             connection.execution_options(isolation_level="REPEATABLE READ")
         ensure_math(connection)
-        ahead = forecast(connection, scope)
+        ahead = same.forecast if same else forecast(connection, scope)
         days = activity(connection, scope)
         report = StatsReport(
             scope=scope,
-            readiness=readiness(connection, scope),
+            readiness=same.readiness if same else readiness(connection, scope),
             forecast=ahead,
             today=TodayLoad(
                 due=ahead.due[0],
@@ -148,7 +161,7 @@ def collect(engine: Engine, scope: Scope, new_room: int, plan: Plan | None = Non
             coding=coding(connection, scope),
             pitch=pitch_ladder(connection, scope),
             plan=plan,
-            steering=steering(connection, scope),
+            steering=steering(connection, scope, same.steering.leeches if same else None),
         )
         connection.rollback()
-    return report.model_copy(update={"interviews": interview_figures(engine)})
+    return report.model_copy(update={"interviews": same.interviews if same else interview_figures(engine)})

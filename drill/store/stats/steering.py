@@ -46,7 +46,8 @@ class Steering(ReadModel):
         ]
 
 
-def steering(connection: Connection, scope: Scope) -> Steering:
+def steering(connection: Connection, scope: Scope, leeches: tuple[Standing, ...] | None = None) -> Steering:
+    """The period's cram reviews, and the leeches (those of `leeches` when given: they do not depend on the period)."""
     in_scope = (
         None
         if scope.block is None
@@ -58,12 +59,15 @@ def steering(connection: Connection, scope: Scope) -> Steering:
         CRAM, review.c.study_day >= (scope.first_day or date.min), review.c.study_day <= scope.today
     )
     cram = [bool(counted) for item_id, counted in connection.execute(period) if in_scope is None or item_id in in_scope]
-    leeches = sorted(
-        (
-            standing
-            for standing in current_leeches(connection, scope.leech_threshold)
-            if in_scope is None or standing.item_id in in_scope
-        ),
-        key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
-    )
-    return Steering(cram_reviews=len(cram), cram_rescheduled=sum(cram), leeches=tuple(leeches))
+    if leeches is None:
+        leeches = tuple(
+            sorted(
+                (
+                    standing
+                    for standing in current_leeches(connection, scope.leech_threshold)
+                    if in_scope is None or standing.item_id in in_scope
+                ),
+                key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
+            )
+        )
+    return Steering(cram_reviews=len(cram), cram_rescheduled=sum(cram), leeches=leeches)

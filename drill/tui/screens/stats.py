@@ -476,7 +476,8 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
     def load(self, period: int | None, block: str | None) -> None:
         from drill.stats.report import load_report
 
-        self.post_message(self.Loaded(load_report(self.study, period, block)))
+        # the figures shown keep those no period changes: a visit reads them once a block
+        self.post_message(self.Loaded(load_report(self.study, period, block, self.report)))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:

@@ -72,6 +72,11 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
     with writing(engine) as connection:  # as a drill before Alembic left it at schema 7
         connection.execute(text(f"DROP TABLE {ALEMBIC_TABLE}"))
         connection.execute(text("DROP TABLE schedule_event"))
+        connection.execute(text("DROP TRIGGER review_counted ON review"))  # revision 0014's counters
+        connection.execute(text("DROP TRIGGER item_block_moves_days ON item"))
+        connection.execute(text("DROP FUNCTION review_counted, item_block_moves_days"))
+        connection.execute(text("DROP TABLE review_day"))
+        connection.execute(text("ALTER TABLE item DROP COLUMN lapse_count"))
         connection.execute(text("ALTER TABLE mock_interview DROP COLUMN predicted_score"))
         connection.execute(text("ALTER TABLE item DROP COLUMN errata"))
         connection.execute(text("ALTER TABLE review DROP COLUMN typed_answer"))
