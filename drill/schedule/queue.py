@@ -119,7 +119,14 @@ def fills_day(due: Iterable[Candidate], limits: Limits, reviewed_today: Iterable
 def build(
     due: list[Candidate], new: list[Candidate], limits: Limits, reviewed_today: Iterable[Candidate] = ()
 ) -> list[str]:
-    """The ids to review today, in order, within the daily limits.
+    """The ids to review today, in order, within the daily limits (`chosen`'s)."""
+    return [candidate.item_id for candidate in chosen(due, new, limits, reviewed_today)]
+
+
+def chosen(
+    due: list[Candidate], new: list[Candidate], limits: Limits, reviewed_today: Iterable[Candidate] = ()
+) -> list[Candidate]:
+    """The items to review today, in order, within the daily limits.
 
     `due` holds items whose due day has come; `new` holds unseen items in content order. Due
     items are chosen first, then new ones by the mix; the chosen are spread by kind. A sibling
@@ -131,4 +138,4 @@ def build(
     shown = list(reviewed_today)
     ordered_due = bury(ordered_due, shown)
     new = bury(new, shown + ordered_due)
-    return [c.item_id for c in spread_kinds((ordered_due + choose_new(new, limits))[: room_left(limits)])]
+    return spread_kinds((ordered_due + choose_new(new, limits))[: room_left(limits)])

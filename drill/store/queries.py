@@ -252,7 +252,6 @@ BLOCK_ITEMS = (
     select(
         item.c.block,
         func.count().label("items"),
-        func.count().filter(item.c.due_day <= bindparam("today")).label("due"),
         func.count().filter(and_(item.c.last_review_day.is_(None), _NOT_A_DRILL)).label("new"),
         func.count().filter(item.c.kind == "coding").label("drills"),
     )
@@ -272,29 +271,16 @@ BLOCK_REVIEWS = select(_BLOCKS.c.block, cast(func.coalesce(_BLOCK_SUMS.c.reviews
 )
 
 
-def block_counts(engine: Engine, today: date) -> dict[str, BlockCounts]:
-    """Per block: active items, due today, unseen, and reviews given."""
+def block_counts(engine: Engine) -> dict[str, BlockCounts]:
+    """Per block: active items, unseen, and reviews given (what is due today is the queue's to say)."""
     with engine.connect() as connection:
         counts = {
-            row.block: BlockCounts(items=row.items, due=row.due, new=row.new, drills=row.drills)
-            for row in connection.execute(BLOCK_ITEMS, {"today": today})
+            row.block: BlockCounts(items=row.items, new=row.new, drills=row.drills)
+            for row in connection.execute(BLOCK_ITEMS)
         }
         for block, number in connection.execute(BLOCK_REVIEWS):
             counts[block] = counts.get(block, BlockCounts()).model_copy(update={"reviews": number})
     return counts
-
-
-DUE_DRILLS = (
-    select(item.c.id)
-    .where(ACTIVE, item.c.kind == "coding", item.c.due_day <= bindparam("today"))
-    .order_by(item.c.due_day, item.c.position)
-)
-
-
-def due_drills(engine: Engine, today: date) -> list[str]:
-    """The ids of the coding drills due today (they come up in today's review)."""
-    with engine.connect() as connection:
-        return list(connection.execute(DUE_DRILLS, {"today": today}).scalars())
 
 
 REVIEWS_TOTAL = select(cast(func.coalesce(func.sum(review_day.c.reviews), 0), Integer))
@@ -358,12 +344,3 @@ def brought_forward(engine: Engine, today: date, interview: date, window_start: 
     with engine.connect() as connection:
         rows = connection.execute(_forward(engine, interview, window_start, limit)).all()
     return [Candidate(row.id, row.block, today, row.kind, row.siblings) for row in rows]
-
-
-def brought_forward_blocks(engine: Engine, interview: date, window_start: date, limit: int) -> dict[str, int]:
-    """Per block, how many of the first `limit` items to bring forward there are (for home counts)."""
-    if limit <= 0:
-        return {}
-    forward = _forward(engine, interview, window_start, limit).subquery("forward")
-    with engine.connect() as connection:
-        return dict(connection.execute(select(forward.c.block, func.count()).group_by(forward.c.block)).all())

@@ -32,4 +32,4 @@ class Study(Core):
         self.estimation = Estimation(self)
         self.drills = Drills(self)
         self.interviews = Interviews(self, self.estimation)
-        self.browsing = Browsing(self)
+        self.browsing = Browsing(self, self.reviews)

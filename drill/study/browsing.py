@@ -2,48 +2,46 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from drill.coding.drills import drill_id
 from drill.home import HomeSummary
 from drill.schedule import memory
-from drill.schedule import plan as planning
 from drill.store import queries
 from drill.study.core import Core
+from drill.study.reviews import Reviews
 
 
 class Browsing:
     """What the home screen and the card browser show of the study as a whole."""
 
-    def __init__(self, study: Core) -> None:
-        self.study = study
+    def __init__(self, study: Core, reviews: Reviews) -> None:
+        self.study, self.reviews = study, reviews
 
     def home(self) -> HomeSummary:
-        """Today's counts by block, what the interview plan brings forward, and the drills due."""
-        study, config = self.study, self.study.config
+        """Today's counts by block, the unseen and the reviews given; what is due and new today is
+        today's queue (`drill queue`), so the limits, buried siblings and what the interview plan
+        brings forward count as the review serves them."""
+        study = self.study
         today = study.today
-        by_block = queries.block_counts(study.engine, today)
-        progress = queries.day_progress(study.engine, today)
-        unseen = sum(counts.new for counts in by_block.values())
-        new_per_day = config.new_per_day
-        interview = config.interview_date
-        today_plan = study.interview_plan(today)
-        if today_plan is not None:
-            start = planning.window_start(today_plan.interview, config.plan_window_days)
-            forward = queries.brought_forward_blocks(study.engine, today_plan.interview, start, today_plan.bring_today)
-            for block, number in forward.items():
-                counts = by_block.get(block, queries.BlockCounts())
-                by_block[block] = counts.model_copy(update={"due": counts.due + number})
-            new_per_day = today_plan.new_per_day
+        todays = self.reviews.todays()
+        due = Counter(candidate.block for candidate in todays if candidate.due_day is not None)
+        by_block = {
+            block: counts.model_copy(update={"due": due[block]})
+            for block, counts in queries.block_counts(study.engine).items()
+        }
+        drills = [candidate.item_id for candidate in todays if candidate.kind == "coding" and candidate.due_day]
         return HomeSummary(
             today=today,
             by_block=by_block,
             reviews_total=queries.reviews_total(study.engine),
-            due_today=sum(counts.due for counts in by_block.values()),
-            new_available=min(unseen, max(0, new_per_day - progress.new_done)),
-            interview_date=interview,
+            due_today=due.total(),
+            new_available=len(todays) - due.total(),
+            interview_date=study.config.interview_date,
             content_errors=study.content_errors,
-            plan=today_plan,
-            drills_due=[drill_id(item) for item in queries.due_drills(study.engine, today)],
-            reviews_today=progress.reviews_done,
+            plan=study.interview_plan(today),
+            drills_due=[drill_id(item) for item in drills],
+            reviews_today=queries.day_progress(study.engine, today).reviews_done,
         )
 
     def measures_stability(self) -> bool:

@@ -15,6 +15,7 @@ from drill.schedule import grading, memory, queue
 from drill.schedule import plan as planning
 from drill.schedule.custom import CustomSession
 from drill.schedule.grading import ItemState, comes_back_today, counts_today
+from drill.schedule.queue import Candidate
 from drill.schedule.records import Card, Grade
 from drill.schedule.sm2 import BUTTON_QUALITY
 from drill.store import queries
@@ -49,7 +50,11 @@ class Reviews:
         self.study = study
 
     def queue(self) -> list[str]:
-        """Today's item ids in review order.
+        """Today's item ids in review order."""
+        return [candidate.item_id for candidate in self.todays()]
+
+    def todays(self) -> list[Candidate]:
+        """Today's items in review order, each with its block and due day (None: new).
 
         Due items come first, by due day: only those up to the day today's room is reached are
         read (all of them when a sibling left out makes those too few), and unseen items only
@@ -80,7 +85,7 @@ class Reviews:
             start = planning.window_start(interview, config.plan_window_days)
             due += queries.brought_forward(engine, today, interview, start, min(room, today_plan.bring_today))
         new = [] if queue.fills_day(due, limits, shown) else queries.new_candidates(engine, per_block=room)
-        return queue.build(due, new, limits, shown)
+        return queue.chosen(due, new, limits, shown)
 
     def cards(self, ids: list[str]) -> list[Card]:
         """The cards for `ids` in that order, each leech marked with why it is one."""

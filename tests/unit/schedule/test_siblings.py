@@ -143,3 +143,38 @@ def test_siblings_never_share_a_day_over_a_simulated_month(drill_home: Path, dec
         assert seen == set(groups) | {"m-1", "m-2"}  # every sibling still gets its day
     finally:
         study.close()
+
+
+def test_home_counts_what_the_queue_serves_when_siblings_are_buried(drill_home: Path, deck_dir: Path, clock) -> None:
+    """Home's "due" and "new" (in all and per block) are today's queue: a sibling the queue leaves
+    out is not counted, on the days it happens (some day of the month must have one: the item
+    states alone would count it)."""
+    (deck_dir / "c.toml").write_text(
+        cards(*[(f"tp-{n}", "compute", "tp") for n in range(1, 4)], ("m-1", "memory", None), ("m-2", "memory", None))
+    )
+    paths = TestPaths(drill_home, deck_dir)
+    paths.ensure()
+    study = Study(paths, Config(), clock)
+    buried_days = 0
+    try:
+        study.sync()
+        for day in range(30):
+            home, todays = study.browsing.home(), study.reviews.queue()
+            due_now = [card for card in study.reviews.cards(todays) if card.state.last_review_day is not None]
+            assert (home.due_today, home.new_available) == (len(due_now), len(todays) - len(due_now)), day
+            assert sum(counts.due for counts in home.by_block.values()) == home.due_today
+            with study.engine.connect() as connection:  # what the item states alone would say
+                due, unseen = connection.execute(
+                    text(
+                        "SELECT COUNT(*) FILTER (WHERE due_day <= :today), COUNT(*) FILTER (WHERE last_review_day IS NULL)"
+                        " FROM item WHERE NOT suspended"
+                    ),
+                    {"today": study.today},
+                ).one()
+            buried_days += due + min(unseen, study.config.new_per_day) > len(todays)
+            for card in study.reviews.cards(todays):
+                write_grade(study, study.reviews.grade(card, 1 if (day + len(card.item_id)) % 5 == 0 else 3, 1000))
+            clock.now += timedelta(days=1)
+    finally:
+        study.close()
+    assert buried_days > 0
