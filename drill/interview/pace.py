@@ -141,7 +141,8 @@ def _mixed(kept: Expectation, left: Expectation, share: float) -> Expectation:
     """An answer kept up on `share` of the days and left as it is on the others."""
     mean = share * kept.mean + (1 - share) * left.mean
     square = share * (kept.variance + kept.mean**2) + (1 - share) * (left.variance + left.mean**2)
-    return Expectation(kept.section, mean, max(0.0, square - mean * mean))
+    doubt = share * kept.doubt + (1 - share) * left.doubt
+    return Expectation(kept.section, mean, max(0.0, square - mean * mean), doubt)
 
 
 class Outlook(ReadModel):

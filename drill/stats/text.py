@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from drill.days import to_local
+from drill.words import counted
 
 if TYPE_CHECKING:
+    from drill.stats.readiness_history import ReadinessPoint
     from drill.store.stats.calibration import Calibration
     from drill.store.stats.readiness import Readiness, TopicRecall
     from drill.store.stats.steering import Steering
@@ -74,9 +76,10 @@ def band(low: float, high: float) -> str:
 def calibration_line(calibration: Calibration) -> str:
     """`drill stats`'s line on how well predicted recall matched the outcomes."""
     if not calibration.reviews:
-        return f"calibration (last {calibration.days} days): no review of an item seen before yet"
+        return f"calibration (last {counted(calibration.days, 'day')}): no review of an item seen before yet"
     return (
-        f"calibration (last {calibration.days} days, {calibration.model}): {calibration.reviews} reviews, "
+        f"calibration (last {counted(calibration.days, 'day')}, {calibration.model}): "
+        f"{counted(calibration.reviews, 'review')}, "
         f"Brier {calibration.brier:.3f} (0 perfect, 0.25 a coin flip); predicted "
         f"{percent(calibration.predicted)}, passed {percent(calibration.actual)}"
     )
@@ -113,8 +116,6 @@ def topic_text(topic: TopicRecall) -> str:
 
 def steering_line(steering: Steering) -> str:
     """Leeches now and the period's cram reviews, in one line."""
-    from drill.words import counted
-
     leeches = (
         (
             f"{counted(len(steering.leeches), 'leech', 'leeches')} ("
@@ -129,3 +130,12 @@ def steering_line(steering: Steering) -> str:
     if steering.cram_reviews:
         cram += f" ({steering.cram_rescheduled} rescheduled)"
     return f"{leeches} · {cram}"
+
+
+def readiness_line(history: Sequence[ReadinessPoint], target: float) -> str:
+    """The interview score predicted now (with its range), at the history's first point, and the target."""
+    first, now = history[0], history[-1]
+    return (
+        f"interview predicted now {now.predicted.said()}, {first.predicted.score:.0%} on {first.day.isoformat()}"
+        f" · target {target:.0%}"
+    )

@@ -7,9 +7,9 @@ interview day (drill.interview.pace).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from sqlalchemy import Connection, Engine, Float, Text, and_, bindparam, distinct, func, select, text
 from sqlalchemy import column as column_of
@@ -19,10 +19,14 @@ from drill.interview.forecast import (
     DEFAULT_RECORDS,
     Expectation,
     Forecast,
+    Lift,
     Moments,
+    Outcome,
+    Recalibration,
     Record,
     expectation,
     forecast,
+    lift,
     recalibration,
 )
 from drill.interview.pace import DEFAULT_SECONDS, Course, Pace, Reach, reach
@@ -40,6 +44,7 @@ from drill.store.tables import item, review
 LATEST = 2000  # the reviews read per kind of item, newest first
 PRIOR_TRIES = 2  # what answers score starts as this many answers scoring the defaults
 FIRST_TRY_PRIOR = 1  # the first tries' record starts as one that failed
+ITEM_PRIOR = 2.0  # an item's offset starts as this many tries that went as expected
 # Self-graded answers share one record of how recall predictions come true and what answers score;
 # estimates and drills, with fewer reviews, are held near it until their own record says otherwise.
 SELF_GRADED = "self-graded"
@@ -53,24 +58,45 @@ def _group(kind: str, item_id: str) -> str:
     return kind
 
 
-@dataclass
-class _Tally:
-    """One pool of reviews: the scores of answers recalled and not, and predictions with their outcomes."""
+class _Try(NamedTuple):
+    """One counted review: its record (`_group`), item, the recall predicted (None on a first try),
+    whether it passed, and what the answer would have scored (None: an estimate without its attempt)."""
 
-    scores: dict[bool, list[float]] = field(default_factory=lambda: {True: [], False: []})
-    outcomes: list[tuple[float, bool]] = field(default_factory=list)
+    group: str
+    item_id: str
+    recall: float | None
+    passed: bool
+    score: float | None
 
-    def moments(self, passed: bool, default: Moments) -> Moments:
-        scores = self.scores[passed]
-        weight = len(scores) + PRIOR_TRIES
-        return Moments(
-            (sum(scores) + PRIOR_TRIES * default.mean) / weight,
-            (sum(score * score for score in scores) + PRIOR_TRIES * default.square) / weight,
-        )
+
+def _moments(tries: Iterable[_Try], passed: bool, default: Moments) -> Moments:
+    scores = [each.score for each in tries if each.passed == passed and each.score is not None]
+    weight = len(scores) + PRIOR_TRIES
+    return Moments(
+        (sum(scores) + PRIOR_TRIES * default.mean) / weight,
+        (sum(score * score for score in scores) + PRIOR_TRIES * default.square) / weight,
+    )
+
+
+def _offsets(tries: Iterable[_Try], expected: Callable[[_Try], float]) -> tuple[list[Outcome], dict[str, float]]:
+    """Each predicted try with its item's offset before it, and each item's offset after its last:
+    how far its tries beat or missed what `expected` gave them, in logits (one Newton step from
+    none, as if ITEM_PRIOR tries had gone as expected)."""
+    surprise: dict[str, float] = {}
+    weight: dict[str, float] = {}
+    outcomes = []
+    for each in tries:
+        before = surprise.get(each.item_id, 0.0) / (weight.get(each.item_id, 0.0) + ITEM_PRIOR)
+        if each.recall is not None:
+            outcomes.append(Outcome(each.recall, each.passed, before))
+        chance = expected(each)
+        surprise[each.item_id] = surprise.get(each.item_id, 0.0) + each.passed - chance
+        weight[each.item_id] = weight.get(each.item_id, 0.0) + chance * (1 - chance)
+    return outcomes, {item_id: surprise[item_id] / (weight[item_id] + ITEM_PRIOR) for item_id in surprise}
 
 
 def _reviews(connection: Connection, scheduler: str) -> Sequence[tuple[str, str, float | None, int, float | None]]:
-    """The latest counted reviews of each kind of item an interview asks: (kind, item id, the recall
+    """The latest counted reviews of each kind of item an interview asks, oldest first: (kind, item id, the recall
     `scheduler` predicted from the state the row keeps — None on a first try —, the button, an
     estimate's score), as calibration reads them."""
     sql = dialect(connection)
@@ -88,7 +114,7 @@ def _reviews(connection: Connection, scheduler: str) -> Sequence[tuple[str, str,
             FROM review JOIN item ON item.id = review.item_id
                 LEFT JOIN estimate_attempt ON estimate_attempt.review_id = review.id
             WHERE review.counted AND item.kind IN ('card', 'pitch', 'estimate', 'coding')
-        ) AS latest WHERE newest <= :latest"""
+        ) AS latest WHERE newest <= :latest ORDER BY kind, newest DESC"""
     ).columns(
         column_of("kind", Text),
         column_of("item_id", Text),
@@ -108,33 +134,70 @@ def _score(group: str, button: int, score: float | None) -> float | None:
     return (button - 1) / 3
 
 
+def _tries(rows: Iterable[tuple[str, str, float | None, int, float | None]]) -> list[_Try]:
+    tries = []
+    for kind, item_id, recall, button, score in rows:
+        group = _group(kind, item_id)
+        predicted = None if recall is None else float(recall)
+        tries.append(_Try(group, item_id, predicted, button > 1, _score(group, button, score)))
+    return tries
+
+
+def _fits(outcomes: Callable[[str], list[Outcome]]) -> dict[str, Recalibration]:
+    """Each pool's recalibration from its `outcomes`: the self-graded one's, the others held near it."""
+    self_graded = recalibration(outcomes(SELF_GRADED))
+    return {
+        pool: self_graded if pool == SELF_GRADED else recalibration(outcomes(pool), self_graded)
+        for pool in {POOLS.get(section, section) for section in DEFAULT_RECORDS}
+    }
+
+
+def _lifts(tries: Iterable[_Try], outcomes: Iterable[Outcome], recall: Recalibration) -> dict[bool, Lift]:
+    """How the scores of passed and of missed answers moved with their recalibrated chance."""
+    chances: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    for each, outcome in zip((each for each in tries if each.recall is not None), outcomes, strict=True):
+        if each.score is not None:
+            chances[each.passed].append((recall(outcome.predicted, outcome.offset), each.score))
+    return {passed: lift(found) for passed, found in chances.items()}
+
+
 def records(engine: Engine, scheduler: str) -> dict[str, Record]:
     """Each section's record, from the latest reviews; predicted recall is `scheduler`'s. First tries
-    count per section (grill questions are not the other cards); the rest per pool (POOLS)."""
+    count per section (grill questions are not the other cards); the rest per pool (POOLS). The
+    recalibration is fitted twice: on the predictions alone, then with each item's offset from what
+    that first fit expected of it."""
     with engine.connect() as connection:
-        rows = _reviews(connection, scheduler)
-    first_tries: dict[str, list[bool]] = {}
-    pools: dict[str, _Tally] = {}
-    for kind, item_id, recall, button, score in rows:
-        group, passed = _group(kind, item_id), button > 1
-        tally = pools.setdefault(POOLS.get(group, group), _Tally())
-        answer = _score(group, button, score)
-        if answer is not None:
-            tally.scores[passed].append(answer)
-        if recall is None:
-            first_tries.setdefault(group, []).append(passed)
-        else:
-            tally.outcomes.append((float(recall), passed))
-    self_graded = recalibration(pools.get(SELF_GRADED, _Tally()).outcomes)
+        tries = _tries(_reviews(connection, scheduler))
+    firsts: dict[str, list[bool]] = {}
+    pools: dict[str, list[_Try]] = {}
+    for each in tries:
+        pools.setdefault(POOLS.get(each.group, each.group), []).append(each)
+        if each.recall is None:
+            firsts.setdefault(each.group, []).append(each.passed)
+    first_try = {group: sum(passed) / (len(passed) + FIRST_TRY_PRIOR) for group, passed in firsts.items()}
+    plain = _fits(lambda pool: [Outcome(t.recall, t.passed) for t in pools.get(pool, []) if t.recall is not None])
+
+    def expected(each: _Try) -> float:
+        if each.recall is None:
+            return first_try.get(each.group, 0.0)
+        return plain[POOLS.get(each.group, each.group)](each.recall)
+
+    with_offsets = {pool: _offsets(pools.get(pool, []), expected) for pool in plain}
+    offsets = {item_id: offset for _, found in with_offsets.values() for item_id, offset in found.items()}
+    fits = _fits(lambda pool: with_offsets[pool][0])
     result = {}
     for section, default in DEFAULT_RECORDS.items():
-        pool_name = POOLS.get(section, section)
-        tally, firsts = pools.get(pool_name, _Tally()), first_tries.get(section, [])
+        pool = POOLS.get(section, section)
+        pooled = pools.get(pool, [])
+        lifts = _lifts(pooled, with_offsets[pool][0], fits[pool])
         result[section] = Record(
-            recall=self_graded if pool_name == SELF_GRADED else recalibration(tally.outcomes, self_graded),
-            passed=tally.moments(True, default.passed),
-            failed=tally.moments(False, default.failed),
-            first_try=sum(firsts) / (len(firsts) + FIRST_TRY_PRIOR),
+            recall=fits[pool],
+            passed=_moments(pooled, True, default.passed),
+            failed=_moments(pooled, False, default.failed),
+            first_try=first_try.get(section, 0.0),
+            passed_lift=lifts[True],
+            failed_lift=lifts[False],
+            offsets=offsets,
         )
     return result
 

@@ -1,6 +1,6 @@
 """Snapshots of the stats screen over the hand-built history (helpers/stats_history.py, whose
-figures are worked out by hand): at 80×24 and 120×40, scrolled to its lower half, and with an
-interview plan."""
+figures are worked out by hand): at 80×24 and 120×40, scrolled to calibration at both, and with
+an interview plan."""
 
 from __future__ import annotations
 
@@ -18,15 +18,21 @@ def test_stats_snapshot(snap_compare, history, clock, size) -> None:
     assert snap_compare(DrillApp(history, clock=clock), terminal_size=size, run_before=open_stats)
 
 
+async def at_retention(pilot) -> None:
+    """Stats, scrolled to retention, calibration and the pitch ladder."""
+    await open_stats(pilot)
+    pilot.app.screen.query_one("#sec-retention").scroll_visible(animate=False, top=True)
+    await pilot.pause()
+
+
 def test_stats_snapshot_scrolled(snap_compare, history, clock) -> None:
-    """The lower half at 80×24: retention, calibration, the pitch ladder."""
+    """The lower half at 80×24: retention, calibration (its bands a table), the pitch ladder."""
+    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=at_retention)
 
-    async def scrolled(pilot) -> None:
-        await open_stats(pilot)
-        await pilot.press("pagedown", "pagedown")
-        await pilot.pause()
 
-    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(80, 24), run_before=scrolled)
+def test_stats_snapshot_reliability_chart(snap_compare, history, clock) -> None:
+    """At 120×40 the calibration's bands are the reliability chart."""
+    assert snap_compare(DrillApp(history, clock=clock), terminal_size=(120, 40), run_before=at_retention)
 
 
 def test_stats_snapshot_with_an_interview_plan(snap_compare, history, clock) -> None:

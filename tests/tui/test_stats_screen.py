@@ -170,3 +170,73 @@ async def test_no_section_is_cut_to_an_ellipsis(history, clock, size) -> None:
             console = Console(width=widget.content_region.width, file=io.StringIO(), record=True)
             console.print(widget.content)
             assert "…" not in console.export_text(), (widget.id, console.export_text())
+
+
+@pytest.mark.slow
+async def test_the_charts_show_readiness_over_eight_weeks_and_the_reliability_bands(small_paths, clock) -> None:
+    """On eight weeks of study: the readiness line's points are the scores replayed from the grades
+    (helpers/readiness_history.py) against the configured target; the reliability chart's bands
+    are those worked out from the review rows; below 120 columns the bands are a table instead."""
+    from helpers.readiness_history import reliability_bands, replayed_scores, studied, week_points
+
+    from drill.tui.widgets.stats_charts import ReadinessChart, ReliabilityChart
+
+    paths = studied(small_paths, clock)
+    (paths.home / "config.toml").write_text("readiness_target = 0.7\n")
+    app = DrillApp(paths, clock=clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_stats(pilot)
+        screen = app.screen
+        readiness = screen.query_one(ReadinessChart)
+        days = week_points(app.study.today)
+        assert [day for day, _ in readiness.points] == days
+        expected = [100 * score for score in replayed_scores(app.study, days)]
+        assert [score for _, score in readiness.points] == pytest.approx(expected, abs=1e-7)
+        assert readiness.target == pytest.approx(70)
+        line = text_of(screen, "#readiness-line")
+        assert f"interview predicted now {expected[-1]:.0f}%" in line and "target 70%" in line
+        reliability = screen.query_one(ReliabilityChart)
+        bands = reliability_bands(app.study, app.study.today)
+        assert len(bands) >= 2
+        assert [(point.label, point.reviews) for point in reliability.points] == [band[:2] for band in bands]
+        assert [(point.predicted, point.passed) for point in reliability.points] == pytest.approx(
+            [band[2:] for band in bands], abs=1e-7
+        )
+        assert reliability.display and "reviews  " not in text_of(screen, "#calibration")
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: not reliability.display)
+        assert "reviews  " in text_of(screen, "#calibration")  # the bands as text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_readiness_bars_are_never_cut_once_hundreds_of_items_are_seen(drill_home, clock, size) -> None:
+    """Issue 24 item 13: with every bundled card graded Good yesterday (hundreds seen widen the seen
+    column), each block's bar is drawn whole in the readiness section's width, at 80 and 120 columns."""
+    import sqlite3
+    from datetime import timedelta
+
+    from drill.paths import Paths
+    from drill.study import Study
+    from drill.study.writes import write_grade
+
+    paths = Paths(drill_home)
+    clock.now -= timedelta(days=1)
+    study = Study.open(paths, clock)
+    with sqlite3.connect(paths.database) as connection:
+        ids = [row[0] for row in connection.execute("SELECT id FROM item WHERE kind = 'card'")]
+    for card in study.reviews.cards(ids):
+        write_grade(study, study.reviews.grade(card, 3, 20_000))
+    study.close()
+    clock.now += timedelta(days=1)
+    app = DrillApp(paths, clock=clock)
+    async with app.run_test(size=size) as pilot:
+        await open_stats(pilot)
+        widget = app.screen.query_one("#readiness")
+        console = Console(width=widget.content_region.width, file=io.StringIO(), record=True)
+        console.print(widget.content)
+        shown = console.export_text()
+        assert "…" not in shown, shown
+        assert any(len(line.split()[1]) == 7 for line in shown.splitlines()[1:7]), shown  # "1xx/298"
+        rows = [line for line in shown.splitlines() if line.split()[:1] in (["memory"], ["all"])]
+        assert len(rows) == 2 and all(row.rstrip()[-1] in "█▏▎▍▌▋▊▉" for row in rows), shown

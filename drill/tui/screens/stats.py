@@ -9,7 +9,7 @@ which the app imports only when the screen opens.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from rich.console import Group, JustifyMethod, RenderableType
@@ -27,9 +27,27 @@ from textual_plotext import PlotextPlot
 from drill.content.vocabulary import BLOCKS
 from drill.interview.settings import SECTION_TITLES
 from drill.schedule import memory
-from drill.stats.text import band, clock, duration, local_time, percent, score, steering_line, topic_text
+from drill.stats.text import (
+    band,
+    clock,
+    duration,
+    local_time,
+    percent,
+    readiness_line,
+    score,
+    steering_line,
+    topic_text,
+)
 from drill.store.stats.scope import DEFAULT_PERIOD, PERIODS, period_label
-from drill.tui.widgets.heatmap import MONTHS, Heatmap
+from drill.tui.widgets.heatmap import Heatmap
+from drill.tui.widgets.stats_charts import (
+    RELIABILITY_COLOURS,
+    FitsWidth,
+    ReadinessChart,
+    ReliabilityChart,
+    day_label,
+    spaced_ticks,
+)
 from drill.tui.workers import ShowsWorkerFailures
 from drill.words import counted
 
@@ -38,6 +56,7 @@ if TYPE_CHECKING:
 
     from textual_plotext.plot import Plot
 
+    from drill.stats.readiness_history import ReadinessPoint
     from drill.store.stats.activity import PassRate
     from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
@@ -49,10 +68,16 @@ FAMILIES_SHOWN = 8
 ROUNDS_SHOWN = 5
 TIME_BARS = 62  # beyond this many days, minutes are shown per week
 PLAN_COLOURS = ("blue", "magenta", "green")  # the forecast's stacked bars under an interview plan
-
-
-def day_label(day: date) -> str:
-    return f"{day.day:02d} {MONTHS[day.month - 1]}"
+COLUMN_GAP = 2  # cells between a table's columns
+BAR_WIDTH = 6  # the readiness bars' cells where the section has room
+MIN_BAR = 3  # narrower than this, no bar is drawn
+READINESS_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("block", "left"),
+    ("seen", "right"),
+    ("mature", "right"),
+    ("recall", "right"),
+    ("expected", "right"),
+)
 
 
 def _whole_ticks(peak: float) -> list[float]:
@@ -62,7 +87,7 @@ def _whole_ticks(peak: float) -> list[float]:
 
 
 def _table(*columns: tuple[str, JustifyMethod]) -> Table:
-    table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold", expand=False, pad_edge=False)
+    table = Table(box=None, padding=(0, COLUMN_GAP, 0, 0), header_style="bold", expand=False, pad_edge=False)
     for name, justify in columns:
         table.add_column(name, justify=justify, no_wrap=True, overflow="ellipsis")
     return table
@@ -79,35 +104,30 @@ def _bar(value: float | None, width: int = 6) -> Text:
     return Text(text.ljust(width), style=style)
 
 
-def readiness_view(report: StatsReport) -> Group:
+def readiness_view(report: StatsReport, width: int) -> Group:
     """Per block: seen of items (coverage), mature, recall of the seen items, and expected: the
-    share of all the block's items recalled on the target day, unseen ones counting 0."""
+    share of all the block's items recalled on the target day, unseen ones counting 0; its bar
+    takes what `width` leaves (up to BAR_WIDTH cells, none under MIN_BAR), so it is never cut."""
     ready = report.readiness
-    table = _table(
-        ("block", "left"),
-        ("seen", "right"),
-        ("mature", "right"),
-        ("recall", "right"),
-        ("expected", "right"),
-        ("", "left"),
+    rows = [
+        (block.block, f"{block.seen}/{block.items}", str(block.mature), percent(block.recall), percent(block.expected))
+        for block in ready.blocks
+    ]
+    rows.append(
+        ("all", f"{ready.seen}/{ready.items}", str(ready.mature), percent(ready.recall), percent(ready.expected))
     )
-    for block in ready.blocks:
-        table.add_row(
-            block.block,
-            f"{block.seen}/{block.items}",
-            str(block.mature),
-            percent(block.recall),
-            percent(block.expected),
-            _bar(block.expected),
-        )
-    table.add_row(
-        Text("all", style="bold"),
-        f"{ready.seen}/{ready.items}",
-        str(ready.mature),
-        percent(ready.recall),
-        Text(percent(ready.expected), style="bold"),
-        _bar(ready.expected),
-    )
+    header = [name for name, _ in READINESS_COLUMNS]
+    used = sum(max(len(cell) for cell in column) + COLUMN_GAP for column in zip(header, *rows, strict=True))
+    bar = min(BAR_WIDTH, width - used)
+    table = _table(*READINESS_COLUMNS)
+    if bar >= MIN_BAR:
+        table.add_column("", justify="left", no_wrap=True)
+    values = [*(block.expected for block in ready.blocks), ready.expected]
+    for number, (row, value) in enumerate(zip(rows, values, strict=True)):
+        cells: list[str | Text] = list(row)
+        if number == len(rows) - 1:  # the total, in bold
+            cells[0], cells[4] = Text(row[0], style="bold"), Text(row[4], style="bold")
+        table.add_row(*cells, *([_bar(value, bar)] if bar >= MIN_BAR else []))
     weakest = Text("weakest: ", style="bold")
     if ready.weakest:
         weakest.append(", ".join(topic_text(topic) for topic in ready.weakest[:3]))
@@ -135,18 +155,26 @@ def mock_check_line(check: MockCheck) -> Text | None:
     return text
 
 
-def calibration_view(report: StatsReport) -> Group | Text:
-    """Predicted recall against what happened, per band of predictions, and the Brier score."""
+def calibration_view(report: StatsReport, narrow: bool = False) -> Group | Text:
+    """Predicted recall against what happened and the Brier score; `narrow` (under WIDE columns,
+    where the reliability chart is left out), the bands in a table too."""
     calibration = report.readiness.calibration
     if not calibration.reviews:
         return Text("No review of an item seen before in the last 30 days: nothing to check yet.", style="dim")
     head = Text()
     head.append(
-        f"{calibration.reviews} reviews: predicted {percent(calibration.predicted)}, "
+        f"{counted(calibration.reviews, 'review')}: predicted {percent(calibration.predicted)}, "
         f"passed {percent(calibration.actual)}"
     )
     head.append(f" · Brier {calibration.brier:.3f}", style="bold")
     legend = Text("Brier = mean (p − outcome)²: 0 best, 0.25 a coin flip", style="dim")
+    if not narrow:  # the reliability chart follows: its colours
+        key = Text()
+        for colour, name in zip(RELIABILITY_COLOURS, ("predicted", "passed"), strict=True):
+            key.append("■ ", style=colour)
+            key.append(f"{name}  ")
+        key.append("per band (·its reviews)", style="dim")
+        return Group(head, legend, key)
     table = _table(("predicted", "left"), *((band(b.low, b.high), "right") for b in calibration.bins))
     table.add_row("reviews", *(str(b.reviews) for b in calibration.bins))
     table.add_row("mean", *(percent(b.predicted) for b in calibration.bins))
@@ -175,7 +203,7 @@ def today_view(report: StatsReport) -> Text:
     text.append(f"\n{today.done} done today in {duration(today.seconds_done)}")
     plan = report.plan
     if plan is not None and report.scope.block is None:
-        text.append(f"\ninterview in {plan.days_left} days, {plan.new_per_day} new a day: ", style="bold")
+        text.append(f"\ninterview in {counted(plan.days_left, 'day')}, {plan.new_per_day} new a day: ", style="bold")
         for colour, name in zip(PLAN_COLOURS, ("due", "brought forward", "new"), strict=True):
             text.append("■ ", style=colour)
             text.append(f"{name}  ")
@@ -197,7 +225,7 @@ def activity_view(report: StatsReport) -> Text:
 
 def retention_view(report: StatsReport) -> Table:
     table = _table(
-        ("true retention", "left"), *((f"{window.days} days", "right") for window in report.activity.retention)
+        ("true retention", "left"), *((counted(window.days, "day"), "right") for window in report.activity.retention)
     )
 
     def cell(rate: PassRate) -> str:
@@ -215,7 +243,7 @@ def estimation_view(report: StatsReport, narrow: bool = False) -> Group | Text:
     if not est.attempts:
         return Text("No estimation attempts in this period.", style="dim")
     head = Text()
-    head.append(f"{est.attempts} attempts", style="bold")
+    head.append(counted(est.attempts, "attempt"), style="bold")
     head.append(f" · mean score {score(est.mean_score)} · median |log10 error| {score(est.median_log_error)}")
     table = _table(("family", "left"), ("n", "right"), ("score", "right"), ("|log err|", "right"), ("trend", "right"))
     if not narrow:
@@ -256,7 +284,7 @@ def mock_view(report: StatsReport) -> Group | Text:
     mock = report.mock
     if not mock.count:
         return Text("No mock rounds in this period.", style="dim")
-    head = Text(f"{mock.count} rounds · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
+    head = Text(f"{counted(mock.count, 'round')} · mean {percent(mock.mean_score)} · best {percent(mock.best_score)}")
     table = _table(("started", "left"), ("done", "right"), ("score", "right"), ("time", "right"), ("", "left"))
     for row in mock.rounds[:ROUNDS_SHOWN]:
         table.add_row(
@@ -302,8 +330,8 @@ def coding_view(report: StatsReport) -> Group | Text:
     if not coding.drills:
         return Text(f"No coding drill attempted in this period ({coding.available} available).", style="dim")
     head = Text(
-        f"{len(coding.drills)} of {coding.available} drills tried · {coding.passed}/{coding.attempts} "
-        f"attempts passed · {coding.hints} hints"
+        f"{len(coding.drills)} of {counted(coding.available, 'drill')} tried · {coding.passed}/"
+        f"{counted(coding.attempts, 'attempt')} passed · {counted(coding.hints, 'hint')}"
     )
     table = _table(
         ("drill", "left"),
@@ -354,21 +382,6 @@ def pitch_view(report: StatsReport) -> Table:
     return table
 
 
-def spaced_ticks(length: int, count: int = 5) -> list[int]:
-    """About `count` evenly spaced positions from 0 to the last of `length`, the last always shown and
-    never squeezed next to the one before it (plotext keeps one of two colliding labels by set order,
-    which PYTHONHASHSEED changes)."""
-    if length <= 1:
-        return [0]
-    step = -(-(length - 1) // (count - 1))
-    ticks = list(range(0, length, step))
-    if ticks[-1] != length - 1:
-        if length - 1 - ticks[-1] < step / 2:
-            ticks.pop()
-        ticks.append(length - 1)
-    return ticks
-
-
 def plot_estimation(plt: Plot, trend: Sequence[TrendPoint]) -> bool:
     """The estimation scores over the period on `plt`: mean score and median |log10 error| per bucket.
     False (nothing drawn) when no bucket has an attempt."""
@@ -404,12 +417,20 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
             super().__init__()
             self.report = report
 
+    class HistoryLoaded(Message):
+        """The predicted interview score on each of the last weeks' points."""
+
+        def __init__(self, history: tuple[ReadinessPoint, ...]) -> None:
+            super().__init__()
+            self.history = history
+
     def __init__(self, study: Study, period: int | None = DEFAULT_PERIOD, block: str | None = None) -> None:
         super().__init__()
         self.study = study
         self.period = period
         self.block = block
         self.report: StatsReport | None = None
+        self.history: tuple[ReadinessPoint, ...] | None = None  # read once a visit: it spans no period
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -417,7 +438,9 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         with VerticalScroll(id="stats-body"):
             with Vertical(classes="stats-section", id="sec-readiness"):
                 yield Static("Readiness", classes="stats-title", id="readiness-title")
-                yield Static("", id="readiness")
+                yield FitsWidth("", id="readiness")
+                yield Static("", id="readiness-line")
+                yield ReadinessChart(id="readiness-plot", classes="stats-plot")
             with Vertical(classes="stats-section", id="sec-load"):
                 yield Static("Today and the next 30 days", classes="stats-title")
                 yield Static("", id="today")
@@ -434,6 +457,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
                 yield Static("", id="retention")
                 yield Static("Calibration, last 30 days", classes="stats-title", id="calibration-title")
                 yield Static("", id="calibration")
+                yield ReliabilityChart(id="reliability-plot")
                 yield Static("Pitch ladder", classes="stats-title")
                 yield Static("", id="pitch")
             with Vertical(classes="stats-section wide-span", id="sec-estimation"):
@@ -459,11 +483,17 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
     def on_resize(self) -> None:
         self.query_one("#stats-body").set_class(self.size.width >= WIDE, "wide")
         if self.report is not None:
-            self.show_estimation(self.report)
+            self.show_sized(self.report)
 
-    def show_estimation(self, report: StatsReport) -> None:
-        """The estimation table, its slips beside it from WIDE columns and under it below that."""
-        self.query_one("#estimation", Static).update(estimation_view(report, narrow=self.size.width < WIDE))
+    def show_sized(self, report: StatsReport) -> None:
+        """What differs under WIDE columns: the estimation slips go under their table, and the
+        calibration's bands are a table instead of the reliability chart."""
+        narrow = self.size.width < WIDE
+        self.query_one("#estimation", Static).update(estimation_view(report, narrow=narrow))
+        self.query_one("#calibration", Static).update(calibration_view(report, narrow=narrow))
+        chart = self.query_one(ReliabilityChart)
+        chart.display = not narrow and bool(report.readiness.calibration.reviews)
+        chart.draw(report.readiness.calibration)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -478,6 +508,25 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
 
         # the figures shown keep those no period changes: a visit reads them once a block
         self.post_message(self.Loaded(load_report(self.study, period, block, self.report)))
+
+    @work(thread=True, exclusive=True, group="readiness-history", exit_on_error=False)
+    def load_history(self) -> None:
+        """Started once the first figures are in (their load waits for pending grades)."""
+        from drill.stats.readiness_history import readiness_history
+
+        self.post_message(self.HistoryLoaded(readiness_history(self.study.engine, self.study.config, self.study.today)))
+
+    @on(HistoryLoaded)
+    def _history_loaded(self, message: HistoryLoaded) -> None:
+        self.history = message.history
+        target = self.study.config.readiness_target
+        self.query_one("#readiness-line", Static).update(readiness_line(message.history, target))
+        self.query_one(ReadinessChart).draw(message.history, target)
+        self._mark_loaded()
+
+    def _mark_loaded(self) -> None:
+        """Loaded once the period's figures and the readiness history are both shown."""
+        self.set_class(self.report is not None and self.history is not None, "loaded")
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
@@ -505,15 +554,14 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
 
     def show(self, report: StatsReport) -> None:
         self.query_one("#stats-head", Static).update(self._head())
-        self.query_one("#readiness", Static).update(readiness_view(report))
-        self.query_one("#calibration", Static).update(calibration_view(report))
+        self.query_one(FitsWidth).draw(lambda width: readiness_view(report, width))
         self.query_one("#today", Static).update(today_view(report))
         heatmap = report.activity.heatmap
         self.query_one(Heatmap).data = (heatmap.start, heatmap.values)
         self.query_one("#activity", Static).update(activity_view(report))
         self.query_one("#retention", Static).update(retention_view(report))
         self.query_one("#pitch", Static).update(pitch_view(report))
-        self.show_estimation(report)
+        self.show_sized(report)
         self.query_one("#mock", Static).update(mock_view(report))
         self.query_one("#interviews", Static).update(interview_view(report))
         self.query_one("#coding", Static).update(coding_view(report))
@@ -522,7 +570,9 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
         self._plot_forecast(report)
         self._plot_time(report)
         self._plot_estimation(report)
-        self.add_class("loaded")
+        if self.history is None:
+            self.load_history()
+        self._mark_loaded()
 
     def _plot_forecast(self, report: StatsReport) -> None:
         widget = self.query_one("#forecast-plot", PlotextPlot)

@@ -58,5 +58,7 @@ def test_the_record_on_postgres_equals_sqlites(pg_url, tmp_path, monkeypatch) ->
         assert pg.first_try == pytest.approx(lite.first_try)
         assert (pg.passed.mean, pg.failed.mean) == pytest.approx((lite.passed.mean, lite.failed.mean))
         assert (pg.recall.shift, pg.recall.tilt) == pytest.approx((lite.recall.shift, lite.recall.tilt), abs=1e-9)
+        assert (pg.recall.item, pg.recall.doubt) == pytest.approx((lite.recall.item, lite.recall.doubt), abs=1e-9)
+        assert pg.offsets == pytest.approx(lite.offsets)  # the same reviews in the same order
     assert pace_pg == pace_lite
     assert reach_pg == reach_lite

@@ -166,8 +166,8 @@ def test_home_counts_what_the_queue_serves_when_siblings_are_buried(drill_home: 
             with study.engine.connect() as connection:  # what the item states alone would say
                 due, unseen = connection.execute(
                     text(
-                        "SELECT COUNT(*) FILTER (WHERE due_day <= :today), COUNT(*) FILTER (WHERE last_review_day IS NULL)"
-                        " FROM item WHERE NOT suspended"
+                        "SELECT COUNT(*) FILTER (WHERE due_day <= :today),"
+                        " COUNT(*) FILTER (WHERE last_review_day IS NULL) FROM item WHERE NOT suspended"
                     ),
                     {"today": study.today},
                 ).one()

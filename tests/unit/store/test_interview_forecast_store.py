@@ -15,9 +15,9 @@ from helpers.interview import run_interview
 from helpers.reviews import grade
 
 from drill.config import Config
-from drill.interview.forecast import GOOD, recalibration
+from drill.interview.forecast import GOOD, lift, recalibration
 from drill.interview.settings import InterviewSettings
-from drill.store.forecast import plan_reach, predicted, recent_pace, records
+from drill.store.forecast import ITEM_PRIOR, plan_reach, predicted, recent_pace, records
 from drill.store.interviews import interview_history
 from drill.store.stats.interviews import mock_check
 from drill.study import Study
@@ -73,10 +73,25 @@ def test_the_record_counts_first_tries_recalled_answers_and_the_predictions_that
     assert found["grill"].passed.square == pytest.approx(sum(p * p for p in passed) / len(passed))
     assert found["grill"].failed.mean == 0.0
     # Day 6: grill-1 (1 day interval) was predicted 0.9^6 and missed; grill-3 (Easy: 1 day too) passed.
-    self_graded = recalibration([(0.9**6, False), (0.9**6, True)])
+    # Fitted first on the predictions alone, then with each item's offset before the try: grill-1 and
+    # grill-3 both passed their first try, which `grill`'s first-try rate g expected of them.
+    g = found["grill"].first_try
+    offset = (1 - g) / (g * (1 - g) + ITEM_PRIOR)
+    self_graded = recalibration([(0.9**6, False, offset), (0.9**6, True, offset)])
     assert found["grill"].recall == found["pitch"].recall == self_graded
+    # After: grill-1 missed what the first fit gave it, grill-2 missed its first try.
+    plain = recalibration([(0.9**6, False), (0.9**6, True)])(0.9**6)
+    offsets = found["grill"].offsets
+    assert offsets["grill-1"] == pytest.approx((1 - g - plain) / (g * (1 - g) + plain * (1 - plain) + ITEM_PRIOR))
+    assert offsets["grill-2"] == pytest.approx(-g / (g * (1 - g) + ITEM_PRIOR))
+    assert offsets["grill-3"] > offsets["grill-1"]
+    # What answers with a prediction scored, against their recalibrated chance: grill-3's Good, grill-1's miss.
+    assert found["grill"].passed_lift == lift([(self_graded(0.9**6, offset), GOOD)])
+    assert found["grill"].failed_lift == lift([(self_graded(0.9**6, offset), 0.0)])
     # The estimate: full credit on day 0, a miss on day 6 (predicted 0.9^6), held near the self-graded fit.
-    assert found["estimate"].recall == recalibration([(0.9**6, False)], self_graded)
+    e = found["estimate"].first_try
+    estimate_offset = (1 - e) / (e * (1 - e) + ITEM_PRIOR)  # its first try passed
+    assert found["estimate"].recall == recalibration([(0.9**6, False, estimate_offset)], self_graded)
     assert found["estimate"].passed.mean == pytest.approx((1.0 + 2 * 0.9) / 3)
 
 
