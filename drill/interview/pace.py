@@ -156,7 +156,12 @@ class Outlook(ReadModel):
     predicted: Forecast
 
     def said(self) -> str:
-        return f"{counted(round(self.new_per_day), 'new item')} and about {round(self.minutes_per_day)} min a day"
+        """"1 new item and about 43 min a day"; a rate under one a day keeps its decimal ("0.4 new
+        items"), and under a minute is said so, never as 0."""
+        rate = self.new_per_day
+        new = f"{rate:.1f} new items" if 0 < rate < 0.95 else counted(round(rate), "new item")
+        minutes = "under a minute" if self.minutes_per_day < 0.5 else f"about {round(self.minutes_per_day)} min"
+        return f"{new} and {minutes} a day"
 
 
 def outlook(course: Course, pace: Pace) -> Outlook:
@@ -205,7 +210,7 @@ class Reach(ReadModel):
     target: float
     current: Outlook = Field(serialization_alias="at_current_pace")
     needed: Outlook | None = Field(serialization_alias="to_reach_target")  # None: not reachable by pace
-    at_most: Outlook  # everything introduced, studied every day
+    at_most: Outlook  # the better of the current pace and everything introduced evenly, studied every day
     max_reviews_per_day: int = Field(exclude=True)
 
     @computed_field
@@ -223,14 +228,12 @@ class Reach(ReadModel):
         """The readiness at the current pace and what the target takes, a line each (`drill plan`)."""
         current, needed, target = self.current, self.needed, f"{self.target:.0%}"
         lines = [f"Readiness on the interview day: {current.predicted.said()} at your pace ({current.said()})"]
-        if needed is None:
-            best = self.at_most
-            lines.append(
-                f"{target} is beyond reach: introducing everything and keeping it up gives {best.predicted.said()} "
-                f"({best.said()})"
-            )
-        elif needed.new_per_day <= current.new_per_day:
+        if current.predicted.score >= self.target or (needed and needed.new_per_day <= current.new_per_day):
             lines.append(f"{target} is within reach at your pace")
+        elif needed is None:
+            best = self.at_most
+            how = "your pace" if best == current else "introducing everything and keeping it up"
+            lines.append(f"{target} is beyond reach: the most is {best.predicted.said()}, from {how} ({best.said()})")
         else:
             lines.append(f"{target} needs {needed.said()}")
         if self.over_daily_maximum and needed is not None:
@@ -244,9 +247,11 @@ class Reach(ReadModel):
 def reach(course: Course, current: Pace, target: float, max_reviews_per_day: int) -> Reach:
     """The current pace's outlook, and the slowest pace (studying every day) that reaches `target`:
     the smallest share of the unseen content introduced, found by bisection."""
-    at_most = outlook(course, finishing(course, 1.0, current))
-    needed = None
-    if at_most.predicted.score >= target:
+    now = outlook(course, current)
+    spread = outlook(course, finishing(course, 1.0, current))  # everything, introduced evenly to the day
+    at_most = max(now, spread, key=lambda each: each.predicted.score)  # introducing early can do better
+    needed = now if now.predicted.score >= target else None
+    if spread.predicted.score >= target:
         low, high = 0.0, 1.0
         for _ in range(SEARCH_STEPS):
             middle = (low + high) / 2
@@ -258,7 +263,7 @@ def reach(course: Course, current: Pace, target: float, max_reviews_per_day: int
         needed = outlook(course, finishing(course, high, current))
     return Reach(
         target=target,
-        current=outlook(course, current),
+        current=now,
         needed=needed,
         at_most=at_most,
         max_reviews_per_day=max_reviews_per_day,

@@ -106,12 +106,25 @@ def test_the_plan_says_where_the_pace_leads_and_what_the_target_takes() -> None:
     plan = course()
     unseen = outlook(plan, Pace({})).predicted.score
     last_day = outlook(plan, finishing(plan, 0.5, Pace({}))).predicted.score
-    slow = reach(plan, Pace({}), (unseen + last_day) / 2, 200).said()
-    assert slow[0].startswith(f"Readiness on the interview day: {unseen:.0%} (") and "(0 new items and about" in slow[0]
-    assert slow[1].startswith(f"{(unseen + last_day) / 2:.0%} needs 0 new items and about ")  # 0.1 a day rounds to 0
+    slow_reach = reach(plan, Pace({}), (unseen + last_day) / 2, 200)
+    slow, rate = slow_reach.said(), slow_reach.needed.new_per_day
+    assert slow[0].startswith(f"Readiness on the interview day: {unseen:.0%} (") and "(0 new items and " in slow[0]
+    assert 0 < rate < 0.95  # under one a day: said with its decimal, never rounded to 0
+    assert slow[1].startswith(f"{(unseen + last_day) / 2:.0%} needs {rate:.1f} new items and ")
     assert reach(plan, Pace({"card": 1.0}), unseen, 200).said()[1] == f"{unseen:.0%} is within reach at your pace"
     beyond = reach(plan, Pace({}), 0.99, 200).said()
-    assert beyond[1].startswith("99% is beyond reach: introducing everything and keeping it up gives ")
+    assert beyond[1].startswith("99% is beyond reach: the most is ")
+    assert beyond[1].endswith(f"({reach(plan, Pace({}), 0.99, 200).at_most.said()})")
     assert reach(plan, Pace({}), (unseen + last_day) / 2, 0).said()[2] == (
         "that is 1 item a day, more than max_reviews_per_day = 0 lets the queue serve"  # 0.6 reviews a day
     )
+
+
+def test_the_most_a_pace_reaches_is_never_below_the_current_pace() -> None:
+    """Introducing everything evenly up to the interview can predict less than a faster current
+    pace (more days to review what came early): "beyond reach" then names the current pace."""
+    plan = course()
+    fast = Pace({"card": 50.0})
+    result = reach(plan, fast, 0.999, 200)
+    assert result.at_most.predicted.score >= result.current.predicted.score
+    assert result.at_most.predicted.score >= outlook(plan, finishing(plan, 1.0, fast)).predicted.score
