@@ -156,7 +156,7 @@ class Outlook(ReadModel):
     predicted: Forecast
 
     def said(self) -> str:
-        """"1 new item and about 43 min a day"; a rate under one a day keeps its decimal ("0.4 new
+        """Says "1 new item and about 43 min a day"; a rate under one a day keeps its decimal ("0.4 new
         items"), and under a minute is said so, never as 0."""
         rate = self.new_per_day
         new = f"{rate:.1f} new items" if 0 < rate < 0.95 else counted(round(rate), "new item")
