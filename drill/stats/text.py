@@ -10,7 +10,7 @@ from drill.days import to_local
 from drill.words import counted
 
 if TYPE_CHECKING:
-    from drill.store.stats.readiness_history import ReadinessPoint
+    from drill.store.readiness_history import ReadinessPoint
     from drill.store.stats.calibration import Calibration
     from drill.store.stats.readiness import Readiness, TopicRecall
     from drill.store.stats.steering import Steering

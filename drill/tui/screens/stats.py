@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     from textual_plotext.plot import Plot
 
-    from drill.store.stats.readiness_history import ReadinessPoint
+    from drill.store.readiness_history import ReadinessPoint
     from drill.store.stats.activity import PassRate
     from drill.store.stats.estimation import FamilyStats, TrendPoint
     from drill.store.stats.figures import StatsReport
@@ -512,7 +512,7 @@ class StatsScreen(ShowsWorkerFailures, Screen[None]):
     @work(thread=True, exclusive=True, group="readiness-history", exit_on_error=False)
     def load_history(self) -> None:
         """Started once the first figures are in (their load waits for pending grades)."""
-        from drill.store.stats.readiness_history import readiness_history
+        from drill.store.readiness_history import readiness_history
 
         self.post_message(self.HistoryLoaded(readiness_history(self.study.engine, self.study.config, self.study.today)))
 

@@ -17,7 +17,7 @@ from drill.stats.text import band
 from drill.tui.widgets.heatmap import MONTHS
 
 if TYPE_CHECKING:
-    from drill.store.stats.readiness_history import ReadinessPoint
+    from drill.store.readiness_history import ReadinessPoint
     from drill.store.stats.calibration import Calibration
 
 PERCENT_TICKS = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from helpers.readiness_history import replayed_scores, studied, week_points
 
-from drill.store.stats.readiness_history import point_days, readiness_history, states_on
+from drill.store.readiness_history import point_days, readiness_history, states_on
 from drill.study import Study
 
 TODAY = date(2026, 11, 22)  # conftest's clock
