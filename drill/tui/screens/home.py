@@ -164,8 +164,8 @@ class HomeScreen(RoutedScreen[None]):
                 "[b]m[/b] mock estimation round   [b]h[/b] past rounds   [b]k[/b] coding drills   [b]b[/b] browse\n"
                 "[b]M[/b] mock interview   [b]H[/b] past interviews   [b]i[/b] interview date   [b]s[/b] stats   "
                 "[b]u[/b] undo\n"
-                "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit   [b]e[/b] edit a broken file",
-                # each line fits 80 columns
+                "[b]ctrl+p[/b] commands   [b]F1[/b] keys   [b]ctrl+q[/b] quit",
+                # each line fits 80 columns; `e` is offered under a broken file's name, only then
                 id="ways-in",
             )
         yield Footer(compact=True, show_command_palette=False)
