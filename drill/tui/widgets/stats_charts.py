@@ -30,14 +30,15 @@ def day_label(day: date) -> str:
 
 def spaced_ticks(length: int, count: int = 5) -> list[int]:
     """About `count` evenly spaced positions from 0 to the last of `length`, the last always shown and
-    never squeezed next to the one before it (plotext keeps one of two colliding labels by set order,
-    which PYTHONHASHSEED changes)."""
+    never squeezed next to the one before it, at least three quarters of a step away (plotext keeps
+    one of two colliding labels by set order, and shifts one of two nearly touching labels by an
+    order PYTHONHASHSEED changes)."""
     if length <= 1:
         return [0]
     step = -(-(length - 1) // (count - 1))
     ticks = list(range(0, length, step))
     if ticks[-1] != length - 1:
-        if length - 1 - ticks[-1] < step / 2:
+        if length - 1 - ticks[-1] < 0.75 * step:
             ticks.pop()
         ticks.append(length - 1)
     return ticks

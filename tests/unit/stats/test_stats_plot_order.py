@@ -50,9 +50,10 @@ def test_the_estimation_plot_is_the_same_under_any_hash_seed() -> None:
 def test_ticks_are_spread_evenly_and_end_on_the_last_position() -> None:
     assert spaced_ticks(1) == [0]
     assert spaced_ticks(2) == [0, 1]
-    assert spaced_ticks(30) == [0, 8, 16, 24, 29]
+    assert spaced_ticks(30) == [0, 8, 16, 29]  # 24 would sit 5 before the last: its label nearly touches
     assert spaced_ticks(31) == [0, 8, 16, 24, 30]
     assert spaced_ticks(13) == [0, 3, 6, 9, 12]
+    assert spaced_ticks(22) == [0, 6, 12, 21]
     for length in range(2, 400):
         ticks = spaced_ticks(length)
         gaps = [b - a for a, b in pairwise(ticks)]
