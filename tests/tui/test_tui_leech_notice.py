@@ -80,3 +80,11 @@ async def test_a_drill_given_up_into_a_leech_says_so_above_its_reference(drill_h
         assert "coding drill" in str(notice.render()) and "hints (h) first" in str(notice.render())
         assert leech_notices(app) == [] and not screen.query(Toast)
         assert on_screen(notice) and on_screen(screen.query_one("#drill-reference"))
+        # The reference scrolled to again (s, or a scroll that lands after the notice's) keeps the
+        # notice above it in view.
+        body = screen.query_one("#drill-body")
+        body.scroll_end(animate=False)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: on_screen(notice))
+        await pilot.pause()
+        assert on_screen(notice) and on_screen(screen.query_one("#drill-reference"))

@@ -518,9 +518,10 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         body.focus()
 
         def scroll() -> None:
-            if widget.virtual_region.height:
-                body.scroll_to_widget(widget, top=True, animate=False)
-            elif widget.display and widget.is_attached:
+            target = self._leech_above(widget)
+            if target.virtual_region.height:
+                body.scroll_to_widget(target, top=True, animate=False)
+            elif target.display and target.is_attached:
                 self.set_timer(1 / 60, scroll)
 
         self.call_after_refresh(scroll)
@@ -572,6 +573,12 @@ class DrillScreen(ShowsWorkerFailures, RoutedScreen[str | None]):
         self.refresh_bindings()
         self.tick()
         self.action_solution()
+
+    def _leech_above(self, widget: Widget) -> Widget:
+        """The leech notice, when it is shown and sits just above `widget` (the reference): a scroll to
+        the reference, whichever lands last, keeps the notice in view too."""
+        notice = self.query_one("#drill-leech", Static)
+        return notice if notice.display and widget.id == "drill-reference" else widget
 
     def show_leech(self, flagged: Flagged) -> bool:
         """Giving up made this drill a leech: said above the reference, in view, where no notice covers it."""
