@@ -1,4 +1,4 @@
-"""Home after a session: `u` takes back the last grade of the review just left; a content file
+"""Home after a session: `u` takes back the last grade or suspension of the review just left; a content file
 broken meanwhile (in the card editor here) is named at once, at its line, and `e` reopens it there;
 with an interview date, the readiness on the day and the pace to the target."""
 
@@ -104,3 +104,21 @@ async def test_without_an_interview_date_home_says_no_readiness(small_paths, clo
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_ready(pilot)
         assert not app.home_screen.query_one("#readiness").display
+
+
+async def test_u_on_home_takes_back_a_suspension_made_last_in_the_session(small_paths, clock) -> None:
+    app = DrillApp(small_paths, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
+        item_id = app.screen.session.current.item_id
+        await pilot.press("s", "escape")
+        await wait_until(pilot, lambda: app.screen is app.home_screen)
+        await wait_until(pilot, lambda: db_rows(app, f"SELECT suspended FROM item WHERE id = '{item_id}'") == [(1,)])
+        assert app.home_screen.check_action("undo", ())
+        await pilot.press("u")
+        await wait_until(pilot, lambda: db_rows(app, f"SELECT suspended FROM item WHERE id = '{item_id}'") == [(0,)])
+        [card] = app.study.reviews.cards([item_id])
+        assert f"Unsuspended {card_name(card)}" in [str(note.message) for note in app._notifications]
+        assert not app.home_screen.check_action("undo", ())

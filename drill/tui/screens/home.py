@@ -1,6 +1,6 @@
 """Home: what is due per block, totals, the interview countdown with the readiness it is heading
 for, the content files that are broken now (`e` opens the first error in the editor), the ways
-in, and `u` to take back the last grade of the review session just left."""
+in, and `u` to take back the last grade or suspension of the review session just left."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ class HomeScreen(RoutedScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
-            return self.left_review is not None and bool(self.left_review.session.given)
+            return self.left_review is not None and self.left_review.can_take_back()
         if action == "fix_content":
             return bool(self.content_errors)
         return True
@@ -255,20 +255,12 @@ class HomeScreen(RoutedScreen[None]):
         self.reread_content(self.study)
 
     def action_undo(self) -> None:
-        """Take back the last grade of the review session just left (its database write too), as `u`
-        in the review does; home's counts are read again after it."""
-        from drill.schedule.sm2 import BUTTON_LABEL
-        from drill.tui.screens.review import card_name
-
-        review = self.left_review
-        grade = review.session.undo() if review is not None else None
-        if review is None or grade is None:
+        """Take back the last grade or suspension of the review session just left (its database
+        write too), as `u` in the review does; home's counts are read again after it."""
+        said = self.left_review.take_back() if self.left_review is not None else None
+        if said is None:
             return
-        review.pending.pop()
-        review.study.reviews.save_undo(grade)
-        self.notify(
-            f"Undid {BUTTON_LABEL[grade.button]} on {card_name(review.session.cards[grade.item_id])}", timeout=4
-        )
+        self.notify(said, timeout=4)
         self.refresh_bindings()
         self.app.action_home()
 

@@ -341,21 +341,28 @@ class ReviewScreen(RoutedScreen[None]):
         self.action_undo()
 
     def action_undo(self) -> None:
-        """Take back this session's latest grade or suspension."""
+        said = self.take_back()
+        if said is not None:
+            self.notify(said, timeout=2)
+            self.show_current()
+
+    def can_take_back(self) -> bool:
+        return bool(self.session.given or self.suspended)
+
+    def take_back(self) -> str | None:
+        """Take back this session's latest grade or suspension, its write too (also once the
+        session is left: `u` on home); what was taken back, to say, or None when nothing is left."""
         if self.suspended and self.suspended[-1][0] == len(self.session.given):
             _, card = self.suspended.pop()
             self.session.restore(card)
             self.study.reviews.save_suspended(card.item_id, False)
-            self.notify(f"Unsuspended {card_name(card)}", timeout=2)
-            self.show_current()
-            return
+            return f"Unsuspended {card_name(card)}"
         grade = self.session.undo()
         if grade is None:
-            return
+            return None
         self.pending.pop()
         self.study.reviews.save_undo(grade)
-        self.notify(f"Undid {BUTTON_LABEL[grade.button]} on {card_name(self.session.cards[grade.item_id])}", timeout=2)
-        self.show_current()
+        return f"Undid {BUTTON_LABEL[grade.button]} on {card_name(self.session.cards[grade.item_id])}"
 
     def action_suspend(self) -> None:
         card = self.session.drop_current()
