@@ -23,7 +23,7 @@ from drill.schedule.sm2 import BUTTON_LABEL
 from drill.stats.text import local_time
 from drill.tui.screens.item_actions import ItemActions
 from drill.tui.widgets.pitch_timer import clock_text
-from drill.words import counted
+from drill.words import counted, noun_for
 
 if TYPE_CHECKING:
     from drill.store.browse import DrillEntry, EstimateEntry, ItemInfo, ItemRow, ReviewEntry
@@ -149,7 +149,7 @@ def text_change(name: str, before: str, after: str) -> str | None:
     counts += [f"−{len(removed)}"] if removed else []
     if not counts:
         return f"{name} line endings"  # the same lines: only a final line break differs
-    change = f"{name} {' '.join(counts)} {'line' if len(added) + len(removed) == 1 else 'lines'}"
+    change = f"{name} {' '.join(counts)} {noun_for(len(added) + len(removed), 'line')}"
     said, line = ("now", next(filter(None, added), "")) if any(added) else ("was", next(filter(None, removed), ""))
     if not line:
         return change

@@ -27,14 +27,13 @@ RUNGS = {30: "30-second", 120: "2-minute", 300: "5-minute"}
 
 def describe(settings: InterviewSettings) -> str:
     """The round in one sentence."""
-    plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
     parts = []
     if settings.grill:
-        parts.append(plural(settings.grill, "grill question") + " (aloud)")
+        parts.append(counted(settings.grill, "grill question") + " (aloud)")
     if settings.pitch_seconds:
         parts.append(f"a {RUNGS.get(settings.pitch_seconds, clock_text(settings.pitch_seconds))} pitch")
     if settings.estimates:
-        parts.append(plural(settings.estimates, "estimation problem"))
+        parts.append(counted(settings.estimates, "estimation problem"))
     if settings.coding:
         parts.append("a coding drill")
     return f"{counted(settings.minutes, 'minute')}: {', '.join(parts) if parts else 'nothing yet — pick a section'}."
