@@ -14,13 +14,13 @@ days studied, of its score kept up and its score left as it is now. The simulati
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from pydantic import Field, computed_field
 
-from drill.interview.forecast import Expectation, Forecast, Record, expectation, forecast
+from drill.interview.forecast import DEFAULT_RECORDS, Expectation, Forecast, Record, expectation, forecast
 from drill.interview.plan import section_of
 from drill.read_model import ReadModel
 from drill.schedule import grading, memory
@@ -31,18 +31,20 @@ from drill.schedule.state import ItemState
 from drill.words import counted
 
 GOOD_QUALITY = 4  # the SM-2 quality of a Good: the pass a kept-up review is taken to be
+AGAIN_QUALITY = 2  # and of an Again: a review that fails
 DEFAULT_SECONDS = {"card": 20.0, "pitch": 150.0, "estimate": 90.0, "coding": 900.0}  # a review, before any history
 SEARCH_STEPS = 12  # bisections of the share of unseen content introduced
 
 
 @dataclass(frozen=True)
 class Pace:
-    """How someone studies: new items a day per kind, the share of days they study, and the
-    seconds a review of each kind takes them."""
+    """How someone studies: new items a day per kind, the share of days they study, the seconds a
+    review of each kind takes them, and the minutes they give a study day (None: what it takes)."""
 
     new_per_day: Mapping[str, float]
     study_share: float = 1.0
     seconds: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_SECONDS))
+    minutes: float | None = None
 
     @property
     def new_total(self) -> float:
@@ -51,10 +53,16 @@ class Pace:
 
 @dataclass
 class _Kept:
-    """One item carried forward: its state on the interview day and the reviews it took."""
+    """One item carried forward: its state on the interview day and the reviews it took (expected,
+    when its reviews may fail); and the states it may end in when one fails, each with its chance."""
 
     state: ItemState
-    reviews: int = 0
+    reviews: float = 0.0
+    lapses: tuple[tuple[float, ItemState], ...] = ()
+
+    def outcomes(self) -> list[tuple[float, ItemState]]:
+        """Each state the item may end in, with its chance (together 1)."""
+        return [(1 - sum(chance for chance, _ in self.lapses), self.state), *self.lapses]
 
 
 @dataclass(frozen=True)
@@ -81,27 +89,51 @@ class Course:
         return [card for card in self.items if card.kind == kind and card.state.is_new]
 
 
-def _keep_up(state: ItemState, start: date, course: Course) -> _Kept:
-    """`state` carried from `start` to the interview, passed on every review the plan gives it."""
-    kept = _Kept(state)
+def _keep_up(state: ItemState, start: date, course: Course, chance: _Chance | None = None) -> _Kept:
+    """`state` carried from `start` to the interview, passed on every review the plan gives it; with
+    `chance` (the recall a review has, from the state before it and its day), each review may fail
+    instead: the item then ends as the first failed review leaves it (Again, passed again the same
+    day, then kept up), with the chance of that, and its reviews are counted as expected."""
+    passed = _Kept(state)
     window_start = max(course.today, course.interview - timedelta(days=course.window))
     bring_forward_day = window_start + timedelta(days=(course.interview - window_start).days // 2)
     day = start
+    reviewed: list[tuple[ItemState, date]] = []
     while True:
-        due = grading.due_day(kept.state, course.scheduler)
+        due = grading.due_day(passed.state, course.scheduler)
         if due is None:
-            return kept
+            break
         if due >= course.interview:
-            last = kept.state.last_review_day
+            last = passed.state.last_review_day
             if due == course.interview or last is None or last >= window_start:
-                return kept
+                break
             due = bring_forward_day  # the plan brings it into its final window
         day = max(day, due)
-        kept = _Kept(
-            grading.advance(kept.state, GOOD_QUALITY, day, course.scheduler, None, course.fsrs_settings),
-            kept.reviews + 1,
-        )
+        reviewed.append((passed.state, day))
+        passed = _Kept(_graded(passed.state, GOOD_QUALITY, day, course), passed.reviews + 1)
         day += timedelta(days=1)
+    if chance is None:
+        return passed
+    every_pass = 1.0  # the chance every review so far passed
+    lapses, reviews = [], 0.0
+    for number, (before, on) in enumerate(reviewed):
+        failing = every_pass * (1 - chance(before, on))
+        relearnt = _keep_up(
+            _graded(_graded(before, AGAIN_QUALITY, on, course), GOOD_QUALITY, on, course),
+            on + timedelta(days=1),
+            course,
+        )
+        lapses.append((failing, relearnt.state))
+        reviews += failing * (number + 2 + relearnt.reviews)  # those before, the failed one and its repeat, the rest
+        every_pass -= failing
+    return _Kept(passed.state, reviews + every_pass * passed.reviews, tuple(lapses))
+
+
+_Chance = Callable[[ItemState, date], float]
+
+
+def _graded(state: ItemState, quality: int, day: date, course: Course) -> ItemState:
+    return grading.advance(state, quality, day, course.scheduler, None, course.fsrs_settings)
 
 
 def _introductions(course: Course, pace: Pace) -> dict[str, date]:
@@ -125,24 +157,40 @@ def _carried(card: Card, course: Course, introduced: Mapping[str, date]) -> _Kep
     day = None if not card.state.is_new else introduced.get(card.item_id)
     key = (card.item_id, day)
     if key not in course.carried:
+        chance = _recall_chance(card, course)
         if not card.state.is_new:
-            kept = _keep_up(card.state, course.today, course)
+            kept = _keep_up(card.state, course.today, course, chance)
         elif day is None:
             kept = _Kept(card.state)
         else:
-            first = grading.advance(ItemState(), GOOD_QUALITY, day, course.scheduler, None, course.fsrs_settings)
-            kept = _keep_up(first, day + timedelta(days=1), course)
+            kept = _keep_up(_graded(ItemState(), GOOD_QUALITY, day, course), day + timedelta(days=1), course, chance)
             kept.reviews += 1
         course.carried[key] = kept
     return course.carried[key]
 
 
-def _mixed(kept: Expectation, left: Expectation, share: float) -> Expectation:
-    """An answer kept up on `share` of the days and left as it is on the others."""
-    mean = share * kept.mean + (1 - share) * left.mean
-    square = share * (kept.variance + kept.mean**2) + (1 - share) * (left.variance + left.mean**2)
-    doubt = share * kept.doubt + (1 - share) * left.doubt
-    return Expectation(kept.section, mean, max(0.0, square - mean * mean), doubt)
+def _recall_chance(card: Card, course: Course) -> _Chance | None:
+    """The chance a review of `card` passes, from the state before it on its day: the memory model's
+    recall recalibrated on the user's record of the card's interview section (None: it is in none)."""
+    section = section_of(card)
+    if section is None:
+        return None
+    model, record = memory.get(course.scheduler), course.records.get(section, DEFAULT_RECORDS[section])
+    offset = record.offsets.get(card.item_id, 0.0)
+
+    def chance(state: ItemState, day: date) -> float:
+        recall = model.recall(state, day)
+        return 1.0 if recall is None else record.recall(recall, offset)
+
+    return chance
+
+
+def _mixed(answers: Sequence[tuple[float, Expectation]]) -> Expectation:
+    """One answer that is each of `answers` with its chance (together 1)."""
+    mean = sum(chance * each.mean for chance, each in answers)
+    square = sum(chance * (each.variance + each.mean**2) for chance, each in answers)
+    doubt = sum(chance * each.doubt for chance, each in answers)
+    return Expectation(answers[0][1].section, mean, max(0.0, square - mean * mean), doubt)
 
 
 class Outlook(ReadModel):
@@ -165,33 +213,46 @@ class Outlook(ReadModel):
 
 
 def outlook(course: Course, pace: Pace) -> Outlook:
-    """The readiness `pace` reaches by the interview, and what it takes a day."""
+    """The readiness `pace` reaches by the interview, and what it takes a day. A pace that gives a
+    study day fewer minutes than keeping up takes keeps up only that share of it: the rest of the
+    time an item is left as it is, as on a day not studied."""
     model = memory.get(course.scheduler)
     introduced = _introductions(course, pace)
-    expectations: list[Expectation] = []
+    asked: list[tuple[str, Card, _Kept]] = []
     seconds = 0.0
-    reviews = 0
+    reviews = 0.0
     for card in course.items:
         kept = _carried(card, course, introduced)
         reviews += kept.reviews
         seconds += kept.reviews * pace.seconds.get(card.kind, DEFAULT_SECONDS[card.kind])
         section = section_of(card)
-        if section is None or card.item_id not in course.pools.get(section, ()):
-            continue
-        ahead = replace(card, state=kept.state)
-        expectations.append(
-            _mixed(
-                expectation(section, ahead, course.interview, model, course.records),
-                expectation(section, card, course.interview, model, course.records),
-                pace.study_share,
-            )
-        )
+        if section is not None and card.item_id in course.pools.get(section, ()):
+            asked.append((section, card, kept))
     days = max(1, course.days_left)
+    needed = seconds / days / 60  # minutes a study day
+    kept_up = 1.0 if pace.minutes is None or needed <= pace.minutes else pace.minutes / needed
+    share = pace.study_share * kept_up
+
+    def answer(section: str, card: Card, kept: _Kept) -> Expectation:
+        """The card's answer: kept up on `share` of the days, each way it may end, else left as it is."""
+        return _mixed(
+            [
+                *(
+                    (
+                        share * chance,
+                        expectation(section, replace(card, state=state), course.interview, model, course.records),
+                    )
+                    for chance, state in kept.outcomes()
+                ),
+                (1 - share, expectation(section, card, course.interview, model, course.records)),
+            ]
+        )
+
     return Outlook(
         new_per_day=pace.new_total,
-        minutes_per_day=seconds / days / 60 * pace.study_share,
-        reviews_per_day=reviews / days * pace.study_share,
-        predicted=forecast(expectations, course.asked),
+        minutes_per_day=needed * share,
+        reviews_per_day=reviews / days * share,
+        predicted=forecast([answer(*each) for each in asked], course.asked),
     )
 
 

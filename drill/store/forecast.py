@@ -225,6 +225,10 @@ NEW_BY_KIND = (
 )
 STUDY_DAYS = select(func.count(distinct(review.c.study_day))).where(_RECENT)
 FIRST_DAY = select(func.min(review.c.study_day))
+# The time given to study over the pace's days: every review, a same-day repeat included.
+TIME_GIVEN = select(func.sum(review.c.duration_ms)).where(
+    review.c.study_day < bindparam("today"), review.c.study_day >= bindparam("since")
+)
 SECONDS_BY_KIND = (
     select(item.c.kind, func.avg(review.c.duration_ms) / 1000)
     .join(item, item.c.id == review.c.item_id)
@@ -234,9 +238,10 @@ SECONDS_BY_KIND = (
 
 
 def recent_pace(engine: Engine, today: date) -> Pace | None:
-    """How the user has been studying: new items a day per kind and the share of days studied over
-    the last PACE_DAYS days before today (since the first review when that is later), and the
-    seconds a review of each kind took over the last SECONDS_DAYS days (None before a day of history)."""
+    """How the user has been studying: new items a day per kind, the share of days studied and the
+    minutes given a study day over the last PACE_DAYS days before today (since the first review
+    when that is later), and the seconds a review of each kind took over the last SECONDS_DAYS days
+    (None before a day of history)."""
     with engine.connect() as connection:
         first = as_date(connection.execute(FIRST_DAY).scalar())
         if first is None or first >= today:
@@ -245,6 +250,7 @@ def recent_pace(engine: Engine, today: date) -> Pace | None:
         window = {"today": today, "since": since}
         new: dict[str, int] = dict(connection.execute(NEW_BY_KIND, window).all())
         studied = connection.execute(STUDY_DAYS, window).scalar() or 0
+        given_ms = connection.execute(TIME_GIVEN, window).scalar() or 0
         seconds = connection.execute(
             SECONDS_BY_KIND, {"today": today, "since": today - timedelta(days=SECONDS_DAYS)}
         ).all()
@@ -253,6 +259,7 @@ def recent_pace(engine: Engine, today: date) -> Pace | None:
         {kind: new.get(kind, 0) / days for kind in KINDS},
         studied / days,
         DEFAULT_SECONDS | {kind: float(mean) for kind, mean in seconds if mean},
+        given_ms / 60_000 / studied if studied else None,
     )
 
 

@@ -1,6 +1,8 @@
 """Where a pace leads, pure: items carried to the interview day as the plan schedules them for
-someone who keeps up, unseen ones introduced at the pace, the minutes it takes, and the slowest
-pace that reaches a target."""
+someone who keeps up, each review passed as often as its recall predicts (a failed one relearnt),
+unseen ones introduced at the pace, the minutes it takes, and the slowest pace that reaches a
+target. SM-2 here: recall 0.9 ** (days since the review / interval); an Again resets to 1 day and
+takes the easiness from 2.5 to 2.18."""
 
 from __future__ import annotations
 
@@ -39,34 +41,67 @@ def course(*items: Card) -> Course:
     )
 
 
-def test_a_seen_item_is_passed_on_its_due_day_and_recalled_on_the_interview_day_from_there() -> None:
+# SEEN is reviewed on DAY + 3 with recall 0.9 ** (6 / 6). Passed (0.9): 6 × 2.5 = 15 days, due after
+# the interview, reviewed inside the window. Failed (0.1): passed again on DAY + 4 (1 day) and
+# DAY + 5 (6 days), four reviews in all with the same-day repeat, 5 days before the interview.
+SEEN_KEPT = 0.9 * GOOD * 0.9 ** (7 / 15) + 0.1 * GOOD * 0.9 ** (5 / 6)
+SEEN_REVIEWS = 0.9 * 1 + 0.1 * 4
+
+
+def test_a_seen_item_is_reviewed_on_its_due_day_and_recalled_on_the_interview_day_from_there() -> None:
     result = outlook(course(SEEN), Pace({}))
-    # Passed on DAY + 3: SM-2 gives 6 × 2.5 = 15 days, due after the interview, reviewed inside the window.
-    assert result.predicted.score == pytest.approx(GOOD * 0.9 ** (7 / 15))
-    assert result.reviews_per_day == pytest.approx(1 / 10)
-    assert result.minutes_per_day == pytest.approx(20 / 60 / 10)  # a card's 20 s before any history
+    assert result.predicted.score == pytest.approx(SEEN_KEPT)
+    assert result.reviews_per_day == pytest.approx(SEEN_REVIEWS / 10)
+    assert result.minutes_per_day == pytest.approx(SEEN_REVIEWS * 20 / 60 / 10)  # a card's 20 s before any history
+
+
+def test_every_review_passed_would_overstate_the_interview_day() -> None:
+    """The projection is below what passing every review would give, by the failed reviews' share."""
+    sure = outlook(course(SEEN), Pace({})).predicted.score
+    assert sure < GOOD * 0.9 ** (7 / 15)
 
 
 def test_unseen_items_come_at_the_pace_in_content_order_and_are_kept_up() -> None:
     result = outlook(course(), Pace({"card": 1.0}))
-    # grill-2 from DAY (1 day, then 6: reviews on DAY+1 and DAY+7, then 15 days); c-1 from DAY + 1 likewise.
-    assert result.predicted.score == pytest.approx((GOOD * 0.9 ** (7 / 15) + GOOD * 0.9 ** (3 / 15)) / 2)
-    assert result.reviews_per_day == pytest.approx((1 + 3 + 3) / 10)
+    # grill-2 from DAY (1 day, then 6: reviews on DAY+1 and DAY+7, each with recall 0.9, then 15 days).
+    # Failed on DAY+1 (0.1): relearnt on DAY+2, +3 and +9 (1, 6, then ⌈6 × 2.18⌉ = 14 days).
+    # Failed on DAY+7 (0.9 × 0.1): relearnt on DAY+8 and +9 (1, then 6 days).
+    grill_2 = 0.81 * GOOD * 0.9 ** (3 / 15) + 0.1 * GOOD * 0.9 ** (1 / 14) + 0.09 * GOOD * 0.9 ** (1 / 6)
+    grill_2_reviews = 1 + 0.81 * 2 + 0.1 * (2 + 3) + 0.09 * (3 + 2)  # the first, then as above with repeats
+    assert result.predicted.score == pytest.approx((SEEN_KEPT + grill_2) / 2)
+    # c-1 from DAY + 1, asked by no interview: every review passed (DAY+1, +2, +8).
+    assert result.reviews_per_day == pytest.approx((SEEN_REVIEWS + grill_2_reviews + 3) / 10)
     assert result.new_per_day == 1.0
 
 
 def test_an_item_due_after_the_interview_is_brought_into_the_final_window() -> None:
     long_ago = card("grill-1", ItemState(3, 30, 2.5, DAY + timedelta(days=20), DAY - timedelta(days=10)))
     result = outlook(course(long_ago), Pace({}))
-    # Brought to the middle of the window (DAY + 3 + 7 // 2 = DAY + 6), passed: 30 × 2.5 = 75 days.
-    assert result.predicted.score == pytest.approx(GOOD * 0.9 ** (4 / 75))
-    assert result.reviews_per_day == pytest.approx(1 / 10)
+    # Brought to the middle of the window (DAY + 3 + 7 // 2 = DAY + 6), 16 days after its review:
+    # passed, 30 × 2.5 = 75 days; failed, relearnt on DAY + 7 and DAY + 8 (1, then 6 days).
+    recall = 0.9 ** (16 / 30)
+    assert result.predicted.score == pytest.approx(
+        recall * GOOD * 0.9 ** (4 / 75) + (1 - recall) * GOOD * 0.9 ** (2 / 6)
+    )
+    assert result.reviews_per_day == pytest.approx((recall * 1 + (1 - recall) * 4) / 10)
 
 
 def test_days_not_studied_leave_the_items_as_they_are() -> None:
-    kept, left = GOOD * 0.9 ** (7 / 15), GOOD * 0.9 ** (13 / 6)
+    kept, left = SEEN_KEPT, GOOD * 0.9 ** (13 / 6)
     result = outlook(course(SEEN), Pace({}, study_share=0.5))
     assert result.predicted.score == pytest.approx((kept + left) / 2)
+
+
+def test_a_pace_giving_less_time_than_keeping_up_takes_keeps_up_that_share() -> None:
+    takes = SEEN_REVIEWS * 20 / 60 / 10  # minutes a day keeping SEEN up takes
+    kept, left = SEEN_KEPT, GOOD * 0.9 ** (13 / 6)
+    half = outlook(course(SEEN), Pace({}, minutes=takes / 2))
+    assert half.predicted.score == pytest.approx((kept + left) / 2)
+    assert half.minutes_per_day == pytest.approx(takes / 2)
+    assert half.reviews_per_day == pytest.approx(SEEN_REVIEWS / 10 / 2)
+    enough = outlook(course(SEEN), Pace({}, minutes=takes * 2))
+    assert enough.predicted.score == pytest.approx(kept)  # more time than it takes changes nothing
+    assert enough.minutes_per_day == pytest.approx(takes)
 
 
 def test_the_target_is_reached_by_the_smallest_share_of_the_unseen_content() -> None:

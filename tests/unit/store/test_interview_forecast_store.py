@@ -103,6 +103,7 @@ def test_the_pace_is_the_last_days_new_items_and_study_days(study, clock) -> Non
     assert pace.study_share == pytest.approx(2 / 7)
     assert pace.seconds["card"] == pytest.approx(1.0)  # grade() spends a second
     assert pace.seconds["estimate"] == pytest.approx(60.0)
+    assert pace.minutes == pytest.approx((5 + 60 + 2 + 60) / 60 / 2)  # every second given, over 2 study days
     assert recent_pace(study.engine, FIXED_NOW.date()) is None  # no day of history before today
 
 
