@@ -20,7 +20,7 @@ from drill.errors import UserFacingError
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-HEAD = "0014"
+HEAD = "0015"
 SCHEMA_VERSION = int(HEAD)
 SCRIPTS = Path(__file__).with_name("revisions")  # Alembic's script directory: env.py and versions/
 ALEMBIC_TABLE = "alembic_version"

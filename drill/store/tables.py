@@ -194,6 +194,10 @@ class EstimateAttempt(_Table, table=True):
         Index("ix_estimate_stats", "item_id", "attempted_at", "score", "log_error", "slip"),
         Index("ix_estimate_error", "item_id", "log_error", "attempted_at"),
         Index("ix_estimate_round", "mock_round_id"),
+        # The whole period's median in order of error, the trend's buckets over time, slips per family.
+        Index("ix_estimate_by_error", "log_error", "attempted_at", "item_id"),
+        Index("ix_estimate_time", "attempted_at", "log_error", "score", "item_id"),
+        Index("ix_estimate_slip", "item_id", "slip", "attempted_at"),
     )
 
     id: int | None = _row_id()
@@ -217,7 +221,11 @@ class CodingAttempt(_Table, table=True):
     """One run of a coding drill's hidden tests."""
 
     __tablename__ = "coding_attempt"
-    __table_args__ = (Index("ix_coding_item", "item_id", "started_at"),)
+    __table_args__ = (
+        Index("ix_coding_item", "item_id", "started_at"),
+        # The stats' covering index: a drill's runs grouped into attempts (workspaces).
+        Index("ix_coding_stats", "item_id", "workspace", "finished_at", "status", "seconds", "hints_used"),
+    )
 
     id: int | None = _row_id()
     item_id: str = Field(foreign_key="item.id", sa_type=Text)

@@ -210,25 +210,57 @@ def _retention(days: dict[date, DayRow], today: date, window: int) -> Retention:
     )
 
 
-def activity(connection: Connection, scope: Scope) -> Activity:
+def _period_days(connection: Connection, scope: Scope) -> tuple[date, dict[date, DayRow]]:
+    """The period's first day and its days' reviews and time (all time: from the first day with a review)."""
+    first = scope.first_day
+    found = rows(
+        connection,
+        f"""SELECT study_day, SUM(reviews), SUM(duration_ms) FROM review_day
+        WHERE study_day >= :from_day AND study_day <= :today {item_block(scope, "review_day")} GROUP BY study_day""",
+        scope,
+        (review_day.c.study_day, *counts("reviews", "ms")),
+        from_day=(first or date.min).isoformat(),
+    )
+    days = {as_day(row[0]): DayRow(as_day(row[0]), row[1], row[2], 0, 0, 0, 0) for row in found}
+    return first or min(days, default=scope.today), days
+
+
+def activity(connection: Connection, scope: Scope, kept: Activity | None = None) -> Activity:
+    """`kept`: the same day's and block's activity under another period (a period switch), whose
+    heatmap, retention, streak and today's figures no period changes: only the period's days are read."""
     today = scope.today
+    if kept is not None:
+        first, period = _period_days(connection, scope)
+        return _with_period(kept, period, first, today)
     heat_start = today - timedelta(days=HEATMAP_DAYS - 1)
     period_start = scope.first_day
     days = daily(connection, scope, heat_start if period_start is None else min(heat_start, period_start))
     if period_start is None:
         days.update(earlier(connection, scope, heat_start))
         period_start = min(days, default=today)
-    in_period = [row for day, row in days.items() if day >= period_start]
-    reviews = sum(row.reviews for row in in_period)
-    seconds = sum(row.ms for row in in_period) / 1000
     now = days.get(today)
-    return Activity(
+    whole = Activity(
         heatmap=_series(days, heat_start, today, lambda row: row.reviews),
-        reviews=_series(days, period_start, today, lambda row: row.reviews),
-        seconds=_series(days, period_start, today, lambda row: row.ms / 1000),
+        reviews=Series(today, ()),
+        seconds=Series(today, ()),
         retention=tuple(_retention(days, today, window) for window in RETENTION_WINDOWS),
         streak=streak(connection, scope),
         today_reviews=now.reviews if now else 0,
         today_seconds=now.ms / 1000 if now else 0.0,
-        seconds_per_review=seconds / reviews if reviews else None,
+        seconds_per_review=None,
+    )
+    return _with_period(whole, days, period_start, today)
+
+
+def _with_period(whole: Activity, days: dict[date, DayRow], period_start: date, today: date) -> Activity:
+    """`whole`'s period-independent figures with the period's series from `days`."""
+    in_period = [row for day, row in days.items() if day >= period_start]
+    reviews = sum(row.reviews for row in in_period)
+    seconds = sum(row.ms for row in in_period) / 1000
+    return whole.model_copy(
+        update={
+            "reviews": _series(days, period_start, today, lambda row: row.reviews),
+            "seconds": _series(days, period_start, today, lambda row: row.ms / 1000),
+            "seconds_per_review": seconds / reviews if reviews else None,
+        }
     )

@@ -12,11 +12,16 @@ from sqlalchemy import Connection, func, select
 
 from drill.coding.drills import drill_id
 from drill.read_model import ReadModel
+from drill.store.dialect import dialect
 from drill.store.queries import ACTIVE
 from drill.store.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
 from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
 from drill.store.tables import coding_attempt, item
+
+# The runs of a drill's latest attempt (`latest`: its item and workspace), through ix_coding_stats.
+LATEST = """WHERE c.item_id = latest.item_id AND c.workspace = latest.workspace
+    AND c.finished_at >= :since AND c.finished_at < :until"""
 
 
 class DrillStats(ReadModel):
@@ -81,24 +86,34 @@ class Coding(ReadModel):
 
 
 def coding(connection: Connection, scope: Scope) -> Coding:
+    """Each drill's runs in the period, grouped into attempts in the order of ix_coding_stats (no
+    sort); the latest attempt is the one with the latest run (ties: the last workspace by name)."""
+    sql = dialect(connection)
     found = rows(
         connection,
         f"""WITH attempt AS (
-                SELECT c.item_id, c.workspace, MAX(c.finished_at) AS at, COUNT(*) AS runs,
+                SELECT c.item_id, c.workspace, COUNT(*) AS runs,
                     MAX(CASE WHEN c.status = 'pass' THEN 1 ELSE 0 END) AS passed,
                     MIN(CASE WHEN c.status = 'pass' THEN c.seconds END) AS pass_s,
                     MAX(c.seconds) AS seconds, MAX(c.hints_used) AS hints
-                FROM item JOIN coding_attempt AS c ON c.item_id = item.id
-                WHERE item.kind = 'coding' AND c.finished_at >= :since AND c.finished_at < :until {item_block(scope)}
+                FROM coding_attempt AS c
+                WHERE c.item_id IN (SELECT id FROM item WHERE kind = 'coding' {item_block(scope)})
+                    AND {sql.unindexed("c.finished_at")} >= :since AND {sql.unindexed("c.finished_at")} < :until
                 GROUP BY c.item_id, c.workspace),
-            ranked AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY at DESC, workspace DESC) AS recency
-                       FROM attempt)
-        SELECT ranked.item_id, item.block, item.topic, item.target_seconds, COUNT(*) AS attempts,
-            CAST(SUM(runs) AS INTEGER) AS runs, SUM(passed) AS passed, MIN(pass_s) AS best,
-            MAX(CASE WHEN recency = 1 THEN COALESCE(pass_s, seconds) END) AS last_s,
-            MAX(CASE WHEN recency = 1 THEN passed END) AS last_passed, SUM(hints) AS hints
-        FROM ranked JOIN item ON item.id = ranked.item_id
-        GROUP BY ranked.item_id, item.block, item.topic, item.target_seconds ORDER BY ranked.item_id""",
+            drill AS (SELECT item_id, COUNT(*) AS attempts, CAST(SUM(runs) AS INTEGER) AS runs,
+                    SUM(passed) AS passed, MIN(pass_s) AS best, SUM(hints) AS hints FROM attempt GROUP BY item_id),
+            latest AS (SELECT drill.*, (SELECT c.workspace FROM coding_attempt AS c WHERE c.item_id = drill.item_id
+                    AND c.finished_at >= :since AND c.finished_at < :until
+                    ORDER BY c.finished_at DESC, c.workspace DESC LIMIT 1) AS workspace FROM drill),
+            last AS (SELECT latest.*,
+                (SELECT MAX(CASE WHEN c.status = 'pass' THEN 1 ELSE 0 END) FROM coding_attempt AS c {LATEST})
+                    AS last_passed,
+                (SELECT COALESCE(MIN(CASE WHEN c.status = 'pass' THEN c.seconds END), MAX(c.seconds))
+                    FROM coding_attempt AS c {LATEST}) AS last_s
+                FROM latest)
+        SELECT last.item_id, item.block, item.topic, item.target_seconds, last.attempts, last.runs, last.passed,
+            last.best, last.last_s, last.last_passed, last.hints
+        FROM last JOIN item ON item.id = last.item_id ORDER BY last.item_id""",
         scope,
         (
             coding_attempt.c.item_id,

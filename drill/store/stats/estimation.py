@@ -8,13 +8,13 @@ of the medians but count as attempts with their score.
 
 from __future__ import annotations
 
-import json
 import math
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 
 from pydantic import Field, field_serializer
 from pydantic.dataclasses import dataclass
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, select
 
 from drill.days import study_day
 from drill.estimate.items import family_id
@@ -39,6 +39,20 @@ IN_SCOPE = """item_id IN (SELECT id FROM item WHERE kind = 'estimate' {block})
 
 def _in_scope(scope: Scope) -> str:
     return IN_SCOPE.format(block="" if scope.block is None else "AND block = :block")
+
+
+class _Chosen(NamedTuple):
+    """The families with attempts in the period, as a table `families` (id) that a statement
+    starting with `sql` reads, the ids bound by `params`: the attempts in scope are theirs in the period."""
+
+    sql: str
+    params: dict[str, object]
+
+
+def _chosen(item_ids: list[str]) -> _Chosen:
+    names = [f"item_{n}" for n in range(len(item_ids))]
+    values = ", ".join(f"(:{name})" for name in names)
+    return _Chosen(f"WITH families(id) AS (VALUES {values}) ", dict(zip(names, item_ids, strict=True)))
 
 
 # The estimation figures are pydantic dataclasses: validated and written out like the read models
@@ -94,31 +108,85 @@ class MockHistory(ReadModel):
     rounds: tuple[RoundRow, ...]  # newest first, at most 20
 
 
-# Medians: rank each group's errors (unparsable answers have none and are left out), then take
-# the mean of the middle one (odd count) or two (even count).
-MIDDLE = "rank IN ((n + 1) / 2, (n + 2) / 2)"
+# A median: the mean of the middle one (odd count) or two (even count) of a group's errors in order,
+# by LIMIT and OFFSET: read through an index in order of error, or found through another and sorted
+# (`order` keeps SQLite off the error's index then). Unparsable answers have no error and are left out.
+MEDIAN = """SELECT {key} AS k, AVG(log_error) AS median FROM (SELECT log_error FROM estimate_attempt
+    WHERE log_error IS NOT NULL AND {where} ORDER BY {order} LIMIT :take_{key} OFFSET :skip_{key}) AS m{key}"""
 
 
-def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
-    where = _in_scope(scope)
+class _Group(NamedTuple):
+    """A group of attempts whose median error is wanted: the SQL condition that chooses them, its
+    parameters, and how many have an error."""
+
+    where: str
+    params: dict[str, object]
+    errors: int
+    in_order: bool  # read in order of error (through an index led by it), else sorted
+
+
+def _medians(connection: Connection, scope: Scope, chosen: _Chosen, groups: list[_Group]) -> list[float | None]:
+    """Each group's median error, in one statement (None for a group without errors)."""
+    branches, params = [], dict(chosen.params)
+    for key, group in enumerate(groups):
+        if group.errors:
+            order = "log_error" if group.in_order else dialect(connection).unindexed("log_error")
+            branches.append(MEDIAN.format(key=key, where=group.where, order=order))
+            params |= group.params | {f"take_{key}": 2 - group.errors % 2, f"skip_{key}": (group.errors - 1) // 2}
+    found: dict[int, float] = {}
+    if branches:
+        found = dict(
+            rows(
+                connection,
+                chosen.sql + " UNION ALL ".join(branches),
+                scope,
+                (*counts("k"), *measures("median")),
+                **params,
+            )
+        )
+    return [found.get(key) for key in range(len(groups))]
+
+
+class _Family(NamedTuple):
+    """A family's attempts over the period, before its median."""
+
+    item_id: str
+    block: str
+    topic: str
+    attempts: int
+    score_sum: float
+    mean_score: float
+    errors: int
+    last_score: float
+    recent_score: float
+    recent_n: int
+
+    @property
+    def trend(self) -> float | None:
+        """The recent mean less the mean of the attempts before them, from the totals (None: no earlier ones)."""
+        earlier = self.attempts - self.recent_n
+        if earlier <= 0:
+            return None
+        return self.recent_score - (self.mean_score * self.attempts - self.recent_score * self.recent_n) / earlier
+
+
+def _family_rows(connection: Connection, scope: Scope) -> list[_Family]:
+    """Per family with attempts in the period, weakest first: through ix_estimate_stats, the last
+    ones through ix_estimate_item."""
     found = rows(
         connection,
-        f"""WITH f AS (SELECT item_id, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
-                FROM estimate_attempt WHERE {where} GROUP BY item_id),
-            ranked AS (SELECT item_id, log_error,
-                    ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY log_error) AS rank
-                FROM estimate_attempt WHERE {where} AND log_error IS NOT NULL),
-            m AS (SELECT item_id, AVG(log_error) AS median FROM ranked JOIN f USING (item_id)
-                WHERE {MIDDLE} GROUP BY item_id)
-        SELECT f.item_id, item.block, item.topic, f.attempts, f.mean_score, m.median,
-            {dialect(connection).least("f.attempts", ":recent")} AS recent_n,
+        f"""WITH f AS (SELECT item_id, COUNT(*) AS attempts, SUM(score) AS score_sum, AVG(score) AS mean_score,
+                COUNT(log_error) AS n
+                FROM estimate_attempt WHERE {_in_scope(scope)} GROUP BY item_id)
+        SELECT f.item_id, item.block, item.topic, f.attempts, f.score_sum, f.mean_score, f.n,
             (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
                 AND e.attempted_at >= :since AND e.attempted_at < :until
                 ORDER BY e.attempted_at DESC, e.id DESC LIMIT 1) AS last_score,
             (SELECT AVG(score) FROM (SELECT score FROM estimate_attempt AS e WHERE e.item_id = f.item_id
                 AND e.attempted_at >= :since AND e.attempted_at < :until
-                ORDER BY e.attempted_at DESC, e.id DESC LIMIT :recent) AS recent) AS recent_score
-        FROM f JOIN item ON item.id = f.item_id LEFT JOIN m USING (item_id)
+                ORDER BY e.attempted_at DESC, e.id DESC LIMIT :recent) AS recent) AS recent_score,
+            {dialect(connection).least("f.attempts", ":recent")} AS recent_n
+        FROM f JOIN item ON item.id = f.item_id
         ORDER BY f.mean_score, f.item_id""",
         scope,
         (
@@ -126,47 +194,35 @@ def _families(connection: Connection, scope: Scope) -> list[FamilyStats]:
             item.c.block,
             item.c.topic,
             *counts("attempts"),
-            *measures("mean_score", "median"),
-            *counts("recent_n"),
+            *measures("score_sum", "mean_score"),
+            *counts("n"),
             *measures("last_score", "recent_score"),
+            *counts("recent_n"),
         ),
         recent=RECENT,
     )
-    slips: dict[str, list[SlipCount]] = {}
-    for row in rows(
+    return [_Family(*row) for row in found]
+
+
+def _slips(connection: Connection, scope: Scope, chosen: _Chosen, period: str) -> dict[str, dict[str, int]]:
+    """Per family, how often each slip came up in the period (through ix_estimate_slip, in its order)."""
+    slips: dict[str, dict[str, int]] = {}
+    for item_id, slip, count in rows(
         connection,
-        f"""SELECT item_id, slip, count FROM (
-                SELECT item_id, slip, COUNT(*) AS count,
-                    ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY COUNT(*) DESC, slip) AS lane
-                FROM estimate_attempt WHERE {where} AND slip IS NOT NULL GROUP BY item_id, slip) AS ranked
-            WHERE lane <= :per_family ORDER BY item_id, lane""",
+        f"""{chosen.sql}SELECT item_id, slip, COUNT(*) AS count FROM estimate_attempt
+            WHERE item_id IN (SELECT id FROM families) AND {period} AND slip IS NOT NULL GROUP BY item_id, slip""",
         scope,
         (estimate_attempt.c.item_id, estimate_attempt.c.slip, *counts("count")),
-        per_family=SLIPS_PER_FAMILY,
+        **chosen.params,
     ):
-        slips.setdefault(row.item_id, []).append(SlipCount(row.slip, row.count))
-    families = []
-    for row in found:
-        earlier = row.attempts - row.recent_n
-        trend = None
-        if earlier > 0:  # the mean of the earlier attempts, from the totals
-            earlier_mean = (row.mean_score * row.attempts - row.recent_score * row.recent_n) / earlier
-            trend = row.recent_score - earlier_mean
-        families.append(
-            FamilyStats(
-                family_id(row.item_id),
-                row.block,
-                row.topic,
-                row.attempts,
-                row.mean_score,
-                row.median,
-                row.last_score,
-                row.recent_score,
-                trend,
-                tuple(slips.get(row.item_id, ())),
-            )
-        )
-    return families
+        slips.setdefault(item_id, {})[slip] = count
+    return slips
+
+
+def _commonest(counted: dict[str, int], limit: int) -> tuple[SlipCount, ...]:
+    """The `limit` commonest slips, the commonest first (ties by slip)."""
+    ranked = sorted(counted.items(), key=lambda pair: (-pair[1], pair[0]))
+    return tuple(SlipCount(slip, count) for slip, count in ranked[:limit])
 
 
 def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date, str, str]]]:
@@ -174,9 +230,14 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
     first = scope.first_day
     if first is None:
         earliest = connection.execute(
-            select(func.min(estimate_attempt.c.attempted_at))
-            .join_from(item, estimate_attempt, estimate_attempt.c.item_id == item.c.id)
-            .where(item.c.kind == "estimate", *of_block(scope))
+            select(estimate_attempt.c.attempted_at)
+            .where(
+                dialect(connection)
+                .unindexed_column(estimate_attempt.c.item_id)
+                .in_(select(item.c.id).where(item.c.kind == "estimate", *of_block(scope)).scalar_subquery())
+            )
+            .order_by(estimate_attempt.c.attempted_at)
+            .limit(1)
         ).scalar()
         if earliest is None:
             return 1, []
@@ -199,68 +260,123 @@ def _buckets(connection: Connection, scope: Scope) -> tuple[int, list[tuple[date
     return size, buckets
 
 
-def _trend(connection: Connection, scope: Scope) -> tuple[int, tuple[TrendPoint, ...]]:
-    size, buckets = _buckets(connection, scope)
-    if not buckets:
-        return size, ()
-    bounds = json.dumps([[lo, hi] for _, lo, hi in buckets])
-    block = "" if scope.block is None else "AND item.block = :block"
-    found = {
-        row.bucket: row
-        for row in rows(
-            connection,
-            f"""WITH b AS ({dialect(connection).json_ranges(":bounds")}),
-                families AS MATERIALIZED (SELECT id FROM item WHERE item.kind = 'estimate' {block}),
-                x AS (SELECT b.bucket, a.score, a.log_error
-                      FROM b CROSS JOIN families CROSS JOIN estimate_attempt AS a
-                      WHERE a.item_id = families.id
-                        AND a.attempted_at >= b.lo AND a.attempted_at < b.hi),
-                g AS (SELECT bucket, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
-                      FROM x GROUP BY bucket),
-                ranked AS (SELECT bucket, log_error, ROW_NUMBER() OVER (PARTITION BY bucket ORDER BY log_error) AS rank
-                      FROM x WHERE log_error IS NOT NULL)
-            SELECT g.bucket, g.attempts, g.mean_score, AVG(ranked.log_error) AS median
-            FROM g LEFT JOIN ranked ON ranked.bucket = g.bucket AND {MIDDLE}
-            GROUP BY g.bucket, g.attempts, g.mean_score""",
-            scope,
-            (*counts("bucket", "attempts"), *measures("mean_score", "median")),
-            bounds=bounds,
-        )
-    }
-    points = []
-    for index, (day, _, _) in enumerate(buckets):
-        row = found.get(index)
-        points.append(
-            TrendPoint(day, row.attempts, row.mean_score, row.median) if row else TrendPoint(day, 0, None, None)
-        )
-    return size, tuple(points)
-
-
 def estimation(connection: Connection, scope: Scope) -> Estimation:
-    where = _in_scope(scope)
-    total = rows(
+    """The period's figures: per family through its indexes, the whole from the families' sums, the
+    trend per bucket through ix_estimate_time, every median in one statement."""
+    sql = dialect(connection)
+    families = _family_rows(connection, scope)
+    size, buckets = _buckets(connection, scope)
+    if not families:
+        return Estimation(0, None, None, (), (), size, tuple(TrendPoint(day, 0, None, None) for day, _, _ in buckets))
+    # The whole and the buckets are read through the indexes led by the error and the time, a family
+    # through its own. All time reads the errors in order; a bounded period finds its attempts by
+    # time and sorts them (few, where reading in order would pass over every attempt before it).
+    of_families = f"{sql.unindexed('item_id')} IN (SELECT id FROM families)"
+    chosen = _chosen([family.item_id for family in families])
+    trend = _bucket_rows(connection, scope, buckets, chosen, of_families)
+    in_order = scope.period is None
+    at = sql.unindexed("attempted_at") if in_order else "attempted_at"
+    period = f"{at} >= :since AND {at} < :until"
+    attempts = sum(family.attempts for family in families)
+    errors = sum(family.errors for family in families)
+    medians = _medians(
         connection,
-        f"""WITH ranked AS (SELECT log_error, ROW_NUMBER() OVER (ORDER BY log_error) AS rank,
-                COUNT(*) OVER () AS n FROM estimate_attempt WHERE {where} AND log_error IS NOT NULL)
-        SELECT (SELECT COUNT(*) FROM estimate_attempt WHERE {where}),
-            (SELECT AVG(score) FROM estimate_attempt WHERE {where}),
-            (SELECT AVG(log_error) FROM ranked WHERE {MIDDLE})""",
         scope,
-        (*counts("attempts"), *measures("mean_score", "median")),
-    )[0]
-    slips = tuple(
-        SlipCount(row.slip, row.count)
-        for row in rows(
-            connection,
-            f"""SELECT slip, COUNT(*) AS count FROM estimate_attempt WHERE {where} AND slip IS NOT NULL
-            GROUP BY slip ORDER BY count DESC, slip LIMIT :limit""",
-            scope,
-            (estimate_attempt.c.slip, *counts("count")),
-            limit=SLIPS,
-        )
+        chosen,
+        [
+            _Group(f"{of_families} AND {period}", {}, errors, in_order),
+            *(
+                _Group(f"item_id = :family_{n} AND {period}", {f"family_{n}": family.item_id}, family.errors, in_order)
+                for n, family in enumerate(families)
+            ),
+            *(
+                _Group(
+                    f"attempted_at >= :lo_{n} AND attempted_at < :hi_{n} AND {of_families}",
+                    {f"lo_{n}": lo, f"hi_{n}": hi},
+                    point.n,
+                    in_order=False,
+                )
+                for n, (point, (_, lo, hi)) in enumerate(zip(trend, buckets, strict=True))
+            ),
+        ],
     )
-    size, trend = _trend(connection, scope)
-    return Estimation(total[0], total[1], total[2], tuple(_families(connection, scope)), slips, size, trend)
+    slips = _slips(
+        connection,
+        scope,
+        chosen,
+        f"{sql.unindexed('attempted_at')} >= :since AND {sql.unindexed('attempted_at')} < :until"
+        if in_order
+        else period,
+    )
+    every: dict[str, int] = {}
+    for counted in slips.values():
+        for slip, count in counted.items():
+            every[slip] = every.get(slip, 0) + count
+    return Estimation(
+        attempts,
+        sum(family.score_sum for family in families) / attempts,
+        medians[0],
+        tuple(
+            FamilyStats(
+                family_id(family.item_id),
+                family.block,
+                family.topic,
+                family.attempts,
+                family.mean_score,
+                median,
+                family.last_score,
+                family.recent_score,
+                family.trend,
+                _commonest(slips.get(family.item_id, {}), SLIPS_PER_FAMILY),
+            )
+            for family, median in zip(families, medians[1 : len(families) + 1], strict=True)
+        ),
+        _commonest(every, SLIPS),
+        size,
+        tuple(
+            TrendPoint(point.day, point.attempts, point.mean_score, median)
+            if point.attempts
+            else TrendPoint(point.day, 0, None, None)
+            for point, median in zip(trend, medians[len(families) + 1 :], strict=True)
+        ),
+    )
+
+
+class _Bucket(NamedTuple):
+    """A trend bucket's attempts, before its median."""
+
+    day: date
+    attempts: int
+    mean_score: float | None
+    n: int  # attempts with an error
+
+
+def _bucket_rows(
+    connection: Connection, scope: Scope, buckets: list[tuple[date, str, str]], chosen: _Chosen, of_families: str
+) -> list[_Bucket]:
+    """Each bucket's attempts (`of_families` chooses the items), through ix_estimate_time: a range
+    of it per bucket."""
+    if not buckets:
+        return []
+    bounds = {f"{end}_{n}": moment for n, (_, lo, hi) in enumerate(buckets) for end, moment in (("lo", lo), ("hi", hi))}
+    found = rows(
+        connection,
+        chosen.sql
+        + " UNION ALL ".join(
+            f"""SELECT {n} AS k, COUNT(*) AS attempts, AVG(score) AS mean_score, COUNT(log_error) AS n
+            FROM estimate_attempt WHERE attempted_at >= :lo_{n} AND attempted_at < :hi_{n} AND {of_families}"""
+            for n in range(len(buckets))
+        ),
+        scope,
+        (*counts("k", "attempts"), *measures("mean_score"), *counts("n")),
+        **bounds,
+        **chosen.params,
+    )
+    by_bucket = {row.k: row for row in found}
+    return [
+        _Bucket(day, by_bucket[n].attempts, by_bucket[n].mean_score, by_bucket[n].n)
+        for n, (day, _, _) in enumerate(buckets)
+    ]
 
 
 def mock_rounds(connection: Connection, scope: Scope) -> MockHistory:

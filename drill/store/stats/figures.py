@@ -132,8 +132,9 @@ def collect(
     `plan` the interview plan (its items brought forward today count when no block is chosen).
 
     `kept`, the figures of another period just read (a period switch): the figures no period
-    changes (readiness and its calibration, the forecast, the leeches, the mock interviews) are
-    taken from it when it has the same day and block, and only the period's are read."""
+    changes (readiness and its calibration, the forecast, the leeches, the mock interviews, the
+    heatmap, streak and retention windows) are taken from it when it has the same day and block,
+    and only the period's are read."""
     forward = plan.bring_today if plan is not None and scope.block is None else 0
     same = _keeps(kept, scope)
     with engine.connect() as connection:
@@ -141,7 +142,7 @@ def collect(
             connection.execution_options(isolation_level="REPEATABLE READ")
         ensure_math(connection)
         ahead = same.forecast if same else forecast(connection, scope)
-        days = activity(connection, scope)
+        days = activity(connection, scope, same.activity if same else None)
         report = StatsReport(
             scope=scope,
             readiness=same.readiness if same else readiness(connection, scope),

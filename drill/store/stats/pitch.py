@@ -6,8 +6,11 @@ time when within the target and not under half of it (drill/schedule/pitch_time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
 from pydantic import Field, computed_field
-from sqlalchemy import Connection, Integer, column, func, select
+from sqlalchemy import Connection, Integer, column, select
 
 from drill.content.vocabulary import PITCH_SECONDS
 from drill.read_model import ReadModel
@@ -15,7 +18,7 @@ from drill.schedule.pitch_time import SHORTEST_SHARE
 from drill.store.queries import ACTIVE
 from drill.store.rounding import Rounded, Tenths
 from drill.store.stats.scope import Scope
-from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
+from drill.store.stats.sql import counts, measures, of_block, ratio, rows
 from drill.store.tables import item
 
 
@@ -37,58 +40,98 @@ class Rung(ReadModel):
         return ratio(self.within, self.reviews)
 
 
+# A rung's reviews in the period: those of its pitch items (bound by id), through ix_review_stats_item.
+RUNG = """SELECT CAST(duration_ms AS DOUBLE PRECISION) / 1000 AS s, id FROM review
+    WHERE item_id IN ({ids}) AND study_day >= :first_day AND study_day <= :today"""
+
+
+def _rungs(connection: Connection, scope: Scope) -> tuple[dict[int, int], dict[int, list[str]]]:
+    """The active pitch items per target, and every pitch item's id per target."""
+    active: dict[int, int] = {}
+    ids: dict[int, list[str]] = {}
+    for item_id, target, is_active in connection.execute(
+        select(item.c.id, item.c.target_seconds, ACTIVE).where(
+            item.c.kind == "pitch", item.c.target_seconds.is_not(None), *of_block(scope)
+        )
+    ):
+        ids.setdefault(target, []).append(item_id)
+        active[target] = active.get(target, 0) + bool(is_active)
+    return {target: count for target, count in active.items() if count}, ids
+
+
+class _Rung(NamedTuple):
+    """A rung's reviews in the period, before its median and latest time."""
+
+    target: int
+    reviews: int
+    mean_s: float | None
+    within: int
+    last_id: int | None
+
+
 def pitch_ladder(connection: Connection, scope: Scope) -> tuple[Rung, ...]:
-    items: dict[int, int] = dict(
-        connection.execute(
-            select(item.c.target_seconds, func.count())
-            .where(item.c.kind == "pitch", ACTIVE, item.c.target_seconds.is_not(None), *of_block(scope))
-            .group_by(item.c.target_seconds)
-        ).all()
-    )
+    """Each rung's reviews: the counts and means in one statement, the medians and latest times in
+    another (each rung's times in order, the middle one or two: no window over every review)."""
+    items, ids = _rungs(connection, scope)
+    params: dict[str, object] = {"shortest": SHORTEST_SHARE}
+    sources = {}
+    for k, target in enumerate(sorted(ids)):
+        names = [f"pitch_{k}_{n}" for n in range(len(ids[target]))]
+        params |= dict(zip(names, ids[target], strict=True)) | {f"target_{k}": target}
+        sources[target] = (k, RUNG.format(ids=", ".join(f":{name}" for name in names)))
     found = {
-        row.target: row
-        for row in rows(
+        rung.target: rung
+        for rung in _union(
             connection,
-            f"""WITH p AS (
-                    SELECT item.target_seconds AS target, CAST(review.duration_ms AS DOUBLE PRECISION) / 1000 AS s,
-                        review.id AS id
-                    FROM item CROSS JOIN review  -- the pitch items first, then their reviews by index
-                    WHERE review.item_id = item.id AND item.kind = 'pitch' AND item.target_seconds IS NOT NULL
-                        {item_block(scope)}
-                        AND review.study_day >= :first_day AND review.study_day <= :today),
-                ranked AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY target ORDER BY s) AS rank,
-                    COUNT(*) OVER (PARTITION BY target) AS n,
-                    ROW_NUMBER() OVER (PARTITION BY target ORDER BY id DESC) AS recency FROM p)
-            SELECT target, COUNT(*) AS reviews, AVG(s) AS mean_s,
-                AVG(CASE WHEN rank IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median_s,
-                COUNT(*) FILTER (WHERE s <= target AND s >= :shortest * target) AS within,
-                MAX(CASE WHEN recency = 1 THEN s END) AS last_s
-            FROM ranked GROUP BY target""",
             scope,
-            (
-                column("target", Integer),
-                *counts("reviews"),
-                *measures("mean_s", "median_s"),
-                *counts("within"),
-                *measures("last_s"),
-            ),
-            shortest=SHORTEST_SHARE,
+            [
+                f"""SELECT {target} AS target, COUNT(*) AS reviews, AVG(s) AS mean_s,
+                    COUNT(*) FILTER (WHERE s <= :target_{k} AND s >= :shortest * :target_{k}) AS within,
+                    MAX(id) AS last_id FROM ({source}) AS rung_{k}"""
+                for target, (k, source) in sources.items()
+            ],
+            (column("target", Integer), *counts("reviews"), *measures("mean_s"), *counts("within", "last_id")),
+            params,
+        )
+        if rung.reviews
+    }
+    middles = {}
+    for target, rung in found.items():
+        k, source = sources[target]
+        middles[target] = f"""SELECT {target} AS target, AVG(s) AS median_s,
+            (SELECT CAST(duration_ms AS DOUBLE PRECISION) / 1000 FROM review WHERE id = :last_{k}) AS last_s
+            FROM ({source} ORDER BY s LIMIT :take_{k} OFFSET :skip_{k}) AS middle_{k}"""
+        params |= {f"last_{k}": rung.last_id, f"take_{k}": 2 - rung.reviews % 2, f"skip_{k}": (rung.reviews - 1) // 2}
+    medians = {
+        row.target: row
+        for row in _union(
+            connection,
+            scope,
+            list(middles.values()),
+            (column("target", Integer), *measures("median_s", "last_s")),
+            params,
         )
     }
-    targets = sorted(set(PITCH_SECONDS) | set(items) | set(found))
     return tuple(
         Rung(
             target_s=target,
             items=items.get(target, 0),
             reviews=found[target].reviews,
             mean_s=found[target].mean_s,
-            median_s=found[target].median_s,
+            median_s=medians[target].median_s,
             within=found[target].within,
-            last_s=found[target].last_s,
+            last_s=medians[target].last_s,
         )
         if target in found
         else Rung(
             target_s=target, items=items.get(target, 0), reviews=0, mean_s=None, median_s=None, within=0, last_s=None
         )
-        for target in targets
+        for target in sorted(set(PITCH_SECONDS) | set(items) | set(found))
     )
+
+
+def _union(
+    connection: Connection, scope: Scope, branches: list[str], columns: Sequence[Any], params: dict[str, object]
+) -> list[Any]:
+    """The rows of the branches' UNION ALL (none without branches)."""
+    return list(rows(connection, " UNION ALL ".join(branches), scope, columns, **params)) if branches else []
