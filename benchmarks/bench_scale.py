@@ -187,12 +187,17 @@ def queue_figures(home: Path, collection: Path, runs: int) -> dict[str, Any]:
 
 
 def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]:
-    """Answering `answers` cards Good at the head of each queue, one at a time (medians)."""
+    """Answering `answers` cards at the head of each queue, one at a time, the same buttons on both
+    sides: Again every fifth answer from the first (a lapse: drill reads the item's leech standing
+    around its write), Good otherwise (medians, and the Agains' alone)."""
     from anki.collection import Collection
     from anki.scheduler_pb2 import CardAnswer
 
     from drill.paths import Paths
     from drill.study import Study
+
+    def again(answer: int) -> bool:
+        return answer % 5 == 0
 
     study = Study.open(Paths(home))
     graded, handed, stored = [], [], []
@@ -200,10 +205,10 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
         queue = study.reviews.queue()
         if not queue:
             raise SystemExit("nothing is due today in the drill store: nothing to answer")
-        for item_id in queue[:answers]:
+        for answer, item_id in enumerate(queue[:answers]):
             card = study.reviews.cards([item_id])[0]
             start = time.perf_counter()
-            grade = study.reviews.grade(card, 3, 8000)
+            grade = study.reviews.grade(card, 1 if again(answer) else 3, 8000)
             middle = time.perf_counter()
             written = study.reviews.save_grade(grade)  # journalled: acknowledged
             handed_over = time.perf_counter()
@@ -217,26 +222,30 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
     col: Any = Collection(str(collection))
     anki_ms = []
     try:
-        for _ in range(answers):
+        for answer in range(answers):
             queued = col.sched.get_queued_cards(fetch_limit=1).cards
             if not queued:
                 break
             card_id = queued[0].card.id
             start = time.perf_counter()
             states = col._backend.get_scheduling_states(card_id)
-            answer = CardAnswer(
-                card_id=card_id,
-                current_state=states.current,
-                new_state=states.good,
-                rating=CardAnswer.GOOD,
-                answered_at_millis=int(time.time() * 1000),
-                milliseconds_taken=8000,
+            failed = again(answer)
+            col.sched.answer_card(
+                CardAnswer(
+                    card_id=card_id,
+                    current_state=states.current,
+                    new_state=states.again if failed else states.good,
+                    rating=CardAnswer.AGAIN if failed else CardAnswer.GOOD,
+                    answered_at_millis=int(time.time() * 1000),
+                    milliseconds_taken=8000,
+                )
             )
-            col.sched.answer_card(answer)
             anki_ms.append((time.perf_counter() - start) * 1000)
     finally:
         col.close()
     drill, anki = statistics.median(stored), statistics.median(anki_ms)
+    drill_again = statistics.median(ms for answer, ms in enumerate(stored) if again(answer))
+    anki_again = statistics.median(ms for answer, ms in enumerate(anki_ms) if again(answer))
     return {
         "answers_drill": len(stored),
         "answers_anki": len(anki_ms),
@@ -245,6 +254,9 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
         "answer_drill_ms_median": round(drill, 3),
         "answer_anki_ms_median": round(anki, 3),
         "answer_ratio_to_anki": _ratio(drill, anki),
+        "answer_drill_again_ms_median": round(drill_again, 3),
+        "answer_anki_again_ms_median": round(anki_again, 3),
+        "answer_again_ratio_to_anki": _ratio(drill_again, anki_again),
     }
 
 

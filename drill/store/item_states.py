@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import fields
 
 from sqlalchemy import Connection, bindparam, select, update
 
@@ -13,11 +13,20 @@ from drill.store.tables import item
 # The columns set are the parameters' other keys (state_params gives all of ItemState's).
 SET_STATE = update(item).where(item.c.id == bindparam("item_id"))
 READ_STATE = select(*STATE_COLUMNS).where(item.c.id == bindparam("item_id"))
+STATE_FIELDS = tuple(field.name for field in fields(ItemState))
+# SET_STATE only while the item still has the state named by the "was_" parameters (a grade's
+# `before`): no row moved when another session moved it since.
+MOVE_STATE = SET_STATE.where(*(column.is_not_distinct_from(bindparam(f"was_{column.key}")) for column in STATE_COLUMNS))
 
 
 def state_params(item_id: str, state: ItemState) -> dict[str, object]:
     """SET_STATE's parameters for moving `item_id` to `state`."""
-    return {"item_id": item_id, **asdict(state)}
+    return {"item_id": item_id} | {name: getattr(state, name) for name in STATE_FIELDS}
+
+
+def move_params(item_id: str, before: ItemState, after: ItemState) -> dict[str, object]:
+    """MOVE_STATE's parameters for moving `item_id` from `before` to `after`."""
+    return state_params(item_id, after) | {f"was_{name}": getattr(before, name) for name in STATE_FIELDS}
 
 
 def transition_params(before: ItemState, after: ItemState) -> dict[str, object]:

@@ -2,13 +2,14 @@
 on an item that had been learned (repetitions before it > 0: tables.LAPSE), counted per item by the
 review table's triggers (item.lapse_count); a failed run is the counted Agains since the item's
 last counted pass: failed study days in a row, same-day repeats left out. Each query reads every
-item, or only `ids` when given."""
+item, or only `ids` when given; `standing` reads one item with one prebuilt statement (a grade's
+write reads it twice)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from sqlalchemy import Connection, Engine, Select, func, select, update
+from sqlalchemy import Connection, Engine, Select, bindparam, case, func, select, update
 
 from drill.schedule.leech import RUN_KINDS, Standing
 from drill.store.tables import item, review
@@ -37,6 +38,13 @@ _RUN = select(func.count()).where(
 )
 _RUNS = select(_item.c.id, _RUN.scalar_subquery().label("run")).where(_item.c.kind.in_(RUN_KINDS))
 ITEMS = select(item.c.id, item.c.kind, item.c.topic)
+# One item's kind, topic, lapses and (for the run kinds only, as _RUNS) failed run, in one row.
+STANDING = select(
+    _item.c.kind,
+    _item.c.topic,
+    case((_item.c.lapse_count > 0, _item.c.lapse_count), else_=0),
+    case((_item.c.kind.in_(RUN_KINDS), _RUN.scalar_subquery()), else_=0),
+).where(_item.c.id == bindparam("item_id"))
 
 
 def _counted(connection: Connection, query: Select[str, int], ids: Collection[str] | None) -> dict[str, int]:
@@ -102,8 +110,9 @@ def standings_of(connection: Connection, ids: Collection[str]) -> dict[str, Stan
 
 
 def standing(connection: Connection, item_id: str) -> Standing:
-    """One item's lapses and failed run."""
-    return standings_of(connection, [item_id])[item_id]
+    """One item's lapses and failed run, as standings_of gives it (an unknown item: a card with zeros)."""
+    row = connection.execute(STANDING, {"item_id": item_id}).one_or_none()
+    return Standing(item_id, "card") if row is None else Standing(item_id, *row)
 
 
 def newly_flagged(connection: Connection, before: Mapping[str, Standing], threshold: int) -> list[Standing]:

@@ -59,6 +59,15 @@ class _Job:
     key: str | None  # its journal entry
 
 
+@dataclass
+class _Attempt:
+    """The write being tried now: since when, and whether on_waiting was told."""
+
+    what: str
+    started: float
+    said: bool = False
+
+
 class Recorder:
     """Runs store writes one at a time, in the order they were given, off the UI thread."""
 
@@ -77,8 +86,10 @@ class Recorder:
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._kept = 0
+        self._attempting: _Attempt | None = None
         self._thread = threading.Thread(target=self._run, name="drill-writer", daemon=True)
         self._thread.start()
+        threading.Thread(target=self._watch, name="drill-writer-watch", daemon=True).start()
 
     def submit(
         self, what: str, write: Callable[..., T], *args: object, journalled: tuple[str, object] | None = None
@@ -125,16 +136,7 @@ class Recorder:
 
     def _attempt(self, job: _Job) -> object:
         """The write, tried again while the database is busy; said to on_waiting once it is slow."""
-        said, done = threading.Event(), threading.Event()
-
-        def watch() -> None:
-            while not done.wait(SLOW_WRITE_S / 4):
-                if waits_for_lock(self._thread) and time.monotonic() - started >= SLOW_WRITE_S and not said.is_set():
-                    said.set()
-                    self.on_waiting(job.what)
-
-        started = time.monotonic()
-        threading.Thread(target=watch, name="drill-writer-watch", daemon=True).start()
+        attempt = self._attempting = _Attempt(job.what, time.monotonic())
         try:
             while True:
                 try:
@@ -144,12 +146,31 @@ class Recorder:
                         raise
                     if self._closing.is_set():
                         raise _Closed(job.what) from error
-                    if not said.is_set():
-                        said.set()
-                        self.on_waiting(job.what)
+                    self._say(attempt)
                     time.sleep(RETRY_PAUSE_S)
         finally:
-            done.set()
+            self._attempting = None
+
+    def _watch(self) -> None:
+        """The one watcher: says the write being tried once it has waited SLOW_WRITE_S for the
+        write lock (a connection blocked inside SQLite's busy wait raises nothing to say it by)."""
+        while not self._closing.wait(SLOW_WRITE_S / 4):
+            attempt = self._attempting
+            if (
+                attempt is not None
+                and time.monotonic() - attempt.started >= SLOW_WRITE_S
+                and waits_for_lock(self._thread)
+                and attempt is self._attempting  # not a write that ended meanwhile
+            ):
+                self._say(attempt)
+
+    def _say(self, attempt: _Attempt) -> None:
+        """Tell on_waiting that the attempt waits, once (the writer and the watcher may both see it)."""
+        with self._lock:
+            if attempt.said:
+                return
+            attempt.said = True
+        self.on_waiting(attempt.what)
 
     def _settle(self, job: _Job) -> None:
         if job.key is None or self.journal is None:

@@ -11,8 +11,10 @@ from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, up
 from drill.schedule.grading import ItemState
 from drill.schedule.records import Grade, Regrade
 from drill.store.item_states import (
+    MOVE_STATE,
     SET_STATE,
     current_state,
+    move_params,
     state_params,
     transition_params,
 )
@@ -38,19 +40,22 @@ SAME_REVIEW = (
 
 
 def insert_review(connection: Connection, grade: Grade, regrade: Regrade, replayed: bool = False) -> int:
-    """Insert the review row and move the item to its new state; return the review id.
+    """Move the item to its new state and insert the review row; return the review id.
 
-    The grade is written against the state it was computed from: when another session moved the
-    item since (its stored state is not `grade.before`), the grade is rebased on the stored state
-    with `regrade`, so it is never counted twice on one study day. A `replayed` grade (from the
-    journal) already stored (same item, same moment) is not written again; its id is returned."""
+    The grade is written against the state it was computed from: the item is moved only while it
+    still has `grade.before` (one statement); when another session moved it since, the grade is
+    rebased on the stored state with `regrade`, so it is never counted twice on one study day. A
+    `replayed` grade (from the journal) already stored (same item, same moment) is not written
+    again; its id is returned."""
     if replayed:
         stored = connection.execute(SAME_REVIEW, {"item_id": grade.item_id, "reviewed_at": grade.reviewed_at}).scalar()
         if stored is not None:
             return stored
-    current = current_state(connection, grade.item_id)
-    if current is not None and current != grade.before:
-        grade = grade.rebased(current, regrade)
+    if not connection.execute(MOVE_STATE, move_params(grade.item_id, grade.before, grade.after)).rowcount:
+        current = current_state(connection, grade.item_id)
+        if current is not None and current != grade.before:
+            grade = grade.rebased(current, regrade)
+        connection.execute(SET_STATE, state_params(grade.item_id, grade.after))
     review_id = connection.execute(
         RECORD_ONE,
         {
@@ -67,7 +72,6 @@ def insert_review(connection: Connection, grade: Grade, regrade: Regrade, replay
             **transition_params(grade.before, grade.after),
         },
     ).scalar_one()
-    connection.execute(SET_STATE, state_params(grade.item_id, grade.after))
     return review_id
 
 

@@ -1,7 +1,7 @@
 """Leeches found as reviews are saved, and when leech_action is taken on them.
 
 The rule: a saved review that makes its item a leech (drill.schedule.leech: only a day's counted
-grade can) is reported at once; with leech_action = "suspend" the item is suspended when the
+Again can) is reported at once; with leech_action = "suspend" the item is suspended when the
 session it was flagged in ends (`end_session`: the app back on its home screen, or the study
 closing), never while that session may still show it, so its repeats today still come and are
 answered. An import is its own session: drill.store.leeches.act_on_imported acts at once."""
@@ -16,11 +16,20 @@ from sqlalchemy import Engine
 
 from drill.config import Config
 from drill.schedule.leech import Flagged
-from drill.store.leeches import newly_flagged, standings_of
+from drill.schedule.records import Grade
+from drill.store.leeches import AGAIN, standing
 from drill.store.recorder import Recorder
 from drill.store.writes import set_suspended
 
 T = TypeVar("T")
+
+
+def can_flag(arguments: tuple[object, ...]) -> bool:
+    """Whether a write with these arguments may flag its item: not when each grade among them is a
+    pass (Hard, Good, Easy), which adds no lapse and ends a failed run or counts for neither (only
+    an Again raises a drill.schedule.leech level)."""
+    grades = [argument for argument in arguments if isinstance(argument, Grade)]
+    return not grades or any(grade.button == AGAIN for grade in grades)
 
 
 class Watched(Protocol):
@@ -41,18 +50,21 @@ class Leeches:
 
     def watching(self, item_id: str, write: Callable[..., T], *arguments: object) -> T:
         """Make a review's write (on the writer's thread); if it flags the item, report it and, under
-        leech_action = "suspend", keep it for the end of the session."""
+        leech_action = "suspend", keep it for the end of the session. A write that cannot flag
+        (`can_flag`) is made without reading the item's standing around it."""
+        if not can_flag(arguments):
+            return write(*arguments)
         engine, config = self.study.engine, self.study.config
         with engine.connect() as connection:
-            before = standings_of(connection, [item_id])
+            before = standing(connection, item_id)
         written = write(*arguments)
         with engine.connect() as connection:
-            flagged = newly_flagged(connection, before, config.leech_threshold)
-        suspends = config.leech_action == "suspend"
-        for standing in flagged:
-            if suspends and standing.item_id not in self.to_suspend:
-                self.to_suspend.append(standing.item_id)
-            self.report(Flagged(standing, suspends))
+            now = standing(connection, item_id)
+        if now.flagged_after(before, config.leech_threshold):
+            suspends = config.leech_action == "suspend"
+            if suspends and item_id not in self.to_suspend:
+                self.to_suspend.append(item_id)
+            self.report(Flagged(now, suspends))
         return written
 
     def end_session(self) -> Future[list[str]]:

@@ -61,6 +61,24 @@ def listed(study: Study, item_id: str) -> dict[str, bool]:
     }
 
 
+def test_a_pass_is_saved_without_reading_the_standing_and_an_again_reads_it_around_its_write(
+    small_paths, clock, monkeypatch
+) -> None:
+    read = []
+    monkeypatch.setattr(
+        "drill.study.leeches.standing",
+        lambda connection, item_id: read.append(item_id) or standing(connection, item_id),
+    )
+    study = open_study(small_paths, clock)
+    for button in (3, 2, 4):
+        grade(study, "m-1", button)
+    assert read == []
+    clock.now += timedelta(days=1)
+    grade(study, "m-1", 1)
+    assert read == ["m-1", "m-1"]
+    study.close()
+
+
 def test_failing_a_family_again_and_again_in_one_session_is_one_failed_day(small_paths, clock) -> None:
     study = open_study(small_paths, clock)
     as_family(study, "i-2")
