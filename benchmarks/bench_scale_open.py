@@ -5,7 +5,8 @@ between runs). The older store holds the same rows in the schema of revision OLD
 last before the FSRS memory before each review was stored: opening it runs every later revision
 and leaves the memory of every review to fill in (the backfill, which the app does after home
 shows). Each run opens a fresh copy of it in a fresh `drill` process (bench_startup's timed app)
-and is set against the same app opening the up-to-date store, alternately, with the ratio.
+and is set against the same app opening the up-to-date store, alternately, with the ratio; the
+time until home first says a step of the open (its backup before the upgrade) is given too.
 
 `--items N --reviews N` builds a small store instead, for the smoke test
 (tests/system/test_bench_scale_open.py).
@@ -31,16 +32,31 @@ import bench_scale
 import bench_startup
 
 OLD_REVISION = "0006"  # 0007 added the FSRS memory before each review
+# bench_startup's timed app, which also prints the time once home's first step of the open is on
+# screen (between its first paint and its counts)
+SAYS_STEPS = (
+    """
+import os, time
+from drill.tui.screens.home import HomeScreen
+
+show_step = HomeScreen.show_opening_step
+def show_first_step_then_report(screen, words):
+    show_step(screen, words)
+    HomeScreen.show_opening_step = show_step
+    screen.app.call_after_refresh(lambda: print(time.time() - float(os.environ["T0"]), flush=True))
+HomeScreen.show_opening_step = show_first_step_then_report
+"""
+    + bench_startup.DRILL
+)
 
 
 def build_old(current: Path, old: Path) -> dict[str, int]:
     """A home at `old` whose database has `current`'s rows in the schema of OLD_REVISION (same
     content files and config): what an older drill left."""
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine
 
-    from drill.store.migrations import SCRIPTS
+    from drill.store.migrations import alembic_config
 
     old.mkdir(parents=True)
     shutil.copytree(current / "decks", old / "decks")
@@ -48,10 +64,7 @@ def build_old(current: Path, old: Path) -> dict[str, int]:
         shutil.copy(current / "config.toml", old / "config.toml")
     engine = create_engine(f"sqlite:///{old / 'drill.db'}")
     with engine.begin() as connection:
-        config = Config()
-        config.set_main_option("script_location", str(SCRIPTS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, OLD_REVISION)
+        command.upgrade(alembic_config(connection), OLD_REVISION)
     engine.dispose()
     database = sqlite3.connect(old / "drill.db")
     database.execute("ATTACH DATABASE ? AS current", (str(current / "drill.db"),))
@@ -71,17 +84,19 @@ def build_old(current: Path, old: Path) -> dict[str, int]:
 
 
 def open_figures(current: Path, old: Path, runs: int) -> dict[str, Any]:
-    """Home's counts shown (and home's first paint) on a fresh copy of the older store, against
-    the up-to-date store, `runs` times each, alternately (medians)."""
-    counts, paints, baseline = [], [], []
+    """Home's counts shown (and home's first paint, and its first step of the open said) on a
+    fresh copy of the older store, against the up-to-date store, `runs` times each, alternately
+    (medians)."""
+    counts, paints, steps, baseline = [], [], [], []
     work = Path(tempfile.mkdtemp(prefix="drill-bench-open-"))
     try:
         for run in range(runs):
             copy = work / f"old-{run}"
             shutil.copytree(old, copy)
-            paint, shown = bench_startup.timed(bench_startup.DRILL, str(copy))[:2]
+            paint, step, shown = bench_startup.timed(SAYS_STEPS, str(copy))[:3]
             shutil.rmtree(copy)
             paints.append(paint)
+            steps.append(step)
             counts.append(shown)
             baseline.append(bench_startup.timed(bench_startup.DRILL, str(current))[1])
     finally:
@@ -90,6 +105,7 @@ def open_figures(current: Path, old: Path, runs: int) -> dict[str, Any]:
     return {
         "old_store_revision": OLD_REVISION,
         "old_store_home_first_paint_s_median": round(median(paints), 3),
+        "old_store_first_progress_s_median": round(median(steps), 3),
         "old_store_home_counts_shown_s_median": round(median(counts), 3),
         "old_store_home_counts_shown_s_max": round(max(counts), 3),
         "current_store_home_counts_shown_s_median": round(median(baseline), 3),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
@@ -22,6 +23,13 @@ from drill.store.busy import BUSY_TIMEOUT_MS, acquiring_write_lock
 from drill.store.damage import checked_open, damaged, foreign_tables
 from drill.store.postgres import database_url, open_postgres
 from drill.store.transactions import migrated
+
+BACKING_UP = "Backing up your store before upgrading it (one time)…"
+
+
+def upgrading(step: int, of: int) -> str:
+    """What an open says as revision `step` of the `of` an upgrade applies begins."""
+    return f"Upgrading your store for this drill: step {step} of {of}…"
 
 
 def _configure(connection: sqlite3.Connection) -> None:
@@ -52,20 +60,25 @@ def _begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN DEFERRED")
 
 
-def open_store(paths: Paths) -> Engine:
+def open_store(paths: Paths, on_slow_step: Callable[[str], object] = lambda _words: None) -> Engine:
     """The store every part of drill uses: the PostgreSQL database DRILL_DB_URL names when it is
-    set, else the SQLite file under `paths`; migrated. A damaged SQLite file raises
-    DamagedDatabaseError and is left as it is."""
+    set, else the SQLite file under `paths`; migrated (the SQLite file's upgrade told step by step
+    to `on_slow_step`, open_engine). A damaged SQLite file raises DamagedDatabaseError and is left
+    as it is."""
     url = database_url()
     if url:
         return open_postgres(url)
-    return checked_open(paths.database, paths.backups, lambda: open_engine(paths.database, paths.backups))
+    return checked_open(paths.database, paths.backups, lambda: open_engine(paths.database, paths.backups, on_slow_step))
 
 
-def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
-    """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it.
-    Another program's SQLite file, or a write-ahead log that lost the last grade saved
-    (drill.store.last_review), is refused before anything is written to it."""
+def open_engine(
+    path: Path, backups_dir: Path | None = None, on_slow_step: Callable[[str], object] = lambda _words: None
+) -> Engine:
+    """Migrate the SQLite database at `path` (creating it if needed) and return an engine for it;
+    upgrading one an older drill wrote, `on_slow_step` is told in words of its backup (BACKING_UP),
+    then of each revision as it begins (`upgrading`). Another program's SQLite file, or a
+    write-ahead log that lost the last grade saved (drill.store.last_review), is refused before
+    anything is written to it."""
     problem = last_review.log_problem(path)
     if problem is not None:
         raise damaged(path, backups_dir or path.parent / "backups", problem)
@@ -91,15 +104,23 @@ def open_engine(path: Path, backups_dir: Path | None = None) -> Engine:
     )
     event.listen(engine, "connect", lambda dbapi_connection, _record: _configure(dbapi_connection))
     event.listen(engine, "begin", _begin)
-    return migrated(engine, lambda: _backup_before_migrating(engine, path, backups_dir or path.parent / "backups"))
+    return migrated(
+        engine,
+        lambda: _backup_before_migrating(engine, path, backups_dir or path.parent / "backups", on_slow_step),
+        lambda step, of: on_slow_step(upgrading(step, of)),
+    )
 
 
-def _backup_before_migrating(engine: Engine, path: Path, backups_dir: Path) -> None:
-    """A pre-migration backup of a database that holds tables (a new one has nothing to keep)."""
+def _backup_before_migrating(
+    engine: Engine, path: Path, backups_dir: Path, on_slow_step: Callable[[str], object]
+) -> None:
+    """A pre-migration backup of a database that holds tables (a new one has nothing to keep),
+    said to `on_slow_step` as it begins."""
     from drill.store.backup import SAFETY_KEEP, make_backup
     from drill.store.backup_files import Kind
 
     with engine.connect() as connection:
         empty = not connection.exec_driver_sql("SELECT 1 FROM sqlite_master LIMIT 1").first()
     if not empty:
+        on_slow_step(BACKING_UP)
         make_backup(path, backups_dir, SAFETY_KEEP, utc_now(), Kind.PRE_MIGRATION)

@@ -12,12 +12,14 @@ and a backup's version reads without Alembic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from drill.errors import UserFacingError
 
 if TYPE_CHECKING:
+    from alembic.config import Config
     from sqlalchemy import Connection
 
 HEAD = "0015"
@@ -56,25 +58,47 @@ def _versions(connection: Connection) -> tuple[int, int | None]:
     return version, stamped
 
 
-def migrate(connection: Connection) -> int:
-    """Apply every pending revision inside the caller's write transaction; return how many ran."""
-    from alembic import command
-    from alembic.config import Config
-
+def migrate(connection: Connection, on_revision: Callable[[int, int], object] = lambda _step, _of: None) -> int:
+    """Apply every pending revision inside the caller's write transaction; return how many ran.
+    Upgrading a database that had a schema, `on_revision(step, of)` is told as each revision
+    begins (creating a new database is said to no one)."""
     if _postgres(connection):
         # Created before the version is read: creating it (or finding it) refreshes this session's
         # view of the catalog, which may predate the migration another machine committed while
         # this transaction waited for the lock.
         connection.exec_driver_sql(CREATE_ALEMBIC_TABLE)
     version, stamped = _versions(connection)
+    pending = SCHEMA_VERSION - version
+    told = on_revision if version else lambda _step, _of: None
+    if pending:
+        told(1, pending)
+    from alembic import command
+
+    config = alembic_config(connection)
+    if stamped is None and version:
+        command.stamp(config, f"{version:04d}")
+    applied = 0
+
+    def next_begins(**_applied: object) -> None:
+        nonlocal applied
+        applied += 1
+        if applied < pending:
+            told(applied + 1, pending)
+
+    config.attributes["on_version_apply"] = next_begins
+    command.upgrade(config, "head")
+    _keep_legacy_version(connection)
+    return pending
+
+
+def alembic_config(connection: Connection) -> Config:
+    """Alembic's configuration for running drill's revisions on `connection` (imports Alembic)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(SCRIPTS))
     config.attributes["connection"] = connection
-    if stamped is None and version:
-        command.stamp(config, f"{version:04d}")
-    command.upgrade(config, "head")
-    _keep_legacy_version(connection)
-    return SCHEMA_VERSION - version
+    return config
 
 
 def _stamped(connection: Connection) -> int | None:

@@ -15,16 +15,21 @@ def writing(engine: Engine) -> AbstractContextManager[Connection]:
     return engine.execution_options(write=True).begin()
 
 
-def migrated(engine: Engine, before_upgrade: Callable[[], None] = lambda: None) -> Engine:
+def migrated(
+    engine: Engine,
+    before_upgrade: Callable[[], None] = lambda: None,
+    on_revision: Callable[[int, int], object] = lambda _step, _of: None,
+) -> Engine:
     """Bring the database up to the current schema (a write transaction only when it is behind,
-    after `before_upgrade()`)."""
+    after `before_upgrade()`), telling `on_revision` as each revision of an upgrade begins
+    (drill.store.migrations.migrate)."""
     try:
         with engine.connect() as connection:
             current = up_to_date(connection)
         if not current:
             before_upgrade()
             with writing(engine) as connection:
-                migrate(connection)
+                migrate(connection, on_revision)
     except BaseException:
         engine.dispose()
         raise

@@ -25,9 +25,14 @@ class Study(Core):
     """One user's study: open it once (Study.open), then ask its jobs for cards and hand them answers."""
 
     def __init__(
-        self, paths: Paths, config: Config, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
+        self,
+        paths: Paths,
+        config: Config,
+        clock: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
+        on_slow_step: Callable[[str], object] = lambda _words: None,
     ) -> None:
-        super().__init__(paths, config, clock, rng)
+        super().__init__(paths, config, clock, rng, on_slow_step)
         self.reviews = Reviews(self)
         self.estimation = Estimation(self)
         self.drills = Drills(self)

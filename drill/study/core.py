@@ -43,20 +43,28 @@ from drill.study.writes import ADDS_ROWS, PENDING
 
 CoreT = TypeVar("CoreT", bound="Core")  # open()'s own type: mypy lets Self type no function nested in it
 QUIT_WAIT_S = 5.0  # how long closing waits for writes the database is too busy to take
+READING_DECKS = "Reading your decks…"
+UPGRADE_SAID = "upgrading your store for this drill (one time)…"  # what a command says of an upgrade
 
 
 class Core:
     """One user's opened store, content and writer; the jobs ask it for the day and hand it writes."""
 
     def __init__(
-        self, paths: Paths, config: Config, clock: Callable[[], datetime] = utc_now, rng: random.Random | None = None
+        self,
+        paths: Paths,
+        config: Config,
+        clock: Callable[[], datetime] = utc_now,
+        rng: random.Random | None = None,
+        on_slow_step: Callable[[str], object] = lambda _words: None,
     ) -> None:
+        """Open the store (its upgrade, where an older drill wrote it, told to `on_slow_step`)."""
         self.paths = paths
         self.config = config
         self.clock = clock
         self.rng = rng or random.Random()
         self._session = hold_session(paths.database)  # `drill restore` waits for every open session to end
-        self.engine = open_store(paths)
+        self.engine = open_store(paths, on_slow_step)
         self.fsrs_settings = FSRSSettings(config.desired_retention, read_parameters(self.engine))
         self.replayed = replay(paths.pending_writes, self._make_kept, is_busy)
         self.writer = Recorder(Journal(paths.pending_writes), is_busy)
@@ -74,22 +82,27 @@ class Core:
         rng: random.Random | None = None,
         say: Callable[[str], None] = lambda line: print(f"drill: {line}", file=sys.stderr),
         background: bool = False,
+        on_slow_step: Callable[[str], object] | None = None,
     ) -> CoreT:
         """Create the state folder if needed, open the database, make the writes an earlier drill
         kept in its journal (each said to `say`) and sync the content into it. History work the
         open begins (the FSRS backfill) is finished before it returns, unless `background` (the
         app: home shows at once and the writer does it after; every figure read meanwhile leaves
         out what is not filled in yet).
+        `on_slow_step` is told each slow step of the open in words, as it begins: the backup before
+        upgrading a store an older drill wrote, each revision of the upgrade, reading the decks
+        when they changed since the last sync; an open of an up-to-date store whose decks did not
+        change tells it nothing. Left out (the commands), the upgrade is said once to `say`.
         A database file SQLite cannot read raises DamagedDatabaseError (the file is left as it is)."""
         paths = paths or Paths.resolve()
         paths.ensure()
         config = Config.load(paths.config)
 
         def opened() -> CoreT:
-            study = cls(paths, config, clock, rng)
+            study = cls(paths, config, clock, rng, on_slow_step or _once(lambda: say(UPGRADE_SAID)))
             for line in study.replayed.lines():
                 say(line)
-            study.sync()
+            study.sync(on_slow_step or (lambda _words: None))
             study.reconcile_schedule()
             if study.backfill is not None and not background:
                 study.backfill.finished.result()
@@ -103,13 +116,14 @@ class Core:
 
     # -- content ----------------------------------------------------------------------------
 
-    def sync(self) -> SyncReport:
+    def sync(self, on_slow_step: Callable[[str], object] = lambda _words: None) -> SyncReport:
         """Bring the store in line with the content files; skipped when none changed since the
-        last sync that found no errors."""
+        last sync that found no errors (else READING_DECKS is told to `on_slow_step` first)."""
         fingerprint = content_fingerprint(self.paths)
         if facts.read_fact(self.engine, facts.CONTENT) == fingerprint:
             self.content_errors, self.last_sync = [], SyncReport()
             return self.last_sync
+        on_slow_step(READING_DECKS)
         return self._sync_load(load_library(self.paths), fingerprint)
 
     def _sync_load(self, load: DeckLoad, fingerprint: str) -> SyncReport:
@@ -268,3 +282,16 @@ class Core:
             self.engine.dispose()
         self._session.close()
         return kept
+
+
+def _once(say: Callable[[], object]) -> Callable[[str], None]:
+    """Told any number of steps, `say()` the first time only."""
+    said = False
+
+    def told(_words: str) -> None:
+        nonlocal said
+        if not said:
+            said = True
+            say()
+
+    return told

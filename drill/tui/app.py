@@ -23,6 +23,7 @@ from drill.tui.messages import (
     HistoryProgress,
     HomeRefreshed,
     LeechFlagged,
+    OpeningStep,
     QueueLoaded,
     StudyFailed,
     StudyOpened,
@@ -126,7 +127,13 @@ class DrillApp(ShowsWorkerFailures, Routes):
 
         try:
             replayed: list[str] = []
-            study = Study.open(self.paths, self.clock, say=replayed.append, background=True)
+            study = Study.open(
+                self.paths,
+                self.clock,
+                say=replayed.append,
+                background=True,
+                on_slow_step=lambda words: self.post_message(OpeningStep(words)),
+            )
             study.on_write_failed(lambda failure: self.post_message(WriteFailed(failure)))
             study.on_write_waiting(lambda what: self.post_message(WriteWaiting(what)))
             study.on_history_progress(lambda what, done, total: self.post_message(HistoryProgress(what, done, total)))
@@ -147,6 +154,11 @@ class DrillApp(ShowsWorkerFailures, Routes):
             daily_backup(self.paths.database, self.paths.backups, study.config.backups_keep, study.clock())
         except Exception as error:  # noqa: BLE001 - a failed backup is reported, never a crash of the app
             self.notify(f"backup failed: {error}", severity="error", timeout=10)
+
+    @on(OpeningStep)
+    def _opening_step(self, message: OpeningStep) -> None:
+        """Home says what the open is doing until the study opens (its counts then replace it)."""
+        self.home_screen.show_opening_step(message.words)
 
     @on(StudyOpened)
     def _study_opened(self, message: StudyOpened) -> None:

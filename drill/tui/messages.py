@@ -24,6 +24,14 @@ class StudyOpened(Message):
         self.home = home
 
 
+class OpeningStep(Message):
+    """The open has begun a slow step (an older store's upgrade, reading the decks), in words."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+
+
 class StudyFailed(Message):
     """Opening the study failed; `reason` is shown to the user."""
 

@@ -195,6 +195,10 @@ class HomeScreen(RoutedScreen[None]):
             return bool(self.content_errors)
         return True
 
+    def show_opening_step(self, words: str) -> None:
+        """Say, in place of "Opening your study…", the slow step the open is in (an upgrade)."""
+        self.query_one("#headline", Static).update(Text(words, style="italic"))
+
     def show(self, home: HomeSummary) -> None:
         self.sub_title = home.today.strftime("%A %d %B %Y")
         self.query_one("#headline", Static).update(headline(home))
