@@ -44,6 +44,10 @@ from drill.store.tables import item, review
 LATEST = 2000  # the reviews read per kind of item, newest first
 PRIOR_TRIES = 2  # what answers score starts as this many answers scoring the defaults
 FIRST_TRY_PRIOR = 1  # the first tries' record starts as one that failed
+# A section's first tries start as this many tries passing as often as every section's first tries
+# together: a section with few first tries of its own (the pitch, estimates) leans on the others
+# (one never tried first at all keeps a first-try chance of 0).
+FIRST_TRY_POOL = 10
 ITEM_PRIOR = 2.0  # an item's offset starts as this many tries that went as expected
 # Self-graded answers share one record of how recall predictions come true and what answers score;
 # estimates and drills, with fewer reviews, are held near it until their own record says otherwise.
@@ -163,7 +167,8 @@ def _lifts(tries: Iterable[_Try], outcomes: Iterable[Outcome], recall: Recalibra
 
 def records(engine: Engine, scheduler: str) -> dict[str, Record]:
     """Each section's record, from the latest reviews; predicted recall is `scheduler`'s. First tries
-    count per section (grill questions are not the other cards); the rest per pool (POOLS). The
+    count per section (grill questions are not the other cards), held near every section's together
+    (FIRST_TRY_POOL); the rest per pool (POOLS). The
     recalibration is fitted twice: on the predictions alone, then with each item's offset from what
     that first fit expected of it."""
     with engine.connect() as connection:
@@ -174,7 +179,12 @@ def records(engine: Engine, scheduler: str) -> dict[str, Record]:
         pools.setdefault(POOLS.get(each.group, each.group), []).append(each)
         if each.recall is None:
             firsts.setdefault(each.group, []).append(each.passed)
-    first_try = {group: sum(passed) / (len(passed) + FIRST_TRY_PRIOR) for group, passed in firsts.items()}
+    every = [each for passed in firsts.values() for each in passed]
+    overall = sum(every) / (len(every) + FIRST_TRY_PRIOR)  # every section's first tries
+    first_try = {
+        group: (sum(passed) + FIRST_TRY_POOL * overall) / (len(passed) + FIRST_TRY_POOL)
+        for group, passed in firsts.items()
+    }
     plain = _fits(lambda pool: [Outcome(t.recall, t.passed) for t in pools.get(pool, []) if t.recall is not None])
 
     def expected(each: _Try) -> float:

@@ -17,7 +17,7 @@ from helpers.reviews import grade
 from drill.config import Config
 from drill.interview.forecast import GOOD, lift, recalibration
 from drill.interview.settings import InterviewSettings
-from drill.store.forecast import ITEM_PRIOR, plan_reach, predicted, recent_pace, records
+from drill.store.forecast import FIRST_TRY_POOL, ITEM_PRIOR, plan_reach, predicted, recent_pace, records
 from drill.store.interviews import interview_history
 from drill.store.stats.interviews import mock_check
 from drill.study import Study
@@ -63,10 +63,14 @@ def history(study: Study, clock) -> None:
 def test_the_record_counts_first_tries_recalled_answers_and_the_predictions_that_came_true(study, clock) -> None:
     history(study, clock)
     found = records(study.engine, "sm2")
-    assert found["grill"].first_try == pytest.approx(2 / (3 + 1))  # 2 of 3 passed, one failed try as prior
-    assert found["pitch"].first_try == pytest.approx(1 / (1 + 1))
-    assert found["estimate"].first_try == pytest.approx(1 / (1 + 1))
-    assert found["coding"].first_try == 0.0  # never tried
+    # 2 of 3 grill first tries passed, held near every section's first tries as if FIRST_TRY_POOL (10) more
+    # passed as often as those did: 5 of 6 (the pitch, the other card and the estimate passed), with
+    # one failed try as their prior.
+    assert found["grill"].first_try == pytest.approx((2 + FIRST_TRY_POOL * 5 / (6 + 1)) / (3 + FIRST_TRY_POOL))
+    one_passed = (1 + FIRST_TRY_POOL * 5 / 7) / (1 + FIRST_TRY_POOL)
+    assert found["pitch"].first_try == pytest.approx(one_passed)
+    assert found["estimate"].first_try == pytest.approx(one_passed)
+    assert found["coding"].first_try == 0.0  # never tried: no first try of its own to hold near the others
     # Recalled self-graded answers: Good, Easy, Hard, Good on day 0 and Good on day 6, two Goods as prior.
     passed = [GOOD, 1.0, 1 / 3, GOOD, GOOD, GOOD, GOOD]
     assert found["grill"].passed.mean == pytest.approx(sum(passed) / len(passed))
