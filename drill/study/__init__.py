@@ -6,13 +6,6 @@ fails is reported to the app, which says it. No Textual here."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from datetime import datetime
-
-from drill.config import Config
-from drill.days import utc_now
-from drill.paths import Paths
 from drill.study.browsing import Browsing
 from drill.study.core import Core
 from drill.study.drills import Drills
@@ -24,15 +17,13 @@ from drill.study.reviews import Reviews
 class Study(Core):
     """One user's study: open it once (Study.open), then ask its jobs for cards and hand them answers."""
 
-    def __init__(
-        self,
-        paths: Paths,
-        config: Config,
-        clock: Callable[[], datetime] = utc_now,
-        rng: random.Random | None = None,
-        on_slow_step: Callable[[str], object] = lambda _words: None,
-    ) -> None:
-        super().__init__(paths, config, clock, rng, on_slow_step)
+    reviews: Reviews
+    estimation: Estimation
+    drills: Drills
+    interviews: Interviews
+    browsing: Browsing
+
+    def _add_jobs(self) -> None:
         self.reviews = Reviews(self)
         self.estimation = Estimation(self)
         self.drills = Drills(self)

@@ -73,6 +73,10 @@ class Core:
         self.last_sync = SyncReport()
         self.backfill: reschedule.Backfill | None = None  # history work the writer does after the open
         self.history_progress: Callable[[str, int, int], object] = lambda _what, _done, _total: None
+        self._add_jobs()
+
+    def _add_jobs(self) -> None:
+        """Give the opened core its jobs (drill.study.Study's)."""
 
     @classmethod
     def open(
