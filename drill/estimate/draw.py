@@ -12,7 +12,7 @@ from pydantic.dataclasses import dataclass
 from drill.estimate import formula
 from drill.estimate.pretty import pretty
 from drill.estimate.schema import Family, ParamSpec
-from drill.estimate.template import render
+from drill.estimate.template import Given, render
 
 MAX_ATTEMPTS = 500
 
@@ -88,8 +88,11 @@ def draw_params(family: Family, rng: random.Random) -> dict[str, Any]:
 
 
 def template_values(family: Family, params: dict[str, Any]) -> dict[str, Any]:
-    """Names a template may use: params, derived values, draws by display name and text fields."""
-    values: dict[str, Any] = dict(params)
+    """Names a template may use: params (Given: shown as exactly as they are), derived values,
+    draws by display name and text fields."""
+    values: dict[str, Any] = {
+        name: Given(value) if isinstance(value, float) else value for name, value in params.items()
+    }
     for dname, dspec in family.draws.items():
         if dname in params:
             values.update(family.draw_texts(dname, params[dname]))

@@ -33,81 +33,89 @@ def sig(value: float, digits: int = 3) -> str:
     return text
 
 
-def _prefixed(value: float, prefixes: list[tuple[float, str]], unit: str, base: str) -> str:
+def given_digits(value: float) -> int:
+    """The fewest significant figures, 3 to 6, that give `value` back: a figure a problem gives
+    (1.555 TB/s, 989.4 TFLOP/s) is shown as the answer uses it, not rounded to 3."""
+    for digits in range(3, 6):
+        if math.isclose(float(f"{value:.{digits - 1}e}"), value, rel_tol=1e-9):
+            return digits
+    return 6
+
+
+def _prefixed(value: float, prefixes: list[tuple[float, str]], unit: str, base: str, digits: int = 3) -> str:
     for factor, prefix in prefixes:
         if abs(value) >= factor * 0.9995:
-            return f"{sig(value / factor)} {prefix}{unit}"
-    return f"{sig(value)} {base}"
+            return f"{sig(value / factor, digits)} {prefix}{unit}"
+    return f"{sig(value, digits)} {base}"
 
 
-def bytes_text(value: float) -> str:
-    return _prefixed(value, [(f, p[:-1]) for f, p in _BYTE_PREFIXES], "B", "B")
+def bytes_text(value: float, digits: int = 3) -> str:
+    return _prefixed(value, [(f, p[:-1]) for f, p in _BYTE_PREFIXES], "B", "B", digits)
 
 
-def binary_bytes_text(value: float) -> str:
-    return _prefixed(value, [(f, p[:-1]) for f, p in _BINARY_PREFIXES], "B", "B")
+def binary_bytes_text(value: float, digits: int = 3) -> str:
+    return _prefixed(value, [(f, p[:-1]) for f, p in _BINARY_PREFIXES], "B", "B", digits)
 
 
-def seconds_text(value: float) -> str:
+def seconds_text(value: float, digits: int = 3) -> str:
     v = abs(value)
     if v < 1e-6:
-        return f"{sig(value * 1e9)} ns"
+        return f"{sig(value * 1e9, digits)} ns"
     if v < 1e-3:
-        return f"{sig(value * 1e6)} µs"
+        return f"{sig(value * 1e6, digits)} µs"
     if v < 1:
-        return f"{sig(value * 1e3)} ms"
+        return f"{sig(value * 1e3, digits)} ms"
     if v < 120:
-        return f"{sig(value)} s"
+        return f"{sig(value, digits)} s"
     if v < 2 * 3600:
-        return f"{sig(value / 60)} min"
+        return f"{sig(value / 60, digits)} min"
     if v < 48 * 3600:
-        return f"{sig(value / 3600)} h"
+        return f"{sig(value / 3600, digits)} h"
     if v < 2 * 365 * 86400:
-        return f"{sig(value / 86400)} days"
-    return f"{sig(value / (365 * 86400))} years"
+        return f"{sig(value / 86400, digits)} days"
+    return f"{sig(value / (365 * 86400), digits)} years"
 
 
-def count_text(value: float) -> str:
+def count_text(value: float, digits: int = 3) -> str:
     for factor, suffix in _COUNT_SUFFIXES:
         if abs(value) >= factor * 0.9995:
-            return f"{sig(value / factor)}{suffix}"
-    return sig(value)
+            return f"{sig(value / factor, digits)}{suffix}"
+    return sig(value, digits)
 
 
-def pretty(value: float, kind: str = "1") -> str:
-    """Format `value` (base units) as `kind`; unknown kinds fall back to 3 significant figures."""
+def pretty(value: float, kind: str = "1", digits: int = 3) -> str:
+    """Format `value` (base units) as `kind` to `digits` significant figures (unknown kinds: the
+    plain number)."""
     if kind == "byte":
-        return bytes_text(value)
+        return bytes_text(value, digits)
     if kind == "GiB":
-        return binary_bytes_text(value)
+        return binary_bytes_text(value, digits)
     if kind == "s":
-        return seconds_text(value)
+        return seconds_text(value, digits)
     if kind == "FLOP":
         if abs(value) >= 1e21:
-            return f"{sig(value)} FLOP"
-        return _prefixed(value, _FLOP_PREFIXES, "FLOP", "FLOP")
+            return f"{sig(value, digits)} FLOP"
+        return _prefixed(value, _FLOP_PREFIXES, "FLOP", "FLOP", digits)
     if kind == "FLOP/s":
-        return _prefixed(value, _FLOP_PREFIXES, "FLOP/s", "FLOP/s")
+        return _prefixed(value, _FLOP_PREFIXES, "FLOP/s", "FLOP/s", digits)
     if kind == "byte/s":
-        return _prefixed(value, [(f, p[:-1]) for f, p in _BYTE_PREFIXES], "B/s", "B/s")
+        return _prefixed(value, [(f, p[:-1]) for f, p in _BYTE_PREFIXES], "B/s", "B/s", digits)
     if kind == "FLOP/byte":
-        return f"{sig(value)} FLOP/byte"
+        return f"{sig(value, digits)} FLOP/byte"
     if kind == "token/s":
-        return f"{sig(value)} tokens/s"
+        return f"{sig(value, digits)} tokens/s"
     if kind == "%":
-        return f"{sig(value * 100)}%"
+        return f"{sig(value * 100, digits)}%"
     if kind == "x":
-        return f"{sig(value)}×"
+        return f"{sig(value, digits)}×"
     if kind == "GPU":
-        n = sig(value)
+        n = sig(value, digits)
         return f"{n} GPU" + ("" if n == "1" else "s")
     if kind == "param":
-        return f"{count_text(value)} params"
+        return f"{count_text(value, digits)} params"
     if kind == "count":
-        return count_text(value)
-    if kind == "sci":
-        return sig(value)
-    return sig(value)
+        return count_text(value, digits)
+    return sig(value, digits)
 
 
 def plain(value: object) -> str:

@@ -14,7 +14,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from drill.estimate.pretty import plain, pretty
+from drill.estimate.pretty import given_digits, plain, pretty
 from drill.words import article, counted
 
 KINDS = frozenset(
@@ -40,6 +40,11 @@ KINDS = frozenset(
 
 class TemplateError(ValueError):
     pass
+
+
+class Given(float):
+    """A figure the problem gives (a parameter): shown to the digits it has (pretty.given_digits),
+    where a figure worked out from it is shown to 3."""
 
 
 class _Formatter(string.Formatter):
@@ -69,7 +74,7 @@ class _Formatter(string.Formatter):
         if format_spec in KINDS:
             if isinstance(value, str):
                 return value
-            return pretty(float(value), format_spec)
+            return pretty(float(value), format_spec, given_digits(value) if isinstance(value, Given) else 3)
         return format(value, format_spec)
 
 
