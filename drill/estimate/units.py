@@ -110,8 +110,12 @@ def dim_unit_text(dim: Dim) -> str:
 
 
 def mismatch_message(got: Dim, want: Dim) -> str:
-    """The message for an answer with the wrong dimension."""
-    return f"that is {describe_dim(got)}; the question asks for {asked_dim(want)}"
+    """The message for an answer with the wrong dimension; one upside down (`8/(2+2) FLOP/byte`
+    is 8 over (2+2) FLOP/byte) says how to give the whole expression its unit."""
+    said = f"that is {describe_dim(got)}; the question asks for {asked_dim(want)}"
+    if any(want) and tuple(-power for power in want) == got:
+        said += f" (a unit belongs to the number or bracket just before it: write (…) {dim_unit_text(want)})"
+    return said
 
 
 # ---------------------------------------------------------------------------

@@ -151,6 +151,17 @@ def test_parse_value_checks_dimension():
         parse_value("50 s", BANDWIDTH)
 
 
+def test_a_unit_given_to_the_last_bracket_alone_is_answered_with_how_to_bracket_it():
+    """`16/(2+2) FLOP/byte` is 16 over (2+2) FLOP/byte (a unit belongs to what is just before it),
+    so it is byte/FLOP: the message says how to give the whole expression the unit."""
+    upside_down = parse_answer("16/(2+2) FLOP/byte").readings[0].dim
+    assert upside_down == (1, 0, -1)
+    assert parse_answer("(16/(2+2)) FLOP/byte").readings[0].dim == (-1, 0, 1)
+    said = units.mismatch_message(upside_down, (-1, 0, 1))
+    assert said.endswith("(a unit belongs to the number or bracket just before it: write (…) FLOP/byte)")
+    assert "bracket" not in units.mismatch_message(SECOND, BYTE)  # not merely upside down
+
+
 def test_unit_table_basics():
     assert units.lookup("GiB") == (units.Quantity(2.0**30, BYTE),)
     assert units.lookup("Mb")[0].factor == 1e6 / 8
