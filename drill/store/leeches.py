@@ -42,7 +42,7 @@ ITEMS = select(item.c.id, item.c.kind, item.c.topic)
 STANDING = select(
     _item.c.kind,
     _item.c.topic,
-    case((_item.c.lapse_count > 0, _item.c.lapse_count), else_=0),
+    _item.c.lapse_count,
     case((_item.c.kind.in_(RUN_KINDS), _RUN.scalar_subquery()), else_=0),
 ).where(_item.c.id == bindparam("item_id"))
 

@@ -9,6 +9,8 @@ of the medians but count as attempts with their score.
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
@@ -219,7 +221,7 @@ def _slips(connection: Connection, scope: Scope, chosen: _Chosen, period: str) -
     return slips
 
 
-def _commonest(counted: dict[str, int], limit: int) -> tuple[SlipCount, ...]:
+def _commonest(counted: Mapping[str, int], limit: int) -> tuple[SlipCount, ...]:
     """The `limit` commonest slips, the commonest first (ties by slip)."""
     ranked = sorted(counted.items(), key=lambda pair: (-pair[1], pair[0]))
     return tuple(SlipCount(slip, count) for slip, count in ranked[:limit])
@@ -300,18 +302,10 @@ def estimation(connection: Connection, scope: Scope) -> Estimation:
             ),
         ],
     )
-    slips = _slips(
-        connection,
-        scope,
-        chosen,
-        f"{sql.unindexed('attempted_at')} >= :since AND {sql.unindexed('attempted_at')} < :until"
-        if in_order
-        else period,
-    )
-    every: dict[str, int] = {}
+    slips = _slips(connection, scope, chosen, period)
+    every: Counter[str] = Counter()
     for counted in slips.values():
-        for slip, count in counted.items():
-            every[slip] = every.get(slip, 0) + count
+        every.update(counted)
     return Estimation(
         attempts,
         sum(family.score_sum for family in families) / attempts,
