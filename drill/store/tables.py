@@ -145,6 +145,7 @@ class ReviewDay(_Table, table=True):
     their interval before (MATURE_DAYS), passed when not Again."""
 
     __tablename__ = "review_day"
+    __table_args__ = (Index("ix_review_day_block", "block", "reviews"),)  # home's reviews per block, in order
 
     study_day: date = Field(primary_key=True, sa_type=Day)
     block: str = Field(primary_key=True, sa_type=Text)

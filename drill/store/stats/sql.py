@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnClause, ColumnElement, Connection, Float, Integer, Table, column, text
+from sqlalchemy import ColumnClause, ColumnElement, Connection, Float, Integer, Table, TextualSelect, column, text
 from sqlalchemy.exc import OperationalError
 
 from drill.schedule.memory import ExponentialRecall, RecallCurve
@@ -24,7 +24,29 @@ def rows(
 ) -> Sequence[Any]:
     """The rows of the SQL text `sql`, whose result columns are `columns` in order: the tables' own
     where a result is a stored column, else named and typed (`counts`, `measures`)."""
-    return connection.execute(text(sql).columns(*columns), {**scope.params(), **extra}).all()
+    return connection.execute(_statement(sql, columns), {**scope.params(), **extra}).all()
+
+
+_STATEMENTS: dict[tuple[str, tuple[tuple[str, str, str], ...]], TextualSelect] = {}
+_KEPT = 512  # distinct texts kept: the figures' texts vary with the families and buckets a period has
+
+
+def _statement(sql: str, columns: Sequence[ColumnElement[Any]]) -> TextualSelect:
+    """`sql` with its result columns, parsed once (SQLAlchemy reads every bind name with a regular
+    expression, as long as the text is): the same text and columns give the same statement."""
+    key = (sql, tuple(_result_key(result) for result in columns))
+    statement = _STATEMENTS.get(key)
+    if statement is None:
+        if len(_STATEMENTS) >= _KEPT:
+            _STATEMENTS.clear()
+        statement = _STATEMENTS[key] = text(sql).columns(*columns)
+    return statement
+
+
+def _result_key(result: ColumnElement[Any]) -> tuple[str, str, str]:
+    """What a result column is to a statement: its table (if any), name and type."""
+    table = getattr(result, "table", None)
+    return (table.name if table is not None else "", result.key or "", repr(result.type))
 
 
 def counts(*names: str) -> tuple[ColumnClause[int], ...]:
