@@ -33,6 +33,7 @@ SLIPS_PER_FAMILY = 3
 SLIPS = 5
 ROUNDS = 20
 TREND_POINTS = 60  # at most this many buckets over time
+SLIPS_BY_TIME_DAYS = 31  # a period this short finds its slips by time (few), a longer one reads them in order
 
 # Attempts in scope, for reading through the covering indexes of estimate_attempt (item first).
 IN_SCOPE = """item_id IN (SELECT id FROM item WHERE kind = 'estimate' {block})
@@ -207,12 +208,16 @@ def _family_rows(connection: Connection, scope: Scope) -> list[_Family]:
 
 
 def _slips(connection: Connection, scope: Scope, chosen: _Chosen, period: str) -> dict[str, dict[str, int]]:
-    """Per family, how often each slip came up in the period (through ix_estimate_slip, in its order)."""
+    """Per family, how often each slip came up in the period: over a month or less through
+    ix_estimate_stats, the period's attempts by time; over longer, through ix_estimate_slip in its order."""
     slips: dict[str, dict[str, int]] = {}
+    short = scope.period is not None and scope.period <= SLIPS_BY_TIME_DAYS
+    slip_column = dialect(connection).unindexed("slip") if short else "slip"
     for item_id, slip, count in rows(
         connection,
         f"""{chosen.sql}SELECT item_id, slip, COUNT(*) AS count FROM estimate_attempt
-            WHERE item_id IN (SELECT id FROM families) AND {period} AND slip IS NOT NULL GROUP BY item_id, slip""",
+            WHERE item_id IN (SELECT id FROM families) AND {period} AND {slip_column} IS NOT NULL
+            GROUP BY item_id, {slip_column}""",
         scope,
         (estimate_attempt.c.item_id, estimate_attempt.c.slip, *counts("count")),
         **chosen.params,

@@ -162,7 +162,7 @@ def collect(
             coding=coding(connection, scope),
             pitch=pitch_ladder(connection, scope),
             plan=plan,
-            steering=steering(connection, scope, same.steering.leeches if same else None),
+            steering=steering(connection, scope, same.steering if same else None),
         )
         connection.rollback()
     return report.model_copy(update={"interviews": same.interviews if same else interview_figures(engine)})

@@ -46,8 +46,9 @@ class Steering(ReadModel):
         ]
 
 
-def steering(connection: Connection, scope: Scope, leeches: tuple[Standing, ...] | None = None) -> Steering:
-    """The period's cram reviews, and the leeches (those of `leeches` when given: they do not depend on the period)."""
+def steering(connection: Connection, scope: Scope, kept: Steering | None = None) -> Steering:
+    """The period's cram reviews, and the leeches: `kept`'s when given (another period's figures of
+    the same day and block: the leeches do not depend on the period, nor are they checked again)."""
     in_scope = (
         None
         if scope.block is None
@@ -59,15 +60,16 @@ def steering(connection: Connection, scope: Scope, leeches: tuple[Standing, ...]
         CRAM, review.c.study_day >= (scope.first_day or date.min), review.c.study_day <= scope.today
     )
     cram = [bool(counted) for item_id, counted in connection.execute(period) if in_scope is None or item_id in in_scope]
-    if leeches is None:
-        leeches = tuple(
-            sorted(
-                (
-                    standing
-                    for standing in current_leeches(connection, scope.leech_threshold)
-                    if in_scope is None or standing.item_id in in_scope
-                ),
-                key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
-            )
+    if kept is not None:
+        return kept.model_copy(update={"cram_reviews": len(cram), "cram_rescheduled": sum(cram)})
+    leeches = tuple(
+        sorted(
+            (
+                standing
+                for standing in current_leeches(connection, scope.leech_threshold)
+                if in_scope is None or standing.item_id in in_scope
+            ),
+            key=lambda standing: (-standing.lapses, -standing.failed_run, standing.item_id),
         )
+    )
     return Steering(cram_reviews=len(cram), cram_rescheduled=sum(cram), leeches=leeches)
