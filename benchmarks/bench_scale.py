@@ -12,7 +12,8 @@ comes with a same-run baseline and the ratio (drill / baseline; below 1 is faste
 - answer one card (Good, on the card at the head of the queue): drill's grade and its write,
   until the writer has committed it (also: the grade alone, and until the write is journalled,
   when the app goes on), against Anki's scheduling states and answer_card (also committed: both
-  databases run with synchronous = FULL);
+  databases run with synchronous = FULL); and drill's floor: the same statements drill sent, again
+  through sqlite3 alone on a copy of the store, each answer one committed transaction;
 - `drill scheduler optimize`, the whole process (with its peak memory), against Anki's FSRS
   optimizer (compute_fsrs_params, the same fsrs-rs) over the whole collection, the call alone;
   Anki's parameters are scored as drill scores its own (the log loss over every scored review);
@@ -40,6 +41,8 @@ import time
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -200,13 +203,19 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
         return answer % 5 == 0
 
     study = Study.open(Paths(home))
+    before = Path(tempfile.mkdtemp(prefix="drill-bench-scale-floor-")) / "drill.db"
+    with sqlite3.connect(home / "drill.db") as source, sqlite3.connect(before) as copy:
+        source.backup(copy)  # the store as the answers find it, for the floor below
     graded, handed, stored = [], [], []
+    sent: list[list[tuple[str, Any]]] = []
+    event.listen(study.engine, "before_cursor_execute", _sending(sent))
     try:
         queue = study.reviews.queue()
         if not queue:
             raise SystemExit("nothing is due today in the drill store: nothing to answer")
         for answer, item_id in enumerate(queue[:answers]):
             card = study.reviews.cards([item_id])[0]
+            sent.append([])
             start = time.perf_counter()
             grade = study.reviews.grade(card, 1 if again(answer) else 3, 8000)
             middle = time.perf_counter()
@@ -219,9 +228,15 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
             stored.append((end - start) * 1000)
     finally:
         study.close()
+    try:
+        floor, floor_reviews = _replayed(before, sent)
+    finally:
+        shutil.rmtree(before.parent, ignore_errors=True)
     col: Any = Collection(str(collection))
     anki_ms = []
     try:
+        anki_synchronous = col.db.scalar("PRAGMA synchronous")
+        anki_synchronous = col.db.scalar("PRAGMA synchronous")
         for answer in range(answers):
             queued = col.sched.get_queued_cards(fetch_limit=1).cards
             if not queued:
@@ -254,10 +269,49 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
         "answer_drill_ms_median": round(drill, 3),
         "answer_anki_ms_median": round(anki, 3),
         "answer_ratio_to_anki": _ratio(drill, anki),
+        "answer_floor_ms_median": round(statistics.median(floor), 3),
+        "answer_floor_ratio_to_anki": _ratio(statistics.median(floor), anki),
+        "answer_floor_reviews_written": floor_reviews,
+        "answer_anki_synchronous": anki_synchronous,
         "answer_drill_again_ms_median": round(drill_again, 3),
         "answer_anki_again_ms_median": round(anki_again, 3),
         "answer_again_ratio_to_anki": _ratio(drill_again, anki_again),
     }
+
+
+def _sending(sent: list[list[tuple[str, Any]]]) -> Any:
+    """An engine listener that keeps each statement drill sends (with its parameters) in the last answer's list."""
+
+    def keep(_connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        if sent and not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")):
+            sent[-1].append((statement, parameters))
+
+    return keep
+
+
+def _replayed(database: Path, sent: list[list[tuple[str, Any]]]) -> tuple[list[float], int]:
+    """drill's floor: each answer's statements sent again through sqlite3 alone, on a copy of the store
+    as the answers found it, each answer one committed transaction (synchronous = FULL, as drill's): no
+    grading, no SQLAlchemy, no writer thread, no last-review note. Returns ms per answer, and the
+    reviews the copy gained (one per answer when the statements made the same writes)."""
+    connection = sqlite3.connect(database, isolation_level=None)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.execute("PRAGMA foreign_keys = ON")
+    times = []
+    try:
+        reviews = connection.execute("SELECT COUNT(*) FROM review").fetchone()[0]
+        for statements in sent:
+            start = time.perf_counter()
+            connection.execute("BEGIN IMMEDIATE")
+            for statement, parameters in statements:
+                connection.execute(statement, parameters).fetchall()
+            connection.execute("COMMIT")
+            times.append((time.perf_counter() - start) * 1000)
+        reviews = connection.execute("SELECT COUNT(*) FROM review").fetchone()[0] - reviews
+    finally:
+        connection.close()
+    return times, reviews
 
 
 def _process(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:

@@ -35,6 +35,8 @@ def test_a_small_run_prints_every_figure_with_its_baseline_and_ratio(tmp_path) -
     assert figures["anki_revlog"] == figures["reviews"] == 6000 and figures["anki_cards"] > 200
     assert figures["queue_drill_items"] > 0 and figures["queue_anki_cards"] > 0
     assert figures["answers_drill"] == figures["answers_anki"] == 3
+    assert figures["answer_floor_reviews_written"] == 3 and figures["answer_floor_ms_median"] > 0  # the same writes
+    assert figures["answer_anki_synchronous"] == 2  # FULL, as drill's: both commits reach the disk
     assert figures["optimize_drill_optimizer"] == "fsrs-rs" and figures["optimize_drill_reviews"] > 0
     assert figures["optimize_drill_log_loss_fitted"] <= figures["optimize_drill_log_loss_default"]
     for drill, baseline in FIGURES.items():
