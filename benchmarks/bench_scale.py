@@ -20,7 +20,8 @@ comes with a same-run baseline and the ratio (drill / baseline; below 1 is faste
 - `drill stats --json`, the whole process, against a process that only imports sqlalchemy;
 - the stats screen's period switch (its worker's load, drill.stats.report.load_report, given the
   figures shown before it, as the screen gives them) for each period, and home's counts
-  (Study.browsing.home), each against the same on a fresh home: the same items, no history.
+  (Study.browsing.home), each against the same on a fresh home (the same items, no history) and on
+  the same store cut to its last 30 days of history (what the history before them costs).
 
 `--items N --reviews N` builds a small store with large_home alone instead (reviews five
 minutes apart within the last year), for the smoke test (tests/system/test_bench_scale.py).
@@ -38,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ import large_home
 
 FULL = (10_000, bench_stats.REVIEWS)
 NEW_PER_DAY, REVIEWS_PER_DAY = 15, 200  # drill's defaults, given to Anki's deck too
+RECENT_DAYS = 30  # the second baseline of the stats figures: the same store with its last month of history only
 ELSEWHERE = "Elsewhere"  # an empty deck: choosing it, then Default, clears Anki's cached queues
 
 
@@ -417,23 +419,55 @@ def _switches_and_home(home: Path, runs: int) -> tuple[dict[str, float], float]:
     return {key: statistics.median(times) for key, times in switches.items()}, statistics.median(counts)
 
 
+def keep_recent(home: Path, days: int) -> None:
+    """Cut the store at `home` to its last `days` study days of history: older reviews (with their day
+    counters), estimation attempts, drill runs and mock rounds deleted; items, their schedules and lapse
+    counts kept."""
+    from drill.config import Config
+    from drill.days import study_day, utc_now
+    from drill.store.counters import PAUSED
+    from drill.store.stats.scope import day_start, moment_text
+
+    first = study_day(utc_now(), Config().rollover_hour) - timedelta(days=days - 1)
+    since = moment_text(day_start(first, Config().rollover_hour))
+    store = sqlite3.connect(home / "drill.db")
+    with store:  # the triggers paused: the old days' counters go with them below
+        store.execute("INSERT INTO store_fact (key, value) VALUES (?, 'yes')", (PAUSED,))
+        store.execute("DELETE FROM estimate_attempt WHERE attempted_at < ?", (since,))
+        store.execute("DELETE FROM coding_attempt WHERE finished_at < ?", (since,))
+        store.execute("DELETE FROM mock_round WHERE started_at < ?", (since,))
+        store.execute("DELETE FROM review WHERE study_day < ?", (first.isoformat(),))
+        store.execute("DELETE FROM review_day WHERE study_day < ?", (first.isoformat(),))
+        store.execute("DELETE FROM store_fact WHERE key = ?", (PAUSED,))
+    store.close()
+
+
 def screen_figures(home: Path, items: int, runs: int) -> dict[str, Any]:
-    """The stats screen's period switches and home's counts, against a fresh home of `items` items."""
-    fresh = Path(tempfile.mkdtemp(prefix="drill-bench-scale-fresh-")) / "home"
+    """The stats screen's period switches and home's counts, against a fresh home of `items` items
+    and against the same store cut to its last RECENT_DAYS days (how much the history before matters)."""
+    work = Path(tempfile.mkdtemp(prefix="drill-bench-scale-baselines-"))
+    fresh, recent = work / "fresh", work / "recent"
     try:
         large_home.build(fresh, items=items, reviews=0)
+        shutil.copytree(home, recent)
+        keep_recent(recent, RECENT_DAYS)
         baseline, baseline_home = _switches_and_home(fresh, runs)
         drill, drill_home = _switches_and_home(home, runs)
+        recent_switches, recent_home = _switches_and_home(recent, runs)
     finally:
-        shutil.rmtree(fresh.parent, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     figures: dict[str, Any] = {}
     for key, ms in drill.items():
         figures[f"stats_switch_to_{key}_drill_ms_median"] = round(ms, 1)
         figures[f"stats_switch_to_{key}_fresh_home_ms_median"] = round(baseline[key], 1)
         figures[f"stats_switch_to_{key}_ratio_to_fresh_home"] = _ratio(ms, baseline[key])
+        figures[f"stats_switch_to_{key}_recent_only_ms_median"] = round(recent_switches[key], 1)
+        figures[f"stats_switch_to_{key}_ratio_to_recent_only"] = _ratio(ms, recent_switches[key])
     figures["home_counts_drill_ms_median"] = round(drill_home, 1)
     figures["home_counts_fresh_home_ms_median"] = round(baseline_home, 1)
     figures["home_counts_ratio_to_fresh_home"] = _ratio(drill_home, baseline_home)
+    figures["home_counts_recent_only_ms_median"] = round(recent_home, 1)
+    figures["home_counts_ratio_to_recent_only"] = _ratio(drill_home, recent_home)
     return figures
 
 

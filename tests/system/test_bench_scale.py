@@ -3,13 +3,19 @@ Anki collection, each figure with its same-run baseline and ratio, as JSON."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
+
+from drill.config import Config
+from drill.days import study_day, utc_now
 
 pytest.importorskip("anki")
 
@@ -43,3 +49,25 @@ def test_a_small_run_prints_every_figure_with_its_baseline_and_ratio(tmp_path) -
         assert figures[drill] > 0 and figures[baseline] > 0, (drill, baseline)
     for ratio, (drill, baseline) in zip(RATIOS, FIGURES.items(), strict=True):  # of the figures before rounding
         assert figures[ratio] == pytest.approx(figures[drill] / figures[baseline], rel=0.1), ratio
+
+
+def test_the_recent_only_baseline_keeps_the_last_days_and_their_counters(tmp_path, monkeypatch) -> None:
+    """bench_scale's second baseline: the store cut to its last days, whose day counters still add up."""
+    monkeypatch.syspath_prepend(str(BENCH.parent))
+    bench_scale = importlib.import_module("bench_scale")
+    large_home = importlib.import_module("large_home")
+    home = tmp_path / "home"
+    large_home.build(home, items=60, reviews=3000)
+    store = sqlite3.connect(home / "drill.db")
+    before = store.execute("SELECT COUNT(*), MIN(study_day) FROM review").fetchone()
+    reviewed = [date.fromisoformat(day) for (day,) in store.execute("SELECT DISTINCT study_day FROM review ORDER BY 1")]
+    keep = (study_day(utc_now(), Config().rollover_hour) - reviewed[len(reviewed) // 2]).days + 1  # about half
+    bench_scale.keep_recent(home, keep)
+    first = store.execute("SELECT MIN(study_day) FROM review").fetchone()[0]
+    kept = store.execute("SELECT COUNT(*) FROM review").fetchone()[0]
+    days = store.execute("SELECT study_day, SUM(reviews) FROM review_day GROUP BY study_day ORDER BY 1").fetchall()
+    recount = store.execute("SELECT study_day, COUNT(*) FROM review GROUP BY study_day ORDER BY 1").fetchall()
+    store.close()
+    assert 0 < kept < before[0] and first > before[1]
+    assert date.fromisoformat(first) == reviewed[len(reviewed) // 2]
+    assert days == recount  # the cut days' counters went with their reviews, the kept ones untouched
