@@ -226,6 +226,8 @@ class CodingAttempt(_Table, table=True):
         Index("ix_coding_item", "item_id", "started_at"),
         # The stats' covering index: a drill's runs grouped into attempts (workspaces).
         Index("ix_coding_stats", "item_id", "workspace", "finished_at", "status", "seconds", "hints_used"),
+        # ... and a drill's latest attempt in a period, by finish time.
+        Index("ix_coding_time", "item_id", "finished_at", "workspace", "status", "seconds", "hints_used"),
     )
 
     id: int | None = _row_id()

@@ -19,7 +19,8 @@ from drill.store.stats.scope import Scope
 from drill.store.stats.sql import counts, item_block, measures, of_block, ratio, rows
 from drill.store.tables import coding_attempt, item
 
-# The runs of a drill's latest attempt (`latest`: its item and workspace), through ix_coding_stats.
+# The runs of a drill's latest attempt (`latest`: its item and workspace, found through ix_coding_time),
+# through ix_coding_stats.
 LATEST = """WHERE c.item_id = latest.item_id AND c.workspace = latest.workspace
     AND c.finished_at >= :since AND c.finished_at < :until"""
 

@@ -77,6 +77,7 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
         connection.execute(text("DROP FUNCTION review_counted, item_block_moves_days"))
         connection.execute(text("DROP TABLE review_day"))
         connection.execute(text("DROP INDEX ix_estimate_by_error, ix_estimate_time, ix_estimate_slip, ix_coding_stats"))
+        connection.execute(text("DROP INDEX ix_coding_time"))  # revision 0016's
         connection.execute(text("ALTER TABLE item DROP COLUMN lapse_count"))
         connection.execute(text("ALTER TABLE mock_interview DROP COLUMN predicted_score"))
         connection.execute(text("ALTER TABLE item DROP COLUMN errata"))

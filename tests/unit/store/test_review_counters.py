@@ -117,6 +117,7 @@ def test_the_migration_counts_the_reviews_an_older_store_holds(tmp_path, small_p
             connection.execute(text("ALTER TABLE item DROP COLUMN lapse_count"))
             for index in ("ix_estimate_by_error", "ix_estimate_time", "ix_estimate_slip", "ix_coding_stats"):  # 0015's
                 connection.execute(text(f"DROP INDEX {index}"))
+            connection.execute(text("DROP INDEX ix_coding_time"))  # 0016's (its other went with review_day)
             connection.execute(text("UPDATE alembic_version SET version_num = '0013'"))
         with engine.begin() as connection:
             assert migrations.migrate(connection) == 3  # 0014, 0015, then 0016
