@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import wait
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
 
 WAITING_NOTICE_S = 8  # how often "waiting for the database" is said, at most
 SESSION_END_WAIT_S = 2.0  # how long home's counts wait for the session's leeches to be suspended
-HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
+POSIX_SIGNALS = hasattr(signal, "SIGHUP")  # a terminal that closes (SIGHUP), a stop asked for (SIGTERM)
 
 
 STUDY_ACTIONS = frozenset(
@@ -95,6 +97,7 @@ class DrillApp(ShowsWorkerFailures, Routes):
         self._quitting = False
         self.study_failed = False  # the study could not be opened: only keys, help and quit still work
         self._waiting_said_at = float("-inf")
+        self._before_hang_up: Any = signal.SIG_DFL
         self._progress_said_at = float("-inf")
 
     def get_default_screen(self) -> HomeScreen:
@@ -104,16 +107,20 @@ class DrillApp(ShowsWorkerFailures, Routes):
         # After home's first frame, which "Opening your study…" already fills: the opening thread
         # would take the interpreter from that frame's layout and rendering.
         self.call_after_refresh(self.open_study)
-        for hangup in HANGUPS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # Windows, threads
-                asyncio.get_running_loop().add_signal_handler(hangup, self._hung_up)
+        if POSIX_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # a loop that takes none
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._asked_to_stop)
+            with contextlib.suppress(ValueError):  # not the main thread
+                self._before_hang_up = signal.signal(signal.SIGHUP, self._terminal_closed)
 
     def on_unmount(self) -> None:
         """Any other ending than quit or hang-up (an exception, a test's pilot) still closes the
         study: its writes are waited for a bounded time, and what is left stays in the journal."""
-        for hangup in HANGUPS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
-                asyncio.get_running_loop().remove_signal_handler(hangup)
+        if POSIX_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGHUP, self._before_hang_up)
         if self.study is not None and not self._quitting:
             from drill.study.core import QUIT_WAIT_S
 
@@ -524,13 +531,31 @@ class DrillApp(ShowsWorkerFailures, Routes):
         kept = await asyncio.to_thread(study.close, QUIT_WAIT_S)
         self.exit(message=_kept_message(kept, study.journal) if kept else None)
 
-    def _hung_up(self) -> None:
-        """The terminal closed (SIGHUP) or drill was asked to stop (SIGTERM): keep what is not yet
-        written in the journal (fsynced) and end, without waiting on the screen."""
+    def _asked_to_stop(self) -> None:
+        """SIGTERM: keep what is not yet written in the journal (fsynced) and end, without waiting
+        on the screen; the terminal is restored as on quit."""
+        self._close_at_once()
+        self.exit()
+
+    def _terminal_closed(self, _signal: int, _frame: object) -> None:
+        """SIGHUP, handled before any signal sent with it: the kernel's hang-up also sends SIGCONT, on
+        which Textual would start drawing again on the closed terminal, and its exit could then wait
+        for good on output nobody reads. So SIGCONT is left to its default, and a thread keeps what
+        is not yet written in the journal (fsynced) and ends the process: there is nothing to restore."""
+        signal.signal(signal.SIGCONT, signal.SIG_DFL)
+        threading.Thread(target=self._end_after_hang_up, name="drill-hang-up").start()
+
+    def _end_after_hang_up(self) -> None:
+        try:
+            self._close_at_once()
+        finally:
+            os._exit(0)
+
+    def _close_at_once(self) -> None:
+        """Close the study without waiting for its writes: those not yet made stay in the journal."""
         if self.study is not None and not self._quitting:
             self._quitting = True
             self.study.close(0)
-        self.exit()
 
 
 def _kept_message(kept: int, journal: Path) -> str:

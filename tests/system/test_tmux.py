@@ -17,6 +17,9 @@ pytestmark = [
 ]
 
 
+CLOSES = 8  # terminals closed on a busy machine
+
+
 def wait_for_screen(session: str, text: str, timeout: float = 20.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -100,3 +103,29 @@ def test_closing_the_terminal_while_the_database_is_locked_keeps_every_grade(dri
     rows = sqlite3.connect(drill_home / "drill.db").execute("SELECT button, counted FROM review ORDER BY id").fetchall()
     assert rows == [(3, 1), (3, 1)]
     assert list((drill_home / "pending-writes").glob("*.jsonl")) == []
+
+
+def test_closing_the_terminal_ends_drill_even_on_a_busy_machine(drill_home: Path) -> None:
+    """The kernel's hang-up sends SIGHUP and SIGCONT together; on a busy machine Textual's SIGCONT
+    handler used to start writing to the closed terminal again and its exit then waited for good
+    (about 2 closes in 5 left a drill behind). Each close, as the revealed answer is drawn, ends drill."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(max(2, os.cpu_count() or 2))]
+    try:
+        for close in range(CLOSES):
+            session = f"drill-test-close-{close}-{time.monotonic_ns()}"
+            command = f"exec env DRILL_HOME={drill_home} {sys.executable} -m drill review"
+            tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+            try:
+                wait_for_screen(session, "Show answer", timeout=60)
+                pid = int(tmux("list-panes", "-t", session, "-F", "#{pane_pid}").split()[0])
+                tmux("send-keys", "-t", session, "Space")  # the answer is being drawn as the terminal closes
+            finally:
+                tmux_status("kill-session", "-t", session)
+            deadline = time.monotonic() + 20
+            while running(pid):
+                assert time.monotonic() < deadline, f"drill was still running 20 s after close {close + 1}"
+                time.sleep(0.1)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
