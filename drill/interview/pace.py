@@ -293,7 +293,7 @@ class Reach(ReadModel):
             lines.append(f"{target} is within reach at your pace")
         elif needed is None:
             best = self.at_most
-            how = "your pace" if best == current else "introducing everything and keeping it up"
+            how = "your pace" if best == current else "introducing everything, drills too, and keeping it up"
             lines.append(f"{target} is beyond reach: the most is {best.predicted.said()}, from {how} ({best.said()})")
         else:
             lines.append(f"{target} needs {needed.said()}")

@@ -149,6 +149,7 @@ def test_the_plan_says_where_the_pace_leads_and_what_the_target_takes() -> None:
     assert reach(plan, Pace({"card": 1.0}), unseen, 200).said()[1] == f"{unseen:.0%} is within reach at your pace"
     beyond = reach(plan, Pace({}), 0.99, 200).said()
     assert beyond[1].startswith("99% is beyond reach: the most is ")
+    assert "from introducing everything, drills too, and keeping it up (" in beyond[1]  # as the plan counts them
     assert beyond[1].endswith(f"({reach(plan, Pace({}), 0.99, 200).at_most.said()})")
     assert reach(plan, Pace({}), (unseen + last_day) / 2, 0).said()[2] == (
         "that is 1 item a day, more than max_reviews_per_day = 0 lets the queue serve"  # 0.6 reviews a day
