@@ -238,7 +238,6 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
     anki_ms = []
     try:
         anki_synchronous = col.db.scalar("PRAGMA synchronous")
-        anki_synchronous = col.db.scalar("PRAGMA synchronous")
         for answer in range(answers):
             queued = col.sched.get_queued_cards(fetch_limit=1).cards
             if not queued:
@@ -428,8 +427,9 @@ def keep_recent(home: Path, days: int) -> None:
     from drill.store.counters import PAUSED
     from drill.store.stats.scope import day_start, moment_text
 
-    first = study_day(utc_now(), Config().rollover_hour) - timedelta(days=days - 1)
-    since = moment_text(day_start(first, Config().rollover_hour))
+    rollover = Config().rollover_hour
+    first = study_day(utc_now(), rollover) - timedelta(days=days - 1)
+    since = moment_text(day_start(first, rollover))
     store = sqlite3.connect(home / "drill.db")
     with store:  # the triggers paused: the old days' counters go with them below
         store.execute("INSERT INTO store_fact (key, value) VALUES (?, 'yes')", (PAUSED,))

@@ -541,8 +541,10 @@ class DrillApp(ShowsWorkerFailures, Routes):
         """SIGHUP, handled before any signal sent with it: the kernel's hang-up also sends SIGCONT, on
         which Textual would start drawing again on the closed terminal, and its exit could then wait
         for good on output nobody reads. So SIGCONT is left to its default, and a thread keeps what
-        is not yet written in the journal (fsynced) and ends the process: there is nothing to restore."""
+        is not yet written in the journal (fsynced) and ends the process: there is nothing to restore.
+        A second SIGHUP is ignored: one thread ends it."""
         signal.signal(signal.SIGCONT, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
         threading.Thread(target=self._end_after_hang_up, name="drill-hang-up").start()
 
     def _end_after_hang_up(self) -> None:
