@@ -12,8 +12,9 @@ comes with a same-run baseline and the ratio (drill / baseline; below 1 is faste
 - answer one card (Good, on the card at the head of the queue): drill's grade and its write,
   until the writer has committed it (also: the grade alone, and until the write is journalled,
   when the app goes on), against Anki's scheduling states and answer_card (also committed: both
-  databases run with synchronous = FULL); and drill's floor: the same statements drill sent, again
-  through sqlite3 alone on a copy of the store, each answer one committed transaction;
+  databases run with synchronous = FULL; nothing listens to drill's engine while it is timed); and
+  drill's floor: the statements drill sends for the same answers (made again, untimed, on a copy
+  of the store), through sqlite3 alone on another copy, each answer one committed transaction;
 - `drill scheduler optimize`, the whole process (with its peak memory), against Anki's FSRS
   optimizer (compute_fsrs_params, the same fsrs-rs) over the whole collection, the call alone;
   Anki's parameters are scored as drill scores its own (the log loss over every scored review);
@@ -194,46 +195,21 @@ def queue_figures(home: Path, collection: Path, runs: int) -> dict[str, Any]:
 def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]:
     """Answering `answers` cards at the head of each queue, one at a time, the same buttons on both
     sides: Again every fifth answer from the first (a lapse: drill reads the item's leech standing
-    around its write), Good otherwise (medians, and the Agains' alone)."""
+    around its write), Good otherwise (medians, and the Agains' alone). drill's answers are timed
+    with nothing listening to its engine; the floor's statements come from the same answers made
+    again, untimed, on a copy of the store as they found it."""
     from anki.collection import Collection
     from anki.scheduler_pb2 import CardAnswer
 
-    from drill.paths import Paths
-    from drill.study import Study
-
-    def again(answer: int) -> bool:
-        return answer % 5 == 0
-
-    study = Study.open(Paths(home))
-    before = Path(tempfile.mkdtemp(prefix="drill-bench-scale-floor-")) / "drill.db"
-    with sqlite3.connect(home / "drill.db") as source, sqlite3.connect(before) as copy:
-        source.backup(copy)  # the store as the answers find it, for the floor below
-    graded, handed, stored = [], [], []
-    sent: list[list[tuple[str, Any]]] = []
-    event.listen(study.engine, "before_cursor_execute", _sending(sent))
+    work = Path(tempfile.mkdtemp(prefix="drill-bench-scale-floor-"))
     try:
-        queue = study.reviews.queue()
-        if not queue:
-            raise SystemExit("nothing is due today in the drill store: nothing to answer")
-        for answer, item_id in enumerate(queue[:answers]):
-            card = study.reviews.cards([item_id])[0]
-            sent.append([])
-            start = time.perf_counter()
-            grade = study.reviews.grade(card, 1 if again(answer) else 3, 8000)
-            middle = time.perf_counter()
-            written = study.reviews.save_grade(grade)  # journalled: acknowledged
-            handed_over = time.perf_counter()
-            written.result()  # committed by the writer
-            end = time.perf_counter()
-            graded.append((middle - start) * 1000)
-            handed.append((handed_over - start) * 1000)
-            stored.append((end - start) * 1000)
+        recorded, replayed = _copied_home(home, work / "recorded"), _copied_home(home, work / "replayed")
+        graded, handed, stored = _answered(home, answers)
+        sent: list[list[tuple[str, Any]]] = []
+        _answered(recorded, answers, sent)
+        floor, floor_reviews = _replayed(replayed / "drill.db", sent)
     finally:
-        study.close()
-    try:
-        floor, floor_reviews = _replayed(before, sent)
-    finally:
-        shutil.rmtree(before.parent, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     col: Any = Collection(str(collection))
     anki_ms = []
     try:
@@ -245,7 +221,7 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
             card_id = queued[0].card.id
             start = time.perf_counter()
             states = col._backend.get_scheduling_states(card_id)
-            failed = again(answer)
+            failed = _again(answer)
             col.sched.answer_card(
                 CardAnswer(
                     card_id=card_id,
@@ -260,8 +236,8 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
     finally:
         col.close()
     drill, anki = statistics.median(stored), statistics.median(anki_ms)
-    drill_again = statistics.median(ms for answer, ms in enumerate(stored) if again(answer))
-    anki_again = statistics.median(ms for answer, ms in enumerate(anki_ms) if again(answer))
+    drill_again = statistics.median(ms for answer, ms in enumerate(stored) if _again(answer))
+    anki_again = statistics.median(ms for answer, ms in enumerate(anki_ms) if _again(answer))
     return {
         "answers_drill": len(stored),
         "answers_anki": len(anki_ms),
@@ -278,6 +254,55 @@ def answer_figures(home: Path, collection: Path, answers: int) -> dict[str, Any]
         "answer_anki_again_ms_median": round(anki_again, 3),
         "answer_again_ratio_to_anki": _ratio(drill_again, anki_again),
     }
+
+
+def _again(answer: int) -> bool:
+    """Whether the answer numbered `answer` (from 0) is an Again."""
+    return answer % 5 == 0
+
+
+def _copied_home(home: Path, into: Path) -> Path:
+    """A copy of drill's home as it is now: its database (through SQLite's backup), decks and
+    settings; not its backups or journals."""
+    shutil.copytree(home, into, ignore=shutil.ignore_patterns("backups", "pending-writes", "drill.db*"))
+    with sqlite3.connect(home / "drill.db") as source, sqlite3.connect(into / "drill.db") as copy:
+        source.backup(copy)
+    return into
+
+
+def _answered(
+    home: Path, answers: int, sent: list[list[tuple[str, Any]]] | None = None
+) -> tuple[list[float], list[float], list[float]]:
+    """Answer the first `answers` cards of drill's queue in `home`: ms per answer until graded,
+    journalled (acknowledged) and committed; with `sent`, each answer's statements kept in it."""
+    from drill.paths import Paths
+    from drill.study import Study
+
+    study = Study.open(Paths(home))
+    graded, handed, stored = [], [], []
+    if sent is not None:
+        event.listen(study.engine, "before_cursor_execute", _sending(sent))
+    try:
+        queue = study.reviews.queue()
+        if not queue:
+            raise SystemExit("nothing is due today in the drill store: nothing to answer")
+        for answer, item_id in enumerate(queue[:answers]):
+            card = study.reviews.cards([item_id])[0]
+            if sent is not None:
+                sent.append([])
+            start = time.perf_counter()
+            grade = study.reviews.grade(card, 1 if _again(answer) else 3, 8000)
+            middle = time.perf_counter()
+            written = study.reviews.save_grade(grade)  # journalled: acknowledged
+            handed_over = time.perf_counter()
+            written.result()  # committed by the writer
+            end = time.perf_counter()
+            graded.append((middle - start) * 1000)
+            handed.append((handed_over - start) * 1000)
+            stored.append((end - start) * 1000)
+    finally:
+        study.close()
+    return graded, handed, stored
 
 
 def _sending(sent: list[list[tuple[str, Any]]]) -> Any:

@@ -7,6 +7,12 @@ silently swaps pages. After each grade commits, drill writes which review it was
 so nothing is checkpointed) whether that review is there as recorded, and refuses to open it
 with a message when it is not. The record only ever names a committed review, so it can lag
 behind the log (another drill's grade, an import) but never run ahead of a sound one.
+
+The record is written over the start of the file in place (what follows it is left, and not
+read), sealed with a checksum of what it names. A new file renamed over the old one made the file
+system write it out on every grade, which took nearly as long as the commit itself. A record read
+while another drill writes it, or left half-written by a crash, fails its checksum and counts as
+no record: the check is skipped, never misled into refusing a sound log.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import zlib
 from contextlib import closing, suppress
 from datetime import datetime
 from pathlib import Path
@@ -31,12 +38,19 @@ def wal_path(database: Path) -> Path:
 
 
 def note(database: Path, review_id: int, item_id: str, reviewed_at: datetime) -> None:
-    """Record `review_id` as the last grade committed (written whole: a new file renamed over)."""
-    target = record_path(database)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
+    """Record `review_id` as the last grade committed (written over the record in place, sealed)."""
+    named = {"id": review_id, "item_id": item_id, "reviewed_at": reviewed_at.isoformat()}
+    record = json.dumps({"check": _checksum(named), **named}).encode()
     with suppress(OSError):  # a full disk loses only this check, never the grade
-        temporary.write_text(json.dumps({"id": review_id, "item_id": item_id, "reviewed_at": reviewed_at.isoformat()}))
-        os.replace(temporary, target)
+        handle = os.open(record_path(database), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(handle, record, 0)
+        finally:
+            os.close(handle)
+
+
+def _checksum(named: dict[str, Any]) -> int:
+    return zlib.crc32(json.dumps(named, sort_keys=True).encode())
 
 
 def forget(database: Path) -> None:
@@ -45,11 +59,15 @@ def forget(database: Path) -> None:
 
 
 def _recorded(database: Path) -> dict[str, Any] | None:
+    """The record, when it is whole (its checksum matches what it names)."""
     try:
-        recorded = json.loads(record_path(database).read_text(encoding="utf-8"))
+        recorded, _end = json.JSONDecoder().raw_decode(record_path(database).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return recorded if isinstance(recorded, dict) and {"id", "item_id", "reviewed_at"} <= recorded.keys() else None
+    if not isinstance(recorded, dict) or not {"check", "id", "item_id", "reviewed_at"} <= recorded.keys():
+        return None
+    named = {key: recorded[key] for key in ("id", "item_id", "reviewed_at")}
+    return named if recorded["check"] == _checksum(named) else None
 
 
 def log_problem(database: Path) -> str | None:
