@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
     from sqlalchemy import Connection
 
-HEAD = "0016"
+HEAD = "0017"
 SCHEMA_VERSION = int(HEAD)
 SCRIPTS = Path(__file__).with_name("revisions")  # Alembic's script directory: env.py and versions/
 ALEMBIC_TABLE = "alembic_version"

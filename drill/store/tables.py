@@ -52,6 +52,8 @@ class Item(_Table, table=True):
         # The queue's covering indexes: building it reads these alone (sibling groups included).
         Index("ix_item_due", "retired", "suspended", "due_day", "kind", "block", "position", "id", "siblings"),
         Index("ix_item_new", "retired", "suspended", "last_review_day", "kind", "block", "position", "id", "siblings"),
+        # The stats' items of one kind (pitches, estimation families, coding drills), and their count.
+        Index("ix_item_kind", "kind", "block", "retired", "suspended", "id"),
     )
 
     id: str = Field(primary_key=True, sa_type=Text)

@@ -38,9 +38,9 @@ async def test_home_says_the_upgrade_of_an_older_store_until_its_counts_show(sma
     older_store(small_paths.database)
     shown = await opened_saying(small_paths, clock, monkeypatch)
     assert shown[0] == BACKING_UP
-    assert shown[1] == "Upgrading your store for this drill: step 1 of 10…"
-    assert shown[-2:] == ["Upgrading your store for this drill: step 10 of 10…", READING_DECKS]
-    assert len(shown) == 12
+    assert shown[1] == "Upgrading your store for this drill: step 1 of 11…"
+    assert shown[-2:] == ["Upgrading your store for this drill: step 11 of 11…", READING_DECKS]
+    assert len(shown) == 13
 
 
 async def test_an_up_to_date_store_opens_without_a_word(small_paths, clock, monkeypatch) -> None:

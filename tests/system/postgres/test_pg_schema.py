@@ -78,6 +78,7 @@ def test_a_database_from_before_alembic_is_stamped_and_upgraded(pg_url, drill_ho
         connection.execute(text("DROP TABLE review_day"))
         connection.execute(text("DROP INDEX ix_estimate_by_error, ix_estimate_time, ix_estimate_slip, ix_coding_stats"))
         connection.execute(text("DROP INDEX ix_coding_time"))  # revision 0016's
+        connection.execute(text("DROP INDEX ix_item_kind"))  # revision 0017's
         connection.execute(text("ALTER TABLE item DROP COLUMN lapse_count"))
         connection.execute(text("ALTER TABLE mock_interview DROP COLUMN predicted_score"))
         connection.execute(text("ALTER TABLE item DROP COLUMN errata"))

@@ -118,9 +118,10 @@ def test_the_migration_counts_the_reviews_an_older_store_holds(tmp_path, small_p
             for index in ("ix_estimate_by_error", "ix_estimate_time", "ix_estimate_slip", "ix_coding_stats"):  # 0015's
                 connection.execute(text(f"DROP INDEX {index}"))
             connection.execute(text("DROP INDEX ix_coding_time"))  # 0016's (its other went with review_day)
+            connection.execute(text("DROP INDEX ix_item_kind"))  # 0017's
             connection.execute(text("UPDATE alembic_version SET version_num = '0013'"))
         with engine.begin() as connection:
-            assert migrations.migrate(connection) == 3  # 0014, 0015, then 0016
+            assert migrations.migrate(connection) == 4  # 0014, 0015, 0016, then 0017
             assert_counters_recount(connection)
             assert _rows(connection, "SELECT lapse_count FROM item WHERE id = 'm-1'") == [(1,)]
             assert _rows(connection, "SELECT SUM(reviews) FROM review_day") == [(4,)]

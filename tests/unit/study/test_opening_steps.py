@@ -29,9 +29,9 @@ def test_an_older_store_says_its_backup_then_each_revision_then_the_decks(small_
         backups_when_told.append(len(pre_migration_backups(small_paths)))
 
     Study.open(small_paths, clock, on_slow_step=told).close()
-    assert REVISIONS == 10
+    assert REVISIONS == 11
     assert steps == [BACKING_UP, *(upgrading(step, REVISIONS) for step in range(1, REVISIONS + 1)), READING_DECKS]
-    assert steps[3] == "Upgrading your store for this drill: step 3 of 10…"
+    assert steps[3] == "Upgrading your store for this drill: step 3 of 11…"
     assert backups_when_told == [0] + [1] * (REVISIONS + 1)  # each step told as it begins: the backup first
 
 
