@@ -191,13 +191,12 @@ def streak(connection: Connection, scope: Scope) -> Streak:
 
 
 def _series(days: dict[date, DayRow], start: date, end: date, value: Callable[[DayRow], float]) -> Series:
-    count = (end - start).days + 1
-    return Series(
-        start,
-        tuple(
-            value(days[day]) if day in days else 0 for day in (start + timedelta(days=n) for n in range(max(count, 0)))
-        ),
-    )
+    """`value` of each day from `start` to `end` that has a row, 0 for the others."""
+    values: list[float] = [0] * max((end - start).days + 1, 0)
+    for day, row in days.items():
+        if 0 <= (offset := (day - start).days) < len(values):
+            values[offset] = value(row)
+    return Series(start, tuple(values))
 
 
 def _retention(days: dict[date, DayRow], today: date, window: int) -> Retention:
