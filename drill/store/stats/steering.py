@@ -49,19 +49,21 @@ class Steering(ReadModel):
 def steering(connection: Connection, scope: Scope, kept: Steering | None = None) -> Steering:
     """The period's cram reviews, and the leeches: `kept`'s when given (another period's figures of
     the same day and block: the leeches do not depend on the period, nor are they checked again)."""
+    # The period's cram reviews through ix_review_cram (they are few), each item's block by its key:
+    # with the block in SQL, SQLite would read every review of the block's items instead.
+    period = (
+        select(review.c.counted, item.c.block)
+        .join_from(review, item, item.c.id == review.c.item_id)
+        .where(CRAM, review.c.study_day >= (scope.first_day or date.min), review.c.study_day <= scope.today)
+    )
+    cram = [bool(counted) for counted, block in connection.execute(period) if scope.block in (None, block)]
+    if kept is not None:
+        return kept.model_copy(update={"cram_reviews": len(cram), "cram_rescheduled": sum(cram)})
     in_scope = (
         None
         if scope.block is None
         else set(connection.execute(select(item.c.id).where(item.c.block == scope.block)).scalars())
     )
-    # The period's cram reviews through ix_review_cram (they are few), the block filtered here: with
-    # the block in SQL, SQLite would read every review of the block's items instead.
-    period = select(review.c.item_id, review.c.counted).where(
-        CRAM, review.c.study_day >= (scope.first_day or date.min), review.c.study_day <= scope.today
-    )
-    cram = [bool(counted) for item_id, counted in connection.execute(period) if in_scope is None or item_id in in_scope]
-    if kept is not None:
-        return kept.model_copy(update={"cram_reviews": len(cram), "cram_rescheduled": sum(cram)})
     leeches = tuple(
         sorted(
             (
