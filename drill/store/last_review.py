@@ -42,7 +42,7 @@ def note(database: Path, review_id: int, item_id: str, reviewed_at: datetime) ->
     named = {"id": review_id, "item_id": item_id, "reviewed_at": reviewed_at.isoformat()}
     record = json.dumps({"check": _checksum(named), **named}).encode()
     with suppress(OSError):  # a full disk loses only this check, never the grade
-        handle = os.open(record_path(database), os.O_WRONLY | os.O_CREAT, 0o644)
+        handle = os.open(record_path(database), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644)  # never through a link
         try:
             os.pwrite(handle, record, 0)
         finally:

@@ -54,3 +54,11 @@ def test_a_note_on_a_folder_that_cannot_be_written_loses_only_the_record(tmp_pat
     missing = tmp_path / "gone" / "drill.db"
     last_review.note(missing, 1, "m-1", AT)
     assert not last_review.record_path(missing).exists()
+
+
+def test_a_record_that_is_a_link_is_not_written_through(database: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "someone-elses-file"
+    elsewhere.write_text("kept as it is")
+    last_review.record_path(database).symlink_to(elsewhere)
+    last_review.note(database, 7, "m-1", AT)
+    assert elsewhere.read_text() == "kept as it is"
