@@ -90,9 +90,10 @@ class Core:
     ) -> CoreT:
         """Create the state folder if needed, open the database, make the writes an earlier drill
         kept in its journal (each said to `say`) and sync the content into it. History work the
-        open begins (the FSRS backfill) is finished before it returns, unless `background` (the
-        app: home shows at once and the writer does it after; every figure read meanwhile leaves
-        out what is not filled in yet).
+        open begins (the FSRS backfill) is finished before it returns, said to `say` as it passes
+        each tenth of the way, unless `background` (the app: home shows at once and the writer does
+        it after, its progress on screen; every figure read meanwhile leaves out what is not filled
+        in yet).
         `on_slow_step` is told each slow step of the open in words, as it begins: the backup before
         upgrading a store an older drill wrote, each revision of the upgrade, reading the decks
         when they changed since the last sync; an open of an up-to-date store whose decks did not
@@ -107,6 +108,8 @@ class Core:
             for line in study.replayed.lines():
                 say(line)
             study.sync(on_slow_step or (lambda _words: None))
+            if not background:
+                study.on_history_progress(_by_tenths(say))
             study.reconcile_schedule()
             if study.backfill is not None and not background:
                 study.backfill.finished.result()
@@ -297,5 +300,20 @@ def _once(say: Callable[[], object]) -> Callable[[str], None]:
         if not said:
             said = True
             say()
+
+    return told
+
+
+def _by_tenths(say: Callable[[str], None]) -> Callable[[str, int, int], None]:
+    """History work's progress (what, done, out of how many), said at its first report and then each
+    time it passes a tenth more of the way; work done in one write goes without a word (as in the app)."""
+    said = -1
+
+    def told(what: str, done: int, total: int) -> None:
+        nonlocal said
+        tenths = done * 10 // total if total else 10
+        if total > reschedule.FILL_REVIEWS and tenths > said:
+            said = tenths
+            say(f"filling in {what}: {tenths * 10}% ({done:,} of {total:,} reviews){'.' if done >= total else '…'}")
 
     return told

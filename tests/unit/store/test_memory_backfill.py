@@ -160,3 +160,31 @@ def test_quitting_stops_the_backfill_and_the_next_open_goes_on_with_it(monkeypat
         assert rows(study) == written
     finally:
         study.close()
+
+
+def test_a_command_waits_for_the_backfill_and_says_it_as_it_goes(monkeypatch, small_paths, clock) -> None:
+    study = open_study(small_paths, clock)
+    written, _ = an_older_store(study, clock)
+    study.close()
+    monkeypatch.setattr(reschedule, "FILL_REVIEWS", 5)  # one item (four reviews to fill) per write
+    said: list[str] = []
+    study = Study.open(small_paths, clock, say=said.append)  # as a command opens it
+    try:
+        assert study.backfill is not None and study.backfill.finished.done()
+        assert rows(study) == written
+        with study.engine.begin() as connection:
+            connection.execute(text(UNFILL))
+    finally:
+        study.close()
+    what = reschedule.Backfill.WHAT
+    assert said == [  # each a tenth more of the way
+        *(f"filling in {what}: {percent}% ({done} of 16 reviews)…" for percent, done in ((20, 4), (50, 8), (70, 12))),
+        f"filling in {what}: 100% (16 of 16 reviews).",
+    ]
+    monkeypatch.setattr(reschedule, "FILL_REVIEWS", 16)  # all of it in one write: filled without a word
+    said.clear()
+    study = Study.open(small_paths, clock, say=said.append)
+    try:
+        assert said == [] and reschedule.reviews_without_memory(study.engine) == []
+    finally:
+        study.close()
