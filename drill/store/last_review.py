@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 SUFFIX = ".last-review"
+NO_LINKS = getattr(os, "O_NOFOLLOW", 0)  # the record is never written through a link (Windows has no flag)
 
 
 def record_path(database: Path) -> Path:
@@ -42,9 +43,9 @@ def note(database: Path, review_id: int, item_id: str, reviewed_at: datetime) ->
     named = {"id": review_id, "item_id": item_id, "reviewed_at": reviewed_at.isoformat()}
     record = json.dumps({"check": _checksum(named), **named}).encode()
     with suppress(OSError):  # a full disk loses only this check, never the grade
-        handle = os.open(record_path(database), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644)  # never through a link
+        handle = os.open(record_path(database), os.O_WRONLY | os.O_CREAT | NO_LINKS, 0o644)
         try:
-            os.pwrite(handle, record, 0)
+            os.write(handle, record)  # a descriptor just opened writes from the start of the file
         finally:
             os.close(handle)
 
