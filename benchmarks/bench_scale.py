@@ -280,8 +280,16 @@ def _answered(
 
     study = Study.open(Paths(home))
     graded, handed, stored = [], [], []
+    answering: list[tuple[str, Any]] | None = None  # the statements of the answer being made
+
+    def keep(_connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        if answering is not None and not statement.lstrip().upper().startswith(
+            ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
+        ):
+            answering.append((statement, parameters))
+
     if sent is not None:
-        event.listen(study.engine, "before_cursor_execute", _sending(sent))
+        event.listen(study.engine, "before_cursor_execute", keep)
     try:
         queue = study.reviews.queue()
         if not queue:
@@ -289,7 +297,8 @@ def _answered(
         for answer, item_id in enumerate(queue[:answers]):
             card = study.reviews.cards([item_id])[0]
             if sent is not None:
-                sent.append([])
+                answering = []
+                sent.append(answering)
             start = time.perf_counter()
             grade = study.reviews.grade(card, 1 if _again(answer) else 3, 8000)
             middle = time.perf_counter()
@@ -297,22 +306,13 @@ def _answered(
             handed_over = time.perf_counter()
             written.result()  # committed by the writer
             end = time.perf_counter()
+            answering = None  # the next card's read is not the answer's
             graded.append((middle - start) * 1000)
             handed.append((handed_over - start) * 1000)
             stored.append((end - start) * 1000)
     finally:
         study.close()
     return graded, handed, stored
-
-
-def _sending(sent: list[list[tuple[str, Any]]]) -> Any:
-    """An engine listener that keeps each statement drill sends (with its parameters) in the last answer's list."""
-
-    def keep(_connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
-        if sent and not statement.lstrip().upper().startswith(("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")):
-            sent[-1].append((statement, parameters))
-
-    return keep
 
 
 def _replayed(database: Path, sent: list[list[tuple[str, Any]]]) -> tuple[list[float], int]:
@@ -474,8 +474,7 @@ def screen_figures(home: Path, items: int, runs: int) -> dict[str, Any]:
     fresh, recent = work / "fresh", work / "recent"
     try:
         large_home.build(fresh, items=items, reviews=0)
-        shutil.copytree(home, recent)
-        keep_recent(recent, RECENT_DAYS)
+        keep_recent(_copied_home(home, recent), RECENT_DAYS)
         baseline, baseline_home = _switches_and_home(fresh, runs)
         drill, drill_home = _switches_and_home(home, runs)
         recent_switches, recent_home = _switches_and_home(recent, runs)

@@ -311,8 +311,10 @@ def _by_tenths(say: Callable[[str], None]) -> Callable[[str, int, int], None]:
 
     def told(what: str, done: int, total: int) -> None:
         nonlocal said
-        tenths = done * 10 // total if total else 10
-        if total > reschedule.FILL_REVIEWS and tenths > said:
+        if total <= reschedule.FILL_REVIEWS:
+            return
+        tenths = done * 10 // total
+        if tenths > said:
             said = tenths
             say(f"filling in {what}: {tenths * 10}% ({done:,} of {total:,} reviews){'.' if done >= total else '…'}")
 

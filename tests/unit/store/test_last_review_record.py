@@ -46,7 +46,8 @@ def test_a_record_that_names_another_review_than_it_was_sealed_with_is_no_record
     assert last_review.log_problem(database) is None
     record.write_text(json.dumps({key: recorded[key] for key in ("id", "item_id", "reviewed_at")}))  # unsealed
     assert last_review.log_problem(database) is None
-    record.write_text(record.read_text()[:30])  # torn
+    last_review.note(database, 8, "m-1", AT)
+    record.write_text(record.read_text()[:-20])  # torn: a sealed record cut short
     assert last_review.log_problem(database) is None
 
 
