@@ -18,7 +18,8 @@ comes with a same-run baseline and the ratio (drill / baseline; below 1 is faste
 - `drill scheduler optimize`, the whole process (with its peak memory), against Anki's FSRS
   optimizer (compute_fsrs_params, the same fsrs-rs) over the whole collection, the call alone;
   Anki's parameters are scored as drill scores its own (the log loss over every scored review);
-- `drill stats --json`, the whole process, against a process that only imports sqlalchemy;
+- `drill stats --json`, the whole process, against a process that only imports sqlalchemy and
+  against the same command on a fresh home (the same items, no history);
 - the stats screen's period switch (its worker's load, drill.stats.report.load_report, given the
   figures shown before it, as the screen gives them) for each period, and home's counts
   (Study.browsing.home), each against the same on a fresh home (the same items, no history) and on
@@ -398,21 +399,25 @@ def optimize_figures(home: Path, collection: Path) -> dict[str, Any]:
     }
 
 
-def stats_json_figures(home: Path, runs: int) -> dict[str, Any]:
-    """`drill stats --json` against a process that only imports sqlalchemy, interleaved (medians)."""
-    env = {**os.environ, "DRILL_HOME": str(home)}
-    drill, baseline, size = [], [], 0
+def stats_json_figures(home: Path, fresh: Path, runs: int) -> dict[str, Any]:
+    """`drill stats --json` against a process that only imports sqlalchemy and against the same command
+    on `fresh` (the same items, no history), interleaved (medians)."""
+    command = [sys.executable, "-m", "drill", "stats", "--json"]
+    drill, baseline, on_fresh, size = [], [], [], 0
     for _ in range(runs):
-        seconds, _peak, out = _process([sys.executable, "-m", "drill", "stats", "--json"], env)
+        seconds, _peak, out = _process(command, {**os.environ, "DRILL_HOME": str(home)})
         drill.append(seconds * 1000)
         size = len(out.encode())
-        baseline.append(_process([sys.executable, "-c", "import sqlalchemy"], env)[0] * 1000)
-    drill_ms, baseline_ms = statistics.median(drill), statistics.median(baseline)
+        baseline.append(_process([sys.executable, "-c", "import sqlalchemy"], dict(os.environ))[0] * 1000)
+        on_fresh.append(_process(command, {**os.environ, "DRILL_HOME": str(fresh)})[0] * 1000)
+    drill_ms, baseline_ms, fresh_ms = statistics.median(drill), statistics.median(baseline), statistics.median(on_fresh)
     return {
         "stats_json_bytes": size,
         "stats_json_process_ms_median": round(drill_ms, 1),
         "baseline_import_sqlalchemy_ms_median": round(baseline_ms, 1),
         "stats_json_ratio_to_baseline": _ratio(drill_ms, baseline_ms),
+        "stats_json_process_fresh_home_ms_median": round(fresh_ms, 1),
+        "stats_json_ratio_to_fresh_home": _ratio(drill_ms, fresh_ms),
     }
 
 
@@ -467,17 +472,15 @@ def keep_recent(home: Path, days: int) -> None:
     store.close()
 
 
-def screen_figures(home: Path, items: int, runs: int) -> dict[str, Any]:
-    """The stats screen's period switches and home's counts, against a fresh home of `items` items
-    and against the same store cut to its last RECENT_DAYS days (how much the history before matters)."""
-    work = Path(tempfile.mkdtemp(prefix="drill-bench-scale-baselines-"))
-    fresh, recent = work / "fresh", work / "recent"
+def screen_figures(home: Path, fresh: Path, runs: int) -> dict[str, Any]:
+    """The stats screen's period switches and home's counts, against `fresh` (the same items, no
+    history) and against the same store cut to its last RECENT_DAYS days (how much the history before matters)."""
+    work = Path(tempfile.mkdtemp(prefix="drill-bench-scale-recent-"))
     try:
-        large_home.build(fresh, items=items, reviews=0)
-        keep_recent(_copied_home(home, recent), RECENT_DAYS)
+        keep_recent(_copied_home(home, work / "recent"), RECENT_DAYS)
         baseline, baseline_home = _switches_and_home(fresh, runs)
         drill, drill_home = _switches_and_home(home, runs)
-        recent_switches, recent_home = _switches_and_home(recent, runs)
+        recent_switches, recent_home = _switches_and_home(work / "recent", runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     figures: dict[str, Any] = {}
@@ -523,9 +526,12 @@ def main(argv: list[str] | None = None) -> None:
         start = time.perf_counter()
         Study.open(Paths(home)).close()  # a store built in SQL is brought up to date once, not timed below
         figures["first_open_s"] = round(time.perf_counter() - start, 1)
-        figures.update(screen_figures(home, args.items, args.runs))
+        fresh = work / "fresh"  # the baseline home: the same items, no history
+        large_home.build(fresh, items=args.items, reviews=0)
+        Study.open(Paths(fresh)).close()
+        figures.update(screen_figures(home, fresh, args.runs))
         figures.update(queue_figures(home, work / "collection.anki2", args.runs))
-        figures.update(stats_json_figures(home, args.runs))
+        figures.update(stats_json_figures(home, fresh, args.runs))
         figures.update(optimize_figures(home, work / "collection.anki2"))
         figures.update(answer_figures(home, work / "collection.anki2", args.answers))
     finally:
